@@ -1,0 +1,45 @@
+# The two commands most people need: `make demo` and `make test`. Everything else is below.
+# Targets that talk to a database use DATABASE_URL when set, else the private cluster (make db).
+
+SHELL := /bin/bash
+SQLC  := go tool -modfile=tools/go.mod sqlc
+
+.PHONY: help demo test db db-stop migrate schema sqlc generate verify-generated fmt vet clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
+
+demo: ## seed a small organization into a fresh database and print it
+	@scripts/demo.sh
+
+test: ## every check: gofmt, vet, generated files, pgTAP, go test -race
+	@scripts/test.sh
+
+db: ## start the private PostgreSQL 15 cluster (reused when running) and print DATABASE_URL
+	@scripts/db.sh start
+
+db-stop: ## stop the private cluster
+	@scripts/db.sh stop
+
+migrate: ## apply the migrations to DATABASE_URL (or the private cluster's database)
+	@url=$${DATABASE_URL:-$$(scripts/db.sh start)} && DATABASE_URL=$$url go run ./cmd/migrate
+
+schema: ## regenerate sql/schema.sql from a freshly migrated database
+	@scripts/schema.sh > sql/schema.sql.tmp && mv sql/schema.sql.tmp sql/schema.sql
+
+sqlc: ## regenerate internal/db from queries/ and sql/schema.sql
+	@$(SQLC) generate
+
+generate: schema sqlc ## regenerate every checked-in generated file
+
+verify-generated: ## fail when sql/schema.sql or internal/db is stale
+	@scripts/verify-generated.sh
+
+fmt: ## gofmt the tree
+	@gofmt -w $$(git ls-files -co --exclude-standard '*.go')
+
+vet: ## go vet
+	@go vet ./...
+
+clean: db-stop ## stop the cluster and remove its data directory
+	@dir=$$(scripts/db.sh dir) && rm -rf "$$dir"

@@ -1,0 +1,273 @@
+// Package dbtest gives tests a real, freshly migrated PostgreSQL database.
+//
+// DATABASE_URL names the server (make test starts the private cluster and sets it). The first test
+// of a package that asks for a database gets a clone of a template database migrated once per
+// version of the embedded SQL; the clone is dropped when the package's tests end (see Main). Pools
+// run with an empty search_path, so an unqualified name in a query fails instead of resolving by luck.
+package dbtest
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/nslifecycle/nslifecycle"
+)
+
+const (
+	templatePrefix = "nslifecycle_tmpl_"
+	// DatabasePrefix starts the name of every database this package creates; make test drops
+	// leftovers of killed runs by it.
+	DatabasePrefix = "nslt_"
+)
+
+var (
+	pkgOnce sync.Once
+	pkgURL  string
+	pkgErr  error
+	created []string // databases to drop when the package's tests end
+	mu      sync.Mutex
+)
+
+// Main runs a package's tests and drops the databases they created. Use it from TestMain:
+//
+//	func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
+func Main(m *testing.M) int {
+	code := m.Run()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(created) == 0 {
+		return code
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	admin, err := adminConn(ctx)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "dbtest: drop test databases:", err)
+		return code
+	}
+	defer admin.Close(ctx)
+	for _, name := range created {
+		if _, err := admin.Exec(ctx, "drop database if exists "+pgx.Identifier{name}.Sanitize()+" with (force)"); err != nil {
+			fmt.Fprintln(os.Stderr, "dbtest: drop", name+":", err)
+		}
+	}
+	return code
+}
+
+// ServerURL is DATABASE_URL, or a failed test that says how to set it.
+func ServerURL(t testing.TB) string {
+	t.Helper()
+	u := os.Getenv("DATABASE_URL")
+	if u == "" {
+		t.Fatal("DATABASE_URL is not set: run `make test`, or `export DATABASE_URL=$(scripts/db.sh start)`")
+	}
+	return u
+}
+
+// URL returns the connection string of this package's migrated database, creating it on first use.
+func URL(t testing.TB) string {
+	t.Helper()
+	ServerURL(t)
+	pkgOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		pkgURL, pkgErr = cloneTemplate(ctx)
+	})
+	if pkgErr != nil {
+		t.Fatalf("test database: %v", pkgErr)
+	}
+	return pkgURL
+}
+
+// Pool returns a pool on this package's migrated database, closed when the test ends.
+func Pool(t testing.TB) *pgxpool.Pool {
+	t.Helper()
+	cfg, err := pgxpool.ParseConfig(URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.ConnConfig.RuntimeParams["search_path"] = ""
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	return pool
+}
+
+// EmptyDatabase creates a database with nothing in it (for migration tests) and returns its URL.
+// It is dropped when the test ends.
+func EmptyDatabase(t testing.TB) string {
+	t.Helper()
+	ServerURL(t)
+	ctx := context.Background()
+	admin, err := adminConn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	name := DatabasePrefix + "empty_" + randomSuffix()
+	if _, err := admin.Exec(ctx, "create database "+pgx.Identifier{name}.Sanitize()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		admin, err := adminConn(ctx)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer admin.Close(ctx)
+		if _, err := admin.Exec(ctx, "drop database if exists "+pgx.Identifier{name}.Sanitize()+" with (force)"); err != nil {
+			t.Error(err)
+		}
+	})
+	return urlFor(name)
+}
+
+// cloneTemplate makes sure the template for the embedded SQL exists, then clones it.
+func cloneTemplate(ctx context.Context) (string, error) {
+	tmpl, err := ensureTemplate(ctx)
+	if err != nil {
+		return "", err
+	}
+	admin, err := adminConn(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer admin.Close(ctx)
+	name := DatabasePrefix + randomSuffix()
+	if _, err := admin.Exec(ctx, "create database "+pgx.Identifier{name}.Sanitize()+" template "+pgx.Identifier{tmpl}.Sanitize()); err != nil {
+		return "", fmt.Errorf("clone %s: %w", tmpl, err)
+	}
+	mu.Lock()
+	created = append(created, name)
+	mu.Unlock()
+	return urlFor(name), nil
+}
+
+// ensureTemplate creates and migrates the template named after a hash of the embedded SQL, once
+// per SQL version: test packages run in parallel processes, so they serialise on an advisory lock.
+func ensureTemplate(ctx context.Context) (string, error) {
+	sum, err := sqlHash()
+	if err != nil {
+		return "", err
+	}
+	name := templatePrefix + sum
+	admin, err := adminConn(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer admin.Close(ctx)
+	if _, err := admin.Exec(ctx, "select pg_advisory_lock(hashtext('nslifecycle dbtest template'))"); err != nil {
+		return "", err
+	}
+	defer admin.Exec(ctx, "select pg_advisory_unlock(hashtext('nslifecycle dbtest template'))")
+
+	var exists bool
+	if err := admin.QueryRow(ctx, "select exists (select from pg_database where datname = $1)", name).Scan(&exists); err != nil {
+		return "", err
+	}
+	if exists {
+		return name, nil
+	}
+	// Templates of older SQL are of no further use.
+	rows, err := admin.Query(ctx, "select datname from pg_database where datname like $1 || '%'", templatePrefix)
+	if err != nil {
+		return "", err
+	}
+	stale, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return "", err
+	}
+	for _, s := range stale {
+		if _, err := admin.Exec(ctx, "alter database "+pgx.Identifier{s}.Sanitize()+" is_template false"); err != nil {
+			return "", err
+		}
+		if _, err := admin.Exec(ctx, "drop database if exists "+pgx.Identifier{s}.Sanitize()+" with (force)"); err != nil {
+			return "", err
+		}
+	}
+
+	build := name + "_build"
+	if _, err := admin.Exec(ctx, "drop database if exists "+pgx.Identifier{build}.Sanitize()+" with (force)"); err != nil {
+		return "", err
+	}
+	if _, err := admin.Exec(ctx, "create database "+pgx.Identifier{build}.Sanitize()); err != nil {
+		return "", err
+	}
+	conn, err := pgx.Connect(ctx, urlFor(build))
+	if err != nil {
+		return "", err
+	}
+	err = nslifecycle.Migrate(ctx, conn)
+	conn.Close(ctx)
+	if err != nil {
+		return "", err
+	}
+	// Built under another name and renamed at the end, so a half-built template is never cloned.
+	if _, err := admin.Exec(ctx, "alter database "+pgx.Identifier{build}.Sanitize()+" rename to "+pgx.Identifier{name}.Sanitize()); err != nil {
+		return "", err
+	}
+	if _, err := admin.Exec(ctx, "alter database "+pgx.Identifier{name}.Sanitize()+" is_template true"); err != nil {
+		return "", err
+	}
+	return name, nil
+}
+
+// sqlHash names the embedded SQL: any change to a migration or an included file changes it.
+func sqlHash() (string, error) {
+	h := sha256.New()
+	err := fs.WalkDir(nslifecycle.Migrations(), ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(nslifecycle.Migrations(), path)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", path, len(b))
+		h.Write(b)
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil))[:12], nil
+}
+
+func adminConn(ctx context.Context) (*pgx.Conn, error) {
+	conn, err := pgx.Connect(ctx, urlFor("postgres"))
+	if err != nil {
+		return nil, fmt.Errorf("connect to the server's postgres database: %w", err)
+	}
+	return conn, nil
+}
+
+// urlFor is DATABASE_URL with its database replaced. DATABASE_URL may be a URL or a libpq
+// keyword/value string (where a later dbname overrides an earlier one).
+func urlFor(database string) string {
+	base := os.Getenv("DATABASE_URL")
+	if u, err := url.Parse(base); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+		u.Path = "/" + database
+		return u.String()
+	}
+	return base + " dbname=" + database
+}
+
+func randomSuffix() string {
+	b := make([]byte, 5)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

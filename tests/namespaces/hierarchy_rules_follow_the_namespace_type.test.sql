@@ -1,0 +1,29 @@
+begin;
+select plan(3);
+
+select lifecycle_test.create_namespace(null, 'organization', 'acme');
+select lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'project', 'site');
+
+select throws_ok(
+  format('insert into lifecycle.namespaces (parent_id, type, path, name) values (%s, %L, %L, %L)',
+         lifecycle_test.id_of('acme/site'), 'project', 'inner', 'inner'),
+  'NS010',
+  'a project cannot have children',
+  'nothing is created below a project'
+);
+select throws_ok(
+  format('insert into lifecycle.namespaces (parent_id, type, path, name) values (%s, %L, %L, %L)',
+         lifecycle_test.id_of('acme'), 'organization', 'sub', 'sub'),
+  '23514',
+  null,
+  'an organization has no parent'
+);
+select throws_ok(
+  $$insert into lifecycle.namespaces (parent_id, type, path, name) values (-1, 'group', 'orphan', 'orphan')$$,
+  'NS004',
+  'parent namespace not found',
+  'a missing parent is NS004'
+);
+
+select * from finish();
+rollback;
