@@ -32,7 +32,8 @@ as_root() { [ "$(id -u)" -eq 0 ]; }
 # run_pg runs a command as the cluster's OS user: `postgres` when we are root, ourselves otherwise.
 run_pg() {
 	if as_root; then
-		runuser -u postgres -- "$@"
+		# From /, so a working directory postgres cannot enter (under /root) draws no warning.
+		(cd / && runuser -u postgres -- "$@")
 	else
 		"$@"
 	fi

@@ -5,8 +5,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$root"
 
-url=$(database_url)
-trap '[ "$started_cluster" = 1 ] && "$root/scripts/db.sh" stop' EXIT
+use_database
+trap stop_started_cluster EXIT
 if [ -z "${DATABASE_URL:-}" ]; then
 	# Our own cluster: a fresh database each run, so the demo always starts from nothing.
 	url=$(scratch_db "$url" nslifecycle_demo)

@@ -3,17 +3,22 @@
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# database_url prints DATABASE_URL when the user set it, else the private cluster's (started when
-# needed). It sets started_cluster=1 when this call started the cluster, so callers can stop what they
-# started.
+# use_database sets url to DATABASE_URL when the user set it, else to the private cluster's
+# (started when needed), and started_cluster=1 when this call started the cluster, so callers can
+# stop what they started. Call it directly, not in $(…): a subshell would lose both variables.
 started_cluster=0
-database_url() {
+url=
+use_database() {
 	if [ -n "${DATABASE_URL:-}" ]; then
-		echo "$DATABASE_URL"
+		url=$DATABASE_URL
 		return
 	fi
 	"$root/scripts/db.sh" status || started_cluster=1
-	"$root/scripts/db.sh" start
+	url=$("$root/scripts/db.sh" start)
+}
+
+stop_started_cluster() {
+	if [ "$started_cluster" = 1 ]; then "$root/scripts/db.sh" stop; fi
 }
 
 # url_with_db URL NAME: the same server, another database (URL form: postgres://…/db?params).

@@ -4,10 +4,10 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-url=$(database_url)
+use_database
 name="nslifecycle_schema_$$"
 scratch=$(scratch_db "$url" "$name")
-trap 'drop_db "$url" "$name"; [ "$started_cluster" = 1 ] && "$root/scripts/db.sh" stop' EXIT
+trap 'drop_db "$url" "$name"; stop_started_cluster' EXIT
 migrate "$scratch" 2>/dev/null
 # Version lines, and the random \restrict keys of newer pg_dump releases, would make the file differ
 # between machines; they carry nothing a reader or sqlc needs.

@@ -19,12 +19,12 @@ step() {
 	fi
 }
 
-url=$(database_url) || exit 2
+use_database || exit 2
 export DATABASE_URL=$url
-pgtap_db="nslt_pgtap_$$"
+pgtap_db="nslt_$$_pgtap"
 cleanup() {
 	drop_db "$url" "$pgtap_db" 2>/dev/null
-	[ "$started_cluster" = 1 ] && "$root/scripts/db.sh" stop
+	stop_started_cluster
 }
 trap cleanup EXIT
 
@@ -35,11 +35,16 @@ gofmt_check() {
 }
 
 drop_leftovers() {
-	# Databases of earlier runs that were killed before they could drop them.
-	local admin
+	# Test databases are named nslt_<pid>_…: drop those whose process is gone (a killed run), and
+	# leave the ones of runs still going.
+	local admin name pid
 	admin=$(url_with_db "$url" postgres)
-	psql "$admin" -qAtX -c "select datname from pg_database where datname like 'nslt\_%'" |
-		while read -r name; do drop_db "$url" "$name"; done
+	psql "$admin" -qAtX -c "select datname from pg_database where datname ~ '^nslt_[0-9]+_'" |
+		while read -r name; do
+			pid=${name#nslt_}
+			pid=${pid%%_*}
+			kill -0 "$pid" 2>/dev/null || drop_db "$url" "$name"
+		done
 }
 
 pgtap() {

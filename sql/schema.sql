@@ -20,6 +20,358 @@ SET row_security = off;
 CREATE SCHEMA lifecycle;
 
 --
+-- Name: caller_may_act_as_system(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.caller_may_act_as_system() RETURNS boolean
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select coalesce(
+    (select r.rolsuper or pg_catalog.pg_has_role(r.oid, 'lifecycle_worker', 'MEMBER')
+       from pg_catalog.pg_roles r
+      where r.rolname = coalesce(nullif(pg_catalog.current_setting('role'), 'none'), session_user)),
+    false)
+$$;
+
+--
+-- Name: effective_states_refresh(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.effective_states_refresh() RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  refresh materialized view concurrently lifecycle.effective_states;
+end
+$$;
+
+--
+-- Name: jsonb_schema_violation(jsonb, jsonb, text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.jsonb_schema_violation(schema jsonb, doc jsonb, at text DEFAULT '$'::text) RETURNS text
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $_$
+declare
+  doc_type text := pg_catalog.jsonb_typeof(doc);
+  types jsonb;
+  t text;
+  matched boolean := false;
+  k text;
+  v jsonb;
+  found_violation text;
+begin
+  if schema ? 'type' then
+    types := case pg_catalog.jsonb_typeof(schema -> 'type')
+               when 'array' then schema -> 'type'
+               else pg_catalog.jsonb_build_array(schema -> 'type') end;
+    for t in select pg_catalog.jsonb_array_elements_text(types) loop
+      if t = doc_type
+         or (t = 'integer' and doc_type = 'number'
+             and (doc #>> '{}')::numeric = pg_catalog.trunc((doc #>> '{}')::numeric)) then
+        matched := true;
+        exit;
+      end if;
+    end loop;
+    if not matched then
+      return pg_catalog.format('%s: expected %s, got %s', at, types #>> '{}', doc_type);
+    end if;
+  end if;
+
+  if schema ? 'enum' and not (schema -> 'enum') @> pg_catalog.jsonb_build_array(doc) then
+    return pg_catalog.format('%s: %s is not one of %s', at, doc, schema -> 'enum');
+  end if;
+
+  case doc_type
+  when 'string' then
+    if schema ? 'maxLength' and pg_catalog.length(doc #>> '{}') > (schema ->> 'maxLength')::int then
+      return pg_catalog.format('%s: longer than %s characters', at, schema ->> 'maxLength');
+    end if;
+    if schema ->> 'format' = 'date-time'
+       and (doc #>> '{}') !~ '^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}(:?\d{2})?)$' then
+      return pg_catalog.format('%s: %s is not an RFC 3339 date-time', at, doc);
+    end if;
+    if schema ->> 'format' = 'lifecycle-state'
+       and not exists (select from lifecycle.states s where s.name = doc #>> '{}') then
+      return pg_catalog.format('%s: %s is not a state name', at, doc);
+    end if;
+  when 'number' then
+    if schema ? 'minimum' and (doc #>> '{}')::numeric < (schema ->> 'minimum')::numeric then
+      return pg_catalog.format('%s: less than %s', at, schema ->> 'minimum');
+    end if;
+  when 'object' then
+    if schema ? 'required' then
+      for k in select pg_catalog.jsonb_array_elements_text(schema -> 'required') loop
+        if not doc ? k then
+          return pg_catalog.format('%s: missing key %s', at, k);
+        end if;
+      end loop;
+    end if;
+    for k, v in select e.key, e.value from pg_catalog.jsonb_each(doc) e order by e.key loop
+      if schema -> 'properties' ? k then
+        found_violation := lifecycle.jsonb_schema_violation(schema -> 'properties' -> k, v, at || '.' || k);
+        if found_violation is not null then
+          return found_violation;
+        end if;
+      elsif schema -> 'additionalProperties' = 'false'::jsonb then
+        return pg_catalog.format('%s: unknown key %s', at, k);
+      end if;
+    end loop;
+  else
+    null;
+  end case;
+  return null;
+end
+$_$;
+
+--
+-- Name: namespace_access_level(bigint[], bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_access_level(traversal_ids bigint[], actor_id bigint) RETURNS smallint
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select coalesce(max(m.access_level), 0)::smallint
+    from lifecycle.namespace_members m
+   where m.namespace_id = any (namespace_access_level.traversal_ids)
+     and m.user_id = namespace_access_level.actor_id
+$$;
+
+--
+-- Name: namespace_available_transitions(bigint, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_available_transitions(namespace_id bigint, actor_id bigint) RETURNS TABLE(to_state text, allowed boolean, error_code text, reason text, hint text)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_column
+declare
+  ns record;
+begin
+  select n.id, n.state, n.traversal_ids into ns
+    from lifecycle.namespaces n
+   where n.id = namespace_available_transitions.namespace_id;
+  if not found then
+    raise exception using errcode = 'NS004', message = 'namespace not found',
+      detail = pg_catalog.format('namespace_id=%s', namespace_available_transitions.namespace_id),
+      hint = 'Check the id; a hard-deleted namespace is gone for good.';
+  end if;
+
+  return query
+    select s.name,
+           s.code = ns.state or r.code is null,
+           r.code,
+           case when s.code = ns.state then 'already in this state (a no-op)' else r.message end,
+           r.hint
+      from lifecycle.states s
+      left join lateral lifecycle.transition_refusal(ns.id, ns.traversal_ids, ns.state, s.code,
+                                                     namespace_available_transitions.actor_id) r
+        on s.code <> ns.state
+     order by s.code;
+end
+$$;
+
+--
+-- Name: FUNCTION namespace_available_transitions(namespace_id bigint, actor_id bigint); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.namespace_available_transitions(namespace_id bigint, actor_id bigint) IS 'Every state with allowed, or the error code, reason and hint that would refuse it (for UIs).';
+
+--
+-- Name: namespace_change_state(bigint, text, text, bigint, jsonb); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_change_state(id bigint, target_state_name text, event_name text, actor bigint, call_metadata jsonb) RETURNS TABLE(namespace_id bigint, from_state text, to_state text, effective_state text, changed boolean)
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_variable
+declare
+  locked_path bigint[];
+  current_state smallint;
+  target smallint;
+  ev lifecycle.events;
+  key_state smallint;
+  refusal text;
+begin
+  if id is null then
+    raise exception using errcode = 'NS010', message = 'namespace_id is required',
+      hint = 'Pass the id of the namespace to change.';
+  end if;
+  if event_name is null and target_state_name is null then
+    raise exception using errcode = 'NS010', message = 'to_state is required',
+      hint = 'Pass a state name from lifecycle.states (or "active").';
+  end if;
+  if event_name is null then
+    target := lifecycle.state_code(target_state_name);
+    if target is null then
+      raise exception using errcode = 'NS010',
+        message = pg_catalog.format('unknown state %L', target_state_name),
+        detail = pg_catalog.format('to_state=%s', target_state_name),
+        hint = (select 'Known states: active, ' || pg_catalog.string_agg(s.name, ', ' order by s.code) || '.'
+                  from lifecycle.states s);
+    end if;
+  else
+    select * into ev from lifecycle.events e where e.name = event_name;
+    if not found then
+      raise exception using errcode = 'NS010',
+        message = pg_catalog.format('unknown event %L', event_name),
+        detail = pg_catalog.format('event=%s', event_name),
+        hint = (select 'Known events: ' || pg_catalog.string_agg(e.name, ', ' order by e.name) || '.'
+                  from lifecycle.events e);
+    end if;
+  end if;
+  call_metadata := coalesce(call_metadata, '{}');
+  refusal := lifecycle.state_metadata_refusal(call_metadata);
+  if refusal is not null then
+    raise exception using errcode = 'NS010', message = 'invalid metadata', detail = refusal,
+      hint = 'Allowed keys and types: lifecycle.json_schemas, name state_metadata.';
+  end if;
+
+  -- Locks, in the global order: the path root first, then the row. A move committed between the
+  -- read and the lock changes the path; then lock the new one.
+  loop
+    select n.traversal_ids into locked_path from lifecycle.namespaces n where n.id = namespace_change_state.id;
+    if not found then
+      raise exception using errcode = 'NS004', message = 'namespace not found',
+        detail = pg_catalog.format('namespace_id=%s', namespace_change_state.id),
+        hint = 'Check the id; a hard-deleted namespace is gone for good.';
+    end if;
+    perform lifecycle.namespace_lock_path(locked_path[1:pg_catalog.cardinality(locked_path) - 1]);
+    select n.state into current_state
+      from lifecycle.namespaces n
+     where n.id = namespace_change_state.id and n.traversal_ids = locked_path
+       for no key update;
+    exit when found;
+  end loop;
+
+  if event_name is not null then
+    if not exists (select from lifecycle.event_sources s
+                    where s.event = event_name and s.from_state = current_state) then
+      raise exception using errcode = 'NS001',
+        message = pg_catalog.format('event %s does not apply to a namespace in state %s', event_name,
+                                    lifecycle.state_name(current_state)),
+        detail = pg_catalog.format('namespace_id=%s event=%s state=%s', namespace_change_state.id, event_name,
+                                   lifecycle.state_name(current_state)),
+        hint = (select pg_catalog.format('%s applies to namespaces in state: %s.', event_name,
+                                         pg_catalog.string_agg(lifecycle.state_name(s.from_state), ', ' order by s.from_state))
+                  from lifecycle.event_sources s where s.event = event_name);
+    end if;
+    target := ev.target_state;
+    if ev.target_key is not null then
+      -- "Back to where it was", when the metadata remembers a state the matrix allows from here.
+      select lifecycle.state_code(d.state_metadata ->> ev.target_key) into key_state
+        from lifecycle.namespace_details d
+       where d.namespace_id = namespace_change_state.id;
+      if exists (select from lifecycle.state_transitions t
+                  where t.from_state = current_state and t.to_state = key_state) then
+        target := key_state;
+      end if;
+    end if;
+  end if;
+
+  if target <> current_state then
+    -- The context the gate and the record read (transaction-local; reset right after, so a later
+    -- raw UPDATE in the same transaction is not attributed to this call).
+    perform pg_catalog.set_config('lifecycle.actor_id', coalesce(actor::text, ''), true);
+    perform pg_catalog.set_config('lifecycle.event', coalesce(event_name, ''), true);
+    perform pg_catalog.set_config('lifecycle.metadata', call_metadata::text, true);
+    perform pg_catalog.set_config('lifecycle.source', 'api', true);
+    update lifecycle.namespaces n set state = target where n.id = namespace_change_state.id;
+    perform pg_catalog.set_config('lifecycle.actor_id', '', true);
+    perform pg_catalog.set_config('lifecycle.event', '', true);
+    perform pg_catalog.set_config('lifecycle.metadata', '', true);
+    perform pg_catalog.set_config('lifecycle.source', '', true);
+  end if;
+
+  return query
+    select namespace_change_state.id, lifecycle.state_name(current_state), lifecycle.state_name(target),
+           e.effective_state, target <> current_state
+      from lifecycle.namespace_effective_state(namespace_change_state.id) e;
+end
+$$;
+
+--
+-- Name: namespace_details_validate(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_details_validate() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  refusal text := lifecycle.state_metadata_refusal(new.state_metadata);
+begin
+  if refusal is not null then
+    raise exception using errcode = 'NS010', message = 'invalid state_metadata', detail = refusal,
+      hint = 'Allowed keys and types: lifecycle.json_schemas, name state_metadata.';
+  end if;
+  return new;
+end
+$$;
+
+--
+-- Name: namespace_effective_state(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_effective_state(namespace_id bigint) RETURNS TABLE(namespace_id bigint, state text, effective_state text, inherited_from_namespace_id bigint, self_or_ancestor_archived boolean, self_or_ancestor_deletion_scheduled boolean, read_only boolean)
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select n.id,
+         own.name,
+         coalesce(p.stateful_names[1], 'active'),
+         nullif(p.stateful_ids[1], n.id),
+         p.archived,
+         p.pending_deletion,
+         p.read_only
+    from lifecycle.namespaces n
+    join lifecycle.states own on own.code = n.state
+   cross join lateral (
+     -- Nearest first: the path's namespaces with an own state, deepest first.
+     select pg_catalog.array_agg(a.id order by t.depth desc) filter (where a.state <> 0) as stateful_ids,
+            pg_catalog.array_agg(s.name order by t.depth desc) filter (where a.state <> 0) as stateful_names,
+            coalesce(bool_or(s.name = 'archived'), false) as archived,
+            coalesce(bool_or(s.pending_deletion), false) as pending_deletion,
+            coalesce(bool_or(s.read_only), false) as read_only
+       from pg_catalog.unnest(n.traversal_ids) with ordinality as t(id, depth)
+       join lifecycle.namespaces a on a.id = t.id
+       join lifecycle.states s on s.code = a.state
+   ) p
+   where n.id = namespace_effective_state.namespace_id
+$$;
+
+--
+-- Name: FUNCTION namespace_effective_state(namespace_id bigint); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.namespace_effective_state(namespace_id bigint) IS 'Effective state, its source ancestor and the path-wide flags of one namespace; fresh, O(depth). No row when the namespace does not exist.';
+
+--
+-- Name: namespace_event(bigint, text, bigint, jsonb); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_event(namespace_id bigint, event text, actor_id bigint, metadata jsonb DEFAULT '{}'::jsonb) RETURNS TABLE(namespace_id bigint, from_state text, to_state text, effective_state text, changed boolean)
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    SET lock_timeout TO '5s'
+    AS $_$
+  select c.namespace_id, c.from_state, c.to_state, c.effective_state, c.changed
+    from lifecycle.namespace_change_state($1, null, $2, $3, $4) c
+$_$;
+
+--
+-- Name: FUNCTION namespace_event(namespace_id bigint, event text, actor_id bigint, metadata jsonb); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.namespace_event(namespace_id bigint, event text, actor_id bigint, metadata jsonb) IS 'Apply an ADR 001 event (lifecycle.events). Errors: NS001 NS002 NS003 NS004 NS005 NS010.';
+
+--
 -- Name: namespace_full_path(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -41,11 +393,169 @@ $$;
 COMMENT ON FUNCTION lifecycle.namespace_full_path(namespace_id bigint) IS 'Full path of a namespace (root/…/self); null when the namespace does not exist.';
 
 --
+-- Name: namespace_lock_path(bigint[]); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_lock_path(ids bigint[]) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  -- traversal_ids of an ancestor is a prefix of its descendants', so it sorts first: rows are
+  -- locked in the order the sort returns them.
+  select null::void
+    from (select 1
+            from lifecycle.namespaces n
+           where n.id = any (namespace_lock_path.ids)
+           order by n.traversal_ids
+             for share of n) locked
+   limit 0
+$$;
+
+--
+-- Name: FUNCTION namespace_lock_path(ids bigint[]); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.namespace_lock_path(ids bigint[]) IS 'Locks the given namespaces FOR SHARE, root first: step 1 of the global lock order.';
+
+--
+-- Name: namespace_transition(bigint, text, bigint, jsonb); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_transition(namespace_id bigint, to_state text, actor_id bigint, metadata jsonb DEFAULT '{}'::jsonb) RETURNS TABLE(namespace_id bigint, from_state text, to_state text, effective_state text, changed boolean)
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    SET lock_timeout TO '5s'
+    AS $_$
+  select c.namespace_id, c.from_state, c.to_state, c.effective_state, c.changed
+    from lifecycle.namespace_change_state($1, $2, null, $3, $4) c
+$_$;
+
+--
+-- Name: FUNCTION namespace_transition(namespace_id bigint, to_state text, actor_id bigint, metadata jsonb); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.namespace_transition(namespace_id bigint, to_state text, actor_id bigint, metadata jsonb) IS 'Move a namespace to a state (names from lifecycle.states, or active). Errors: NS001 NS002 NS003 NS004 NS005 NS010.';
+
+--
+-- Name: namespaces_state_gate(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespaces_state_gate() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  from_state smallint;
+  refusal record;
+begin
+  if tg_op = 'UPDATE' then
+    if new.state = old.state then
+      return new;
+    end if;
+    if new.parent_id is distinct from old.parent_id then
+      raise exception using errcode = 'NS010', message = 'change state and parent in separate statements',
+        detail = pg_catalog.format('namespace_id=%s', new.id),
+        hint = 'Moves go through a transfer; state changes through lifecycle.namespace_transition.';
+    end if;
+    from_state := old.state;
+  end if;
+
+  -- Guards read other rows. Under REPEATABLE READ those reads come from a snapshot taken before the
+  -- locks below were granted, so two concurrent changes could each miss the other. READ COMMITTED
+  -- re-reads after the locks; SERIALIZABLE detects the conflict.
+  if pg_catalog.current_setting('transaction_isolation') = 'repeatable read' then
+    raise exception using errcode = 'NS010',
+      message = 'namespace state changes need READ COMMITTED or SERIALIZABLE isolation',
+      detail = pg_catalog.format('namespace_id=%s transaction_isolation=repeatable read', new.id),
+      hint = 'Run the change in a READ COMMITTED (the default) or SERIALIZABLE transaction.';
+  end if;
+
+  -- An INSERT's path was locked by the traversal_ids trigger; an UPDATE locks its ancestors here
+  -- (the API locked them already, so this waits only for raw UPDATEs).
+  if tg_op = 'UPDATE' then
+    perform lifecycle.namespace_lock_path(old.traversal_ids[1:pg_catalog.cardinality(old.traversal_ids) - 1]);
+  end if;
+
+  select * into refusal
+    from lifecycle.transition_refusal(new.id, new.traversal_ids, from_state, new.state,
+                                      nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint);
+  if found then
+    raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail,
+      hint = refusal.hint;
+  end if;
+
+  if tg_op = 'UPDATE' then
+    new.updated_at := pg_catalog.now();
+  end if;
+  return new;
+end
+$$;
+
+--
+-- Name: namespaces_state_record(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespaces_state_record() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  actor bigint := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
+  call_metadata jsonb := coalesce(nullif(pg_catalog.current_setting('lifecycle.metadata', true), '')::jsonb, '{}');
+  from_permanent boolean;
+  to_permanent boolean;
+  md jsonb;
+begin
+  if tg_op = 'INSERT' then
+    insert into lifecycle.namespace_details (namespace_id, state_metadata)
+    values (new.id, pg_catalog.jsonb_build_object('last_updated_at', pg_catalog.now(),
+                                                  'last_changed_by_user_id', actor));
+    return null;
+  end if;
+
+  if new.state = old.state then
+    return null;
+  end if;
+
+  select s.permanent into from_permanent from lifecycle.states s where s.code = old.state;
+  select s.permanent into to_permanent from lifecycle.states s where s.code = new.state;
+
+  select d.state_metadata into md
+    from lifecycle.namespace_details d
+   where d.namespace_id = new.id
+     for update;
+  -- The call's keys are merged, but for reason: it explains this one change and stays in its
+  -- history row.
+  md := coalesce(md, '{}') || (call_metadata - 'reason') || pg_catalog.jsonb_build_object(
+    'last_updated_at', pg_catalog.now(),
+    'last_changed_by_user_id', actor,
+    'previous_state', lifecycle.state_name(old.state));
+  if to_permanent then
+    md := md - 'preserved_state';
+  elsif from_permanent then
+    md := md || pg_catalog.jsonb_build_object('preserved_state', lifecycle.state_name(old.state));
+  end if;
+
+  insert into lifecycle.namespace_details (namespace_id, state_metadata)
+  values (new.id, md)
+  on conflict (namespace_id) do update set state_metadata = excluded.state_metadata;
+
+  insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata)
+  values (new.id, old.state, new.state,
+          nullif(pg_catalog.current_setting('lifecycle.event', true), ''),
+          actor,
+          coalesce(nullif(pg_catalog.current_setting('lifecycle.source', true), ''), 'sql'),
+          call_metadata);
+  return null;
+end
+$$;
+
+--
 -- Name: namespaces_traversal_ids_cascade(); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
 CREATE FUNCTION lifecycle.namespaces_traversal_ids_cascade() RETURNS trigger
-    LANGUAGE plpgsql
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
 declare
@@ -66,12 +576,13 @@ $$;
 --
 
 CREATE FUNCTION lifecycle.namespaces_traversal_ids_maintain() RETURNS trigger
-    LANGUAGE plpgsql
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
 declare
   parent_type text;
   parent_traversal_ids bigint[];
+  locked_path bigint[];
 begin
   if tg_op = 'UPDATE' and new.parent_id is not distinct from old.parent_id then
     -- The only legitimate writer of traversal_ids alone is the cascade trigger, one level down.
@@ -90,21 +601,26 @@ begin
     return new;
   end if;
 
-  -- FOR SHARE on the parent: it must not move (nor, with the state gate, change state) until this
-  -- row commits, so the path copied here stays true.
-  select n.type, n.traversal_ids
-    into parent_type, parent_traversal_ids
-    from lifecycle.namespaces n
-   where n.id = new.parent_id
-     for share;
-
-  if not found then
-    raise exception using
-      errcode = 'NS004',
-      message = 'parent namespace not found',
-      detail = pg_catalog.format('parent_id=%s', new.parent_id),
-      hint = 'Create the parent first, or pass the id of an existing namespace.';
-  end if;
+  -- Lock the parent's path root first (step 1 of the global lock order, namespace_lock_path): the
+  -- parent and its ancestors must not move, nor change state, until this row commits, so the path
+  -- copied here stays true. A move committed between the read and the lock changes the path; then
+  -- lock the new one.
+  loop
+    select n.traversal_ids into locked_path from lifecycle.namespaces n where n.id = new.parent_id;
+    if not found then
+      raise exception using
+        errcode = 'NS004',
+        message = 'parent namespace not found',
+        detail = pg_catalog.format('parent_id=%s', new.parent_id),
+        hint = 'Create the parent first, or pass the id of an existing namespace.';
+    end if;
+    perform lifecycle.namespace_lock_path(locked_path);
+    select n.type, n.traversal_ids
+      into parent_type, parent_traversal_ids
+      from lifecycle.namespaces n
+     where n.id = new.parent_id;
+    exit when parent_traversal_ids = locked_path;
+  end loop;
 
   if parent_type = 'project' then
     raise exception using
@@ -124,6 +640,173 @@ begin
 
   new.traversal_ids := parent_traversal_ids || new.id;
   return new;
+end
+$$;
+
+--
+-- Name: state_code(text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.state_code(name text) RETURNS smallint
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select s.code from lifecycle.states s where state_code.name in (s.name, s.alias)
+$$;
+
+--
+-- Name: state_metadata_refusal(jsonb); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.state_metadata_refusal(doc jsonb) RETURNS text
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select case
+           when doc is null then 'metadata is null'
+           when pg_catalog.jsonb_typeof(doc) <> 'object' then 'metadata must be a JSON object'
+           when pg_catalog.octet_length(doc::text) > j.max_bytes
+             then pg_catalog.format('metadata is %s bytes, more than the limit of %s', pg_catalog.octet_length(doc::text), j.max_bytes)
+           else lifecycle.jsonb_schema_violation(j.schema, doc)
+         end
+    from lifecycle.json_schemas j
+   where j.name = 'state_metadata'
+$$;
+
+--
+-- Name: state_name(smallint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.state_name(code smallint) RETURNS text
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select s.name from lifecycle.states s where s.code = state_name.code
+$$;
+
+--
+-- Name: transition_refusal(bigint, bigint[], smallint, smallint, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint) RETURNS TABLE(code text, message text, detail text, hint text)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_variable
+declare
+  depth int := pg_catalog.cardinality(traversal_ids);
+  from_name text := coalesce(lifecycle.state_name(from_state), '(new)');
+  to_name text := lifecycle.state_name(to_state);
+  required smallint;
+  level smallint;
+  forbidden smallint[];
+  hit_id bigint;
+  hit_state smallint;
+begin
+  -- 1. The matrix.
+  if not exists (select from lifecycle.state_transitions t
+                  where t.from_state is not distinct from transition_refusal.from_state
+                    and t.to_state = transition_refusal.to_state) then
+    code := 'NS001';
+    message := case when from_state is null
+                 then pg_catalog.format('a namespace cannot be created as %s', to_name)
+                 else pg_catalog.format('cannot change namespace state from %s to %s', from_name, to_name) end;
+    detail := pg_catalog.format('namespace_id=%s from_state=%s to_state=%s', namespace_id, from_name, to_name);
+    hint := coalesce(
+      (select pg_catalog.format('From %s a namespace may go to: %s.', from_name,
+                                pg_catalog.string_agg(s.name, ', ' order by s.code))
+         from lifecycle.state_transitions t
+         join lifecycle.states s on s.code = t.to_state
+        where t.from_state is not distinct from transition_refusal.from_state),
+      pg_catalog.format('No transition leaves %s.', from_name));
+    return next;
+    return;
+  end if;
+
+  -- 2. Authorization: the system (actor null) or an actor with the policy's access level.
+  if from_state is not null then
+    if actor_id is null then
+      if not lifecycle.caller_may_act_as_system() then
+        code := 'NS005';
+        message := 'only the system may change a namespace''s state without an actor';
+        detail := pg_catalog.format('namespace_id=%s actor_id=null role=%s', namespace_id,
+                    coalesce(nullif(pg_catalog.current_setting('role'), 'none'), session_user));
+        hint := 'Pass the acting user''s id as actor_id; actor_id null is reserved for members of lifecycle_worker.';
+        return next;
+        return;
+      end if;
+    else
+      select p.min_access_level into required
+        from lifecycle.transition_policies p
+       where p.to_state = transition_refusal.to_state;
+      required := coalesce(required, 50);
+      level := lifecycle.namespace_access_level(traversal_ids, actor_id);
+      if level < required then
+        code := 'NS005';
+        message := pg_catalog.format('user %s may not move this namespace to %s', actor_id, to_name);
+        detail := pg_catalog.format('namespace_id=%s actor_id=%s access_level=%s required_access_level=%s',
+                                    namespace_id, actor_id, level, required);
+        hint := 'Ask an owner of the namespace or of one of its ancestors to do it, or to grant the required access level.';
+        return next;
+        return;
+      end if;
+    end if;
+  end if;
+
+  -- 3. No ancestor, at any depth, may have a forbidden own state; report the nearest.
+  select a.id, a.state into hit_id, hit_state
+    from lifecycle.transition_guards g
+    join lifecycle.namespaces a on a.state = g.forbidden_state
+   where g.from_state is not distinct from transition_refusal.from_state
+     and g.to_state = transition_refusal.to_state
+     and g.scope = 'ancestor'
+     and a.id = any (traversal_ids[1:depth - 1])
+   order by pg_catalog.cardinality(a.traversal_ids) desc
+   limit 1;
+  if found then
+    code := 'NS002';
+    message := case when from_state is null
+                 then pg_catalog.format('cannot create a namespace below %s: it is %s',
+                                        lifecycle.namespace_full_path(hit_id), lifecycle.state_name(hit_state))
+                 else pg_catalog.format('cannot change namespace state from %s to %s: ancestor %s is %s', from_name,
+                                        to_name, lifecycle.namespace_full_path(hit_id), lifecycle.state_name(hit_state)) end;
+    detail := pg_catalog.format('namespace_id=%s ancestor_id=%s ancestor_state=%s', namespace_id, hit_id,
+                                lifecycle.state_name(hit_state));
+    hint := pg_catalog.format('Change the state of %s first, or wait until its operation ends.',
+                              lifecycle.namespace_full_path(hit_id));
+    return next;
+    return;
+  end if;
+
+  -- 4. No descendant, at any depth, may have a forbidden own state.
+  if from_state is not null then
+    forbidden := array(select g.forbidden_state
+                         from lifecycle.transition_guards g
+                        where g.from_state = transition_refusal.from_state
+                          and g.to_state = transition_refusal.to_state
+                          and g.scope = 'descendant');
+    if pg_catalog.cardinality(forbidden) > 0 then
+      -- Descendants of X sort after X and before X with its last element + 1.
+      select d.id, d.state into hit_id, hit_state
+        from lifecycle.namespaces d
+       where d.state <> 0
+         and d.state = any (forbidden)
+         and d.traversal_ids > traversal_ids
+         and d.traversal_ids < traversal_ids[1:depth - 1] || (traversal_ids[depth] + 1)
+       limit 1;
+      if found then
+        code := 'NS003';
+        message := pg_catalog.format('cannot change namespace state from %s to %s: descendant %s is %s', from_name,
+                                     to_name, lifecycle.namespace_full_path(hit_id), lifecycle.state_name(hit_state));
+        detail := pg_catalog.format('namespace_id=%s descendant_id=%s descendant_state=%s', namespace_id, hit_id,
+                                    lifecycle.state_name(hit_state));
+        hint := pg_catalog.format('Wait until the operation on %s ends, or change its state first.',
+                                  lifecycle.namespace_full_path(hit_id));
+        return next;
+        return;
+      end if;
+    end if;
+  end if;
 end
 $$;
 
@@ -165,6 +848,167 @@ COMMENT ON TABLE lifecycle.namespaces IS 'Organizations, groups, projects and us
 COMMENT ON COLUMN lifecycle.namespaces.traversal_ids IS 'Ids from the root to this namespace, kept by the database; descendants of X are the rows with X as a prefix.';
 
 --
+-- Name: states; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.states (
+    code smallint NOT NULL,
+    name text NOT NULL,
+    alias text,
+    description text NOT NULL,
+    permanent boolean NOT NULL,
+    read_only boolean NOT NULL,
+    pending_deletion boolean NOT NULL
+);
+
+--
+-- Name: TABLE states; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.states IS 'ADR 001 state codes. Clients speak names; "active" is accepted everywhere as the name of code 0.';
+
+--
+-- Name: effective_states; Type: MATERIALIZED VIEW; Schema: lifecycle; Owner: -
+--
+
+CREATE MATERIALIZED VIEW lifecycle.effective_states AS
+ WITH RECURSIVE tree AS (
+         SELECT n.id,
+            n.state,
+            n.path AS full_path,
+                CASE
+                    WHEN (n.state <> 0) THEN n.id
+                    ELSE NULL::bigint
+                END AS source_id,
+            (s.name = 'archived'::text) AS archived,
+            s.pending_deletion,
+            s.read_only
+           FROM (lifecycle.namespaces n
+             JOIN lifecycle.states s ON ((s.code = n.state)))
+          WHERE (n.parent_id IS NULL)
+        UNION ALL
+         SELECT c.id,
+            c.state,
+            ((t_1.full_path || '/'::text) || c.path),
+                CASE
+                    WHEN (c.state <> 0) THEN c.id
+                    ELSE t_1.source_id
+                END AS source_id,
+            (t_1.archived OR (s.name = 'archived'::text)),
+            (t_1.pending_deletion OR s.pending_deletion),
+            (t_1.read_only OR s.read_only)
+           FROM ((tree t_1
+             JOIN lifecycle.namespaces c ON ((c.parent_id = t_1.id)))
+             JOIN lifecycle.states s ON ((s.code = c.state)))
+        )
+ SELECT t.id AS namespace_id,
+    own.name AS state,
+    COALESCE(src_state.name, 'active'::text) AS effective_state,
+    NULLIF(t.source_id, t.id) AS inherited_from_namespace_id,
+    t.archived AS self_or_ancestor_archived,
+    t.pending_deletion AS self_or_ancestor_deletion_scheduled,
+    t.read_only,
+    t.full_path
+   FROM (((tree t
+     JOIN lifecycle.states own ON ((own.code = t.state)))
+     LEFT JOIN lifecycle.namespaces src ON ((src.id = t.source_id)))
+     LEFT JOIN lifecycle.states src_state ON ((src_state.code = src.state)))
+  WITH NO DATA;
+
+--
+-- Name: event_sources; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.event_sources (
+    event text NOT NULL,
+    from_state smallint NOT NULL
+);
+
+--
+-- Name: events; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.events (
+    name text NOT NULL,
+    target_state smallint NOT NULL,
+    target_key text,
+    description text NOT NULL,
+    CONSTRAINT events_target_key_check CHECK ((target_key = ANY (ARRAY['preserved_state'::text, 'previous_state'::text])))
+);
+
+--
+-- Name: json_schemas; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.json_schemas (
+    name text NOT NULL,
+    schema jsonb NOT NULL,
+    max_bytes integer NOT NULL,
+    CONSTRAINT json_schemas_max_bytes_check CHECK ((max_bytes > 0)),
+    CONSTRAINT json_schemas_schema_check CHECK ((jsonb_typeof(schema) = 'object'::text))
+);
+
+--
+-- Name: namespace_details; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.namespace_details (
+    namespace_id bigint NOT NULL,
+    state_metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    CONSTRAINT namespace_details_state_metadata_check CHECK ((jsonb_typeof(state_metadata) = 'object'::text))
+);
+
+--
+-- Name: namespace_members; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.namespace_members (
+    namespace_id bigint NOT NULL,
+    user_id bigint NOT NULL,
+    access_level smallint NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT namespace_members_access_level_check CHECK ((access_level = ANY (ARRAY[10, 20, 30, 40, 50])))
+);
+
+--
+-- Name: TABLE namespace_members; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.namespace_members IS 'Memberships, inherited down the tree: the effective level is the highest on the path root … self.';
+
+--
+-- Name: namespace_state_updates; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.namespace_state_updates (
+    id bigint NOT NULL,
+    namespace_id bigint NOT NULL,
+    from_state smallint NOT NULL,
+    to_state smallint NOT NULL,
+    event text,
+    actor_id bigint,
+    source text NOT NULL,
+    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT namespace_state_updates_metadata_check CHECK ((jsonb_typeof(metadata) = 'object'::text)),
+    CONSTRAINT namespace_state_updates_source_check CHECK ((source = ANY (ARRAY['api'::text, 'sql'::text])))
+);
+
+--
+-- Name: namespace_state_updates_id_seq; Type: SEQUENCE; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE lifecycle.namespace_state_updates ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME lifecycle.namespace_state_updates_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: namespaces_id_seq; Type: SEQUENCE; Schema: lifecycle; Owner: -
 --
 
@@ -178,11 +1022,164 @@ ALTER TABLE lifecycle.namespaces ALTER COLUMN id ADD GENERATED BY DEFAULT AS IDE
 );
 
 --
+-- Name: state_transitions; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.state_transitions (
+    from_state smallint,
+    to_state smallint NOT NULL,
+    reason text NOT NULL,
+    CONSTRAINT state_transitions_change CHECK ((from_state <> to_state))
+);
+
+--
+-- Name: TABLE state_transitions; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.state_transitions IS 'DESIGN §3 transition matrix (ADR 003), one row per allowed pair; from_state null = creation.';
+
+--
+-- Name: transition_guards; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.transition_guards (
+    from_state smallint,
+    to_state smallint NOT NULL,
+    scope text NOT NULL,
+    forbidden_state smallint NOT NULL,
+    CONSTRAINT transition_guards_scope_check CHECK ((scope = ANY (ARRAY['ancestor'::text, 'descendant'::text])))
+);
+
+--
+-- Name: TABLE transition_guards; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.transition_guards IS 'States forbidden on any ancestor / any descendant for a transition (NS002 / NS003).';
+
+--
+-- Name: transition_policies; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.transition_policies (
+    to_state smallint NOT NULL,
+    min_access_level smallint DEFAULT 50 NOT NULL,
+    CONSTRAINT transition_policies_min_access_level_check CHECK ((min_access_level = ANY (ARRAY[10, 20, 30, 40, 50])))
+);
+
+--
+-- Name: event_sources event_sources_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.event_sources
+    ADD CONSTRAINT event_sources_pkey PRIMARY KEY (event, from_state);
+
+--
+-- Name: events events_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.events
+    ADD CONSTRAINT events_pkey PRIMARY KEY (name);
+
+--
+-- Name: json_schemas json_schemas_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.json_schemas
+    ADD CONSTRAINT json_schemas_pkey PRIMARY KEY (name);
+
+--
+-- Name: namespace_details namespace_details_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.namespace_details
+    ADD CONSTRAINT namespace_details_pkey PRIMARY KEY (namespace_id);
+
+--
+-- Name: namespace_members namespace_members_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.namespace_members
+    ADD CONSTRAINT namespace_members_pkey PRIMARY KEY (namespace_id, user_id);
+
+--
+-- Name: namespace_state_updates namespace_state_updates_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.namespace_state_updates
+    ADD CONSTRAINT namespace_state_updates_pkey PRIMARY KEY (id);
+
+--
 -- Name: namespaces namespaces_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
 --
 
 ALTER TABLE ONLY lifecycle.namespaces
     ADD CONSTRAINT namespaces_pkey PRIMARY KEY (id);
+
+--
+-- Name: state_transitions state_transitions_pair_key; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.state_transitions
+    ADD CONSTRAINT state_transitions_pair_key UNIQUE NULLS NOT DISTINCT (from_state, to_state);
+
+--
+-- Name: states states_alias_key; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.states
+    ADD CONSTRAINT states_alias_key UNIQUE (alias);
+
+--
+-- Name: states states_name_key; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.states
+    ADD CONSTRAINT states_name_key UNIQUE (name);
+
+--
+-- Name: states states_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.states
+    ADD CONSTRAINT states_pkey PRIMARY KEY (code);
+
+--
+-- Name: transition_guards transition_guards_key; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.transition_guards
+    ADD CONSTRAINT transition_guards_key UNIQUE NULLS NOT DISTINCT (from_state, to_state, scope, forbidden_state);
+
+--
+-- Name: transition_policies transition_policies_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.transition_policies
+    ADD CONSTRAINT transition_policies_pkey PRIMARY KEY (to_state);
+
+--
+-- Name: effective_states_namespace_id_idx; Type: INDEX; Schema: lifecycle; Owner: -
+--
+
+CREATE UNIQUE INDEX effective_states_namespace_id_idx ON lifecycle.effective_states USING btree (namespace_id);
+
+--
+-- Name: namespace_members_user_id_idx; Type: INDEX; Schema: lifecycle; Owner: -
+--
+
+CREATE INDEX namespace_members_user_id_idx ON lifecycle.namespace_members USING btree (user_id);
+
+--
+-- Name: namespace_state_updates_namespace_id_idx; Type: INDEX; Schema: lifecycle; Owner: -
+--
+
+CREATE INDEX namespace_state_updates_namespace_id_idx ON lifecycle.namespace_state_updates USING btree (namespace_id, id);
+
+--
+-- Name: namespaces_own_state_idx; Type: INDEX; Schema: lifecycle; Owner: -
+--
+
+CREATE INDEX namespaces_own_state_idx ON lifecycle.namespaces USING btree (state, traversal_ids) WHERE (state <> 0);
 
 --
 -- Name: namespaces_parent_id_idx; Type: INDEX; Schema: lifecycle; Owner: -
@@ -197,16 +1194,90 @@ CREATE INDEX namespaces_parent_id_idx ON lifecycle.namespaces USING btree (paren
 CREATE INDEX namespaces_traversal_ids_idx ON lifecycle.namespaces USING btree (traversal_ids);
 
 --
--- Name: namespaces namespaces_traversal_ids_cascade; Type: TRIGGER; Schema: lifecycle; Owner: -
+-- Name: namespace_details namespace_details_validate; Type: TRIGGER; Schema: lifecycle; Owner: -
 --
 
-CREATE TRIGGER namespaces_traversal_ids_cascade AFTER UPDATE OF parent_id ON lifecycle.namespaces FOR EACH ROW WHEN ((old.traversal_ids IS DISTINCT FROM new.traversal_ids)) EXECUTE FUNCTION lifecycle.namespaces_traversal_ids_cascade();
+CREATE TRIGGER namespace_details_validate BEFORE INSERT OR UPDATE ON lifecycle.namespace_details FOR EACH ROW EXECUTE FUNCTION lifecycle.namespace_details_validate();
 
 --
--- Name: namespaces namespaces_traversal_ids_maintain; Type: TRIGGER; Schema: lifecycle; Owner: -
+-- Name: namespaces namespaces_1_traversal_ids_cascade; Type: TRIGGER; Schema: lifecycle; Owner: -
 --
 
-CREATE TRIGGER namespaces_traversal_ids_maintain BEFORE INSERT OR UPDATE OF parent_id, traversal_ids ON lifecycle.namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.namespaces_traversal_ids_maintain();
+CREATE TRIGGER namespaces_1_traversal_ids_cascade AFTER UPDATE OF parent_id ON lifecycle.namespaces FOR EACH ROW WHEN ((old.traversal_ids IS DISTINCT FROM new.traversal_ids)) EXECUTE FUNCTION lifecycle.namespaces_traversal_ids_cascade();
+
+--
+-- Name: namespaces namespaces_1_traversal_ids_maintain; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER namespaces_1_traversal_ids_maintain BEFORE INSERT OR UPDATE OF parent_id, traversal_ids ON lifecycle.namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.namespaces_traversal_ids_maintain();
+
+--
+-- Name: namespaces namespaces_2_state_gate; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER namespaces_2_state_gate BEFORE INSERT OR UPDATE OF state ON lifecycle.namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.namespaces_state_gate();
+
+--
+-- Name: namespaces namespaces_3_state_record; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER namespaces_3_state_record AFTER INSERT OR UPDATE OF state ON lifecycle.namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.namespaces_state_record();
+
+--
+-- Name: event_sources event_sources_event_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.event_sources
+    ADD CONSTRAINT event_sources_event_fkey FOREIGN KEY (event) REFERENCES lifecycle.events(name);
+
+--
+-- Name: event_sources event_sources_from_state_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.event_sources
+    ADD CONSTRAINT event_sources_from_state_fkey FOREIGN KEY (from_state) REFERENCES lifecycle.states(code);
+
+--
+-- Name: events events_target_state_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.events
+    ADD CONSTRAINT events_target_state_fkey FOREIGN KEY (target_state) REFERENCES lifecycle.states(code);
+
+--
+-- Name: namespace_details namespace_details_namespace_id_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.namespace_details
+    ADD CONSTRAINT namespace_details_namespace_id_fkey FOREIGN KEY (namespace_id) REFERENCES lifecycle.namespaces(id) ON DELETE CASCADE;
+
+--
+-- Name: namespace_members namespace_members_namespace_id_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.namespace_members
+    ADD CONSTRAINT namespace_members_namespace_id_fkey FOREIGN KEY (namespace_id) REFERENCES lifecycle.namespaces(id) ON DELETE CASCADE;
+
+--
+-- Name: namespace_state_updates namespace_state_updates_event_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.namespace_state_updates
+    ADD CONSTRAINT namespace_state_updates_event_fkey FOREIGN KEY (event) REFERENCES lifecycle.events(name);
+
+--
+-- Name: namespace_state_updates namespace_state_updates_from_state_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.namespace_state_updates
+    ADD CONSTRAINT namespace_state_updates_from_state_fkey FOREIGN KEY (from_state) REFERENCES lifecycle.states(code);
+
+--
+-- Name: namespace_state_updates namespace_state_updates_to_state_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.namespace_state_updates
+    ADD CONSTRAINT namespace_state_updates_to_state_fkey FOREIGN KEY (to_state) REFERENCES lifecycle.states(code);
 
 --
 -- Name: namespaces namespaces_parent_id_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
@@ -216,6 +1287,48 @@ ALTER TABLE ONLY lifecycle.namespaces
     ADD CONSTRAINT namespaces_parent_id_fkey FOREIGN KEY (parent_id) REFERENCES lifecycle.namespaces(id);
 
 --
+-- Name: namespaces namespaces_state_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.namespaces
+    ADD CONSTRAINT namespaces_state_fkey FOREIGN KEY (state) REFERENCES lifecycle.states(code);
+
+--
+-- Name: state_transitions state_transitions_from_state_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.state_transitions
+    ADD CONSTRAINT state_transitions_from_state_fkey FOREIGN KEY (from_state) REFERENCES lifecycle.states(code);
+
+--
+-- Name: state_transitions state_transitions_to_state_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.state_transitions
+    ADD CONSTRAINT state_transitions_to_state_fkey FOREIGN KEY (to_state) REFERENCES lifecycle.states(code);
+
+--
+-- Name: transition_guards transition_guards_forbidden_state_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.transition_guards
+    ADD CONSTRAINT transition_guards_forbidden_state_fkey FOREIGN KEY (forbidden_state) REFERENCES lifecycle.states(code);
+
+--
+-- Name: transition_guards transition_guards_transition_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.transition_guards
+    ADD CONSTRAINT transition_guards_transition_fkey FOREIGN KEY (from_state, to_state) REFERENCES lifecycle.state_transitions(from_state, to_state);
+
+--
+-- Name: transition_policies transition_policies_to_state_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.transition_policies
+    ADD CONSTRAINT transition_policies_to_state_fkey FOREIGN KEY (to_state) REFERENCES lifecycle.states(code);
+
+--
 -- Name: SCHEMA lifecycle; Type: ACL; Schema: -; Owner: -
 --
 
@@ -223,11 +1336,139 @@ GRANT USAGE ON SCHEMA lifecycle TO lifecycle_app;
 GRANT USAGE ON SCHEMA lifecycle TO lifecycle_worker;
 
 --
+-- Name: FUNCTION caller_may_act_as_system(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.caller_may_act_as_system() FROM PUBLIC;
+
+--
+-- Name: FUNCTION effective_states_refresh(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.effective_states_refresh() FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.effective_states_refresh() TO lifecycle_worker;
+
+--
+-- Name: FUNCTION jsonb_schema_violation(schema jsonb, doc jsonb, at text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.jsonb_schema_violation(schema jsonb, doc jsonb, at text) FROM PUBLIC;
+
+--
+-- Name: FUNCTION namespace_access_level(traversal_ids bigint[], actor_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_access_level(traversal_ids bigint[], actor_id bigint) FROM PUBLIC;
+
+--
+-- Name: FUNCTION namespace_available_transitions(namespace_id bigint, actor_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_available_transitions(namespace_id bigint, actor_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.namespace_available_transitions(namespace_id bigint, actor_id bigint) TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.namespace_available_transitions(namespace_id bigint, actor_id bigint) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION namespace_change_state(id bigint, target_state_name text, event_name text, actor bigint, call_metadata jsonb); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_change_state(id bigint, target_state_name text, event_name text, actor bigint, call_metadata jsonb) FROM PUBLIC;
+
+--
+-- Name: FUNCTION namespace_details_validate(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_details_validate() FROM PUBLIC;
+
+--
+-- Name: FUNCTION namespace_effective_state(namespace_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_effective_state(namespace_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.namespace_effective_state(namespace_id bigint) TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.namespace_effective_state(namespace_id bigint) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION namespace_event(namespace_id bigint, event text, actor_id bigint, metadata jsonb); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_event(namespace_id bigint, event text, actor_id bigint, metadata jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.namespace_event(namespace_id bigint, event text, actor_id bigint, metadata jsonb) TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.namespace_event(namespace_id bigint, event text, actor_id bigint, metadata jsonb) TO lifecycle_worker;
+
+--
 -- Name: FUNCTION namespace_full_path(namespace_id bigint); Type: ACL; Schema: lifecycle; Owner: -
 --
 
+REVOKE ALL ON FUNCTION lifecycle.namespace_full_path(namespace_id bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION lifecycle.namespace_full_path(namespace_id bigint) TO lifecycle_app;
 GRANT ALL ON FUNCTION lifecycle.namespace_full_path(namespace_id bigint) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION namespace_lock_path(ids bigint[]); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_lock_path(ids bigint[]) FROM PUBLIC;
+
+--
+-- Name: FUNCTION namespace_transition(namespace_id bigint, to_state text, actor_id bigint, metadata jsonb); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_transition(namespace_id bigint, to_state text, actor_id bigint, metadata jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.namespace_transition(namespace_id bigint, to_state text, actor_id bigint, metadata jsonb) TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.namespace_transition(namespace_id bigint, to_state text, actor_id bigint, metadata jsonb) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION namespaces_state_gate(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespaces_state_gate() FROM PUBLIC;
+
+--
+-- Name: FUNCTION namespaces_state_record(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespaces_state_record() FROM PUBLIC;
+
+--
+-- Name: FUNCTION namespaces_traversal_ids_cascade(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespaces_traversal_ids_cascade() FROM PUBLIC;
+
+--
+-- Name: FUNCTION namespaces_traversal_ids_maintain(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespaces_traversal_ids_maintain() FROM PUBLIC;
+
+--
+-- Name: FUNCTION state_code(name text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.state_code(name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.state_code(name text) TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.state_code(name text) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION state_metadata_refusal(doc jsonb); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.state_metadata_refusal(doc jsonb) FROM PUBLIC;
+
+--
+-- Name: FUNCTION state_name(code smallint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.state_name(code smallint) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.state_name(code smallint) TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.state_name(code smallint) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint) FROM PUBLIC;
 
 --
 -- Name: TABLE namespaces; Type: ACL; Schema: lifecycle; Owner: -
@@ -235,6 +1476,139 @@ GRANT ALL ON FUNCTION lifecycle.namespace_full_path(namespace_id bigint) TO life
 
 GRANT SELECT ON TABLE lifecycle.namespaces TO lifecycle_app;
 GRANT SELECT ON TABLE lifecycle.namespaces TO lifecycle_worker;
+
+--
+-- Name: COLUMN namespaces.parent_id; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT INSERT(parent_id) ON TABLE lifecycle.namespaces TO lifecycle_app;
+GRANT INSERT(parent_id) ON TABLE lifecycle.namespaces TO lifecycle_worker;
+
+--
+-- Name: COLUMN namespaces.type; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT INSERT(type) ON TABLE lifecycle.namespaces TO lifecycle_app;
+GRANT INSERT(type) ON TABLE lifecycle.namespaces TO lifecycle_worker;
+
+--
+-- Name: COLUMN namespaces.path; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT INSERT(path) ON TABLE lifecycle.namespaces TO lifecycle_app;
+GRANT INSERT(path) ON TABLE lifecycle.namespaces TO lifecycle_worker;
+
+--
+-- Name: COLUMN namespaces.name; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT INSERT(name),UPDATE(name) ON TABLE lifecycle.namespaces TO lifecycle_app;
+GRANT INSERT(name),UPDATE(name) ON TABLE lifecycle.namespaces TO lifecycle_worker;
+
+--
+-- Name: COLUMN namespaces.visibility; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT INSERT(visibility) ON TABLE lifecycle.namespaces TO lifecycle_app;
+GRANT INSERT(visibility) ON TABLE lifecycle.namespaces TO lifecycle_worker;
+
+--
+-- Name: COLUMN namespaces.state; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT INSERT(state) ON TABLE lifecycle.namespaces TO lifecycle_app;
+GRANT INSERT(state) ON TABLE lifecycle.namespaces TO lifecycle_worker;
+
+--
+-- Name: TABLE states; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.states TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.states TO lifecycle_worker;
+
+--
+-- Name: TABLE effective_states; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.effective_states TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.effective_states TO lifecycle_worker;
+
+--
+-- Name: TABLE event_sources; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.event_sources TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.event_sources TO lifecycle_worker;
+
+--
+-- Name: TABLE events; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.events TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.events TO lifecycle_worker;
+
+--
+-- Name: TABLE json_schemas; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.json_schemas TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.json_schemas TO lifecycle_worker;
+
+--
+-- Name: TABLE namespace_details; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.namespace_details TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.namespace_details TO lifecycle_worker;
+
+--
+-- Name: TABLE namespace_members; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT,INSERT,DELETE ON TABLE lifecycle.namespace_members TO lifecycle_app;
+GRANT SELECT,INSERT,DELETE ON TABLE lifecycle.namespace_members TO lifecycle_worker;
+
+--
+-- Name: COLUMN namespace_members.access_level; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT UPDATE(access_level) ON TABLE lifecycle.namespace_members TO lifecycle_app;
+GRANT UPDATE(access_level) ON TABLE lifecycle.namespace_members TO lifecycle_worker;
+
+--
+-- Name: COLUMN namespace_members.updated_at; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT UPDATE(updated_at) ON TABLE lifecycle.namespace_members TO lifecycle_app;
+GRANT UPDATE(updated_at) ON TABLE lifecycle.namespace_members TO lifecycle_worker;
+
+--
+-- Name: TABLE namespace_state_updates; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.namespace_state_updates TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.namespace_state_updates TO lifecycle_worker;
+
+--
+-- Name: TABLE state_transitions; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.state_transitions TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.state_transitions TO lifecycle_worker;
+
+--
+-- Name: TABLE transition_guards; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.transition_guards TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.transition_guards TO lifecycle_worker;
+
+--
+-- Name: TABLE transition_policies; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.transition_policies TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.transition_policies TO lifecycle_worker;
 
 --
 -- PostgreSQL database dump complete

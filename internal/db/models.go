@@ -8,6 +8,92 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
+type LifecycleEffectiveState struct {
+	NamespaceID                     int64
+	State                           string
+	EffectiveState                  string
+	InheritedFromNamespaceID        bool
+	SelfOrAncestorArchived          bool
+	SelfOrAncestorDeletionScheduled bool
+	ReadOnly                        bool
+	FullPath                        string
+}
+
+type LifecycleEvent struct {
+	Name        string
+	TargetState int16
+	TargetKey   *string
+	Description string
+}
+
+type LifecycleEventSource struct {
+	Event     string
+	FromState int16
+}
+
+type LifecycleJsonSchema struct {
+	Name     string
+	Schema   []byte
+	MaxBytes int32
+}
+
+type LifecycleNamespaceDetail struct {
+	NamespaceID   int64
+	StateMetadata []byte
+}
+
+// Memberships, inherited down the tree: the effective level is the highest on the path root … self.
+type LifecycleNamespaceMember struct {
+	NamespaceID int64
+	UserID      int64
+	AccessLevel int16
+	CreatedAt   pgtype.Timestamptz
+	UpdatedAt   pgtype.Timestamptz
+}
+
+type LifecycleNamespaceStateUpdate struct {
+	ID          int64
+	NamespaceID int64
+	FromState   int16
+	ToState     int16
+	Event       *string
+	ActorID     *int64
+	Source      string
+	Metadata    []byte
+	CreatedAt   pgtype.Timestamptz
+}
+
+// ADR 001 state codes. Clients speak names; "active" is accepted everywhere as the name of code 0.
+type LifecycleState struct {
+	Code            int16
+	Name            string
+	Alias           *string
+	Description     string
+	Permanent       bool
+	ReadOnly        bool
+	PendingDeletion bool
+}
+
+// DESIGN §3 transition matrix (ADR 003), one row per allowed pair; from_state null = creation.
+type LifecycleStateTransition struct {
+	FromState *int16
+	ToState   int16
+	Reason    string
+}
+
+// States forbidden on any ancestor / any descendant for a transition (NS002 / NS003).
+type LifecycleTransitionGuard struct {
+	FromState      *int16
+	ToState        int16
+	Scope          string
+	ForbiddenState int16
+}
+
+type LifecycleTransitionPolicy struct {
+	ToState        int16
+	MinAccessLevel int16
+}
+
 // Organizations, groups, projects and user namespaces in one tree; state holds the ADR 001 code.
 type Namespace struct {
 	ID         int64

@@ -27,8 +27,8 @@ import (
 
 const (
 	templatePrefix = "nslifecycle_tmpl_"
-	// DatabasePrefix starts the name of every database this package creates; make test drops
-	// leftovers of killed runs by it.
+	// DatabasePrefix starts the name of every database this package creates, followed by the
+	// creating process id: make test drops the databases of processes that are gone (killed runs).
 	DatabasePrefix = "nslt_"
 )
 
@@ -118,7 +118,7 @@ func EmptyDatabase(t testing.TB) string {
 		t.Fatal(err)
 	}
 	defer admin.Close(ctx)
-	name := DatabasePrefix + "empty_" + randomSuffix()
+	name := databaseName("empty")
 	if _, err := admin.Exec(ctx, "create database "+pgx.Identifier{name}.Sanitize()); err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func cloneTemplate(ctx context.Context) (string, error) {
 		return "", err
 	}
 	defer admin.Close(ctx)
-	name := DatabasePrefix + randomSuffix()
+	name := databaseName("pkg")
 	if _, err := admin.Exec(ctx, "create database "+pgx.Identifier{name}.Sanitize()+" template "+pgx.Identifier{tmpl}.Sanitize()); err != nil {
 		return "", fmt.Errorf("clone %s: %w", tmpl, err)
 	}
@@ -266,8 +266,9 @@ func urlFor(database string) string {
 	return base + " dbname=" + database
 }
 
-func randomSuffix() string {
-	b := make([]byte, 5)
+// databaseName is nslt_<pid>_<kind>_<random>: unique, and traceable to the process that owns it.
+func databaseName(kind string) string {
+	b := make([]byte, 4)
 	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
+	return fmt.Sprintf("%s%d_%s_%s", DatabasePrefix, os.Getpid(), kind, hex.EncodeToString(b))
 }

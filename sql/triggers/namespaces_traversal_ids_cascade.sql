@@ -3,6 +3,7 @@
 create function lifecycle.namespaces_traversal_ids_cascade()
 returns trigger
 language plpgsql
+security definer
 set search_path to ''
 as $$
 declare
@@ -18,7 +19,7 @@ begin
 end
 $$;
 
-create trigger namespaces_traversal_ids_cascade
+create trigger namespaces_1_traversal_ids_cascade
   after update of parent_id on lifecycle.namespaces
   for each row
   when (old.traversal_ids is distinct from new.traversal_ids)

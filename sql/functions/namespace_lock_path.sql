@@ -1,0 +1,36 @@
+-- THE GLOBAL LOCK ORDER. Every function and trigger that locks rows of the lifecycle schema takes
+-- them in this order, so concurrent lifecycle operations queue behind each other instead of
+-- deadlocking:
+--
+--   1. namespaces on a path, FOR SHARE, root first (this function). A change below an ancestor
+--      holds it shared, so the ancestor cannot change state (or move) until that change commits;
+--      an ancestor's own change, holding its row exclusively, makes the change below wait. Guards
+--      that look up or down the tree are therefore checked against committed, stable rows.
+--   2. the namespace being changed, FOR NO KEY UPDATE (its UPDATE takes it);
+--   3. that namespace's namespace_details row (updated by the state record trigger);
+--   4. inserts only (history), which take no row locks that others wait on.
+--
+-- A raw UPDATE takes the changed row (2) before its trigger takes the path (1). Two raw UPDATEs or
+-- a raw UPDATE and an API call can then wait on each other in rare interleavings; PostgreSQL's
+-- deadlock detector ends one of them (SQLSTATE 40P01) with nothing half-done. Clients should use
+-- the API functions, which follow the order exactly.
+create function lifecycle.namespace_lock_path(ids bigint[])
+returns void
+language sql
+-- Definer: FOR SHARE needs a privilege the application role does not have.
+security definer
+set search_path to ''
+as $$
+  -- traversal_ids of an ancestor is a prefix of its descendants', so it sorts first: rows are
+  -- locked in the order the sort returns them.
+  select null::void
+    from (select 1
+            from lifecycle.namespaces n
+           where n.id = any (namespace_lock_path.ids)
+           order by n.traversal_ids
+             for share of n) locked
+   limit 0
+$$;
+
+comment on function lifecycle.namespace_lock_path(bigint[]) is
+  'Locks the given namespaces FOR SHARE, root first: step 1 of the global lock order.';
