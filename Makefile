@@ -2,9 +2,8 @@
 # Targets that talk to a database use DATABASE_URL when set, else the private cluster (make db).
 
 SHELL := /bin/bash
-SQLC  := go tool -modfile=tools/go.mod sqlc
 
-.PHONY: help demo test db db-stop migrate schema sqlc generate verify-generated fmt vet clean
+.PHONY: help demo test db db-stop migrate generate verify-generated fmt vet clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -24,16 +23,11 @@ db-stop: ## stop the private cluster
 migrate: ## apply the migrations to DATABASE_URL (or the private cluster's database)
 	@url=$${DATABASE_URL:-$$(scripts/db.sh start)} && DATABASE_URL=$$url go run ./cmd/migrate
 
-schema: ## regenerate sql/schema.sql from a freshly migrated database
-	@scripts/schema.sh > sql/schema.sql.tmp && mv sql/schema.sql.tmp sql/schema.sql
-
-sqlc: ## regenerate internal/db from queries/ and sql/schema.sql
-	@$(SQLC) generate
-
-generate: schema sqlc ## regenerate every checked-in generated file
+generate: ## regenerate sql/schema.sql and internal/db (sqlc) from a freshly migrated database
+	@scripts/generate.sh write
 
 verify-generated: ## fail when sql/schema.sql or internal/db is stale
-	@scripts/verify-generated.sh
+	@scripts/generate.sh check
 
 fmt: ## gofmt the tree
 	@gofmt -w $$(git ls-files -co --exclude-standard '*.go')

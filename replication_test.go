@@ -2,8 +2,11 @@ package nslifecycle_test
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pglogrepl"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -34,8 +37,8 @@ func TestServerSupportsLogicalReplication(t *testing.T) {
 		t.Fatal("IDENTIFY_SYSTEM returned no WAL position")
 	}
 
-	slot := "nslifecycle_probe_" + strings.ReplaceAll(t.Name(), "/", "_")
-	slot = strings.ToLower(slot)
+	// Slots are cluster-wide: a name of its own, so concurrent runs on one server do not collide.
+	slot := fmt.Sprintf("nslifecycle_probe_%d_%d", os.Getpid(), time.Now().UnixNano())
 	res, err := pglogrepl.CreateReplicationSlot(ctx, conn, slot, "pgoutput",
 		pglogrepl.CreateReplicationSlotOptions{Temporary: true})
 	if err != nil {

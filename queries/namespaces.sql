@@ -21,3 +21,20 @@ WHERE root.id = @root_id
   AND n.traversal_ids < root.traversal_ids[1:pg_catalog.cardinality(root.traversal_ids) - 1]
                         || (root.traversal_ids[pg_catalog.cardinality(root.traversal_ids)] + 1)
 ORDER BY n.traversal_ids;
+
+-- name: NamespaceTransition :one
+SELECT t.namespace_id, t.from_state, t.to_state, t.effective_state, t.changed
+FROM lifecycle.namespace_transition(@namespace_id, @to_state, sqlc.narg('actor_id'), @metadata) t;
+
+-- name: NamespaceEvent :one
+SELECT t.namespace_id, t.from_state, t.to_state, t.effective_state, t.changed
+FROM lifecycle.namespace_event(@namespace_id, @event, sqlc.narg('actor_id'), @metadata) t;
+
+-- name: NamespaceEffectiveState :one
+SELECT e.namespace_id, e.state, e.effective_state, e.inherited_from_namespace_id,
+       e.self_or_ancestor_archived, e.self_or_ancestor_deletion_scheduled, e.read_only
+FROM lifecycle.namespace_effective_state(@namespace_id) e;
+
+-- name: NamespaceAvailableTransitions :many
+SELECT a.to_state, a.allowed, a.error_code, a.reason, a.hint
+FROM lifecycle.namespace_available_transitions(@namespace_id, sqlc.narg('actor_id')) a;

@@ -68,7 +68,7 @@ pgtap() {
 
 step "gofmt" gofmt_check
 step "go vet" go vet ./...
-step "generated files are up to date" scripts/verify-generated.sh
+step "generated files are up to date" scripts/generate.sh check
 step "drop leftover test databases" drop_leftovers
 step "pgTAP" pgtap
 step "go test -race" go test -race -count=1 ./...

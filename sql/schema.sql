@@ -397,18 +397,18 @@ COMMENT ON FUNCTION lifecycle.namespace_full_path(namespace_id bigint) IS 'Full 
 --
 
 CREATE FUNCTION lifecycle.namespace_lock_path(ids bigint[]) RETURNS void
-    LANGUAGE sql SECURITY DEFINER
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
-  -- traversal_ids of an ancestor is a prefix of its descendants', so it sorts first: rows are
-  -- locked in the order the sort returns them.
-  select null::void
-    from (select 1
-            from lifecycle.namespaces n
-           where n.id = any (namespace_lock_path.ids)
-           order by n.traversal_ids
-             for share of n) locked
-   limit 0
+begin
+  -- traversal_ids of an ancestor is a prefix of its descendants', so it sorts first, and rows are
+  -- locked in the order the sort returns them. PERFORM reads every row, so every row is locked.
+  perform 1
+     from lifecycle.namespaces n
+    where n.id = any (ids)
+    order by n.traversal_ids
+      for share of n;
+end
 $$;
 
 --
@@ -524,9 +524,10 @@ begin
     from lifecycle.namespace_details d
    where d.namespace_id = new.id
      for update;
-  -- The call's keys are merged, but for reason: it explains this one change and stays in its
-  -- history row.
-  md := coalesce(md, '{}') || (call_metadata - 'reason') || pg_catalog.jsonb_build_object(
+  -- The call's keys are merged, but for two: reason explains this one change and stays in its
+  -- history row; preserved_state is the gate's alone (a caller must not redirect a later restore).
+  -- The keys set below override whatever the call passed.
+  md := coalesce(md, '{}') || (call_metadata - array['reason', 'preserved_state']) || pg_catalog.jsonb_build_object(
     'last_updated_at', pg_catalog.now(),
     'last_changed_by_user_id', actor,
     'previous_state', lifecycle.state_name(old.state));

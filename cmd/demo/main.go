@@ -1,9 +1,11 @@
-// Command demo seeds a small organization into the database named by DATABASE_URL and prints it as
-// a tree. `make demo` runs it against a fresh database on the private cluster.
+// Command demo is a guided tour of the product for a human: it seeds a small organization into the
+// database named by DATABASE_URL and walks through archiving, inherited effective state and refused
+// transitions. `make demo` runs it against a fresh database on the private cluster.
 package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/nslifecycle/nslifecycle"
 	"github.com/nslifecycle/nslifecycle/internal/db"
 )
 
@@ -73,8 +76,99 @@ func run(ctx context.Context, out io.Writer) error {
 		return err
 	}
 
-	fmt.Fprintf(out, "Created %d namespaces with plain INSERTs; the database filled traversal_ids.\n\n", len(seed))
-	rows, err := db.New(conn).NamespaceListSubtree(ctx, ids["acme"])
+	step(out, "1. A small organization, created with plain INSERTs (the database fills traversal_ids)")
+	if err := printSubtree(ctx, out, conn, ids["acme"]); err != nil {
+		return err
+	}
+
+	// Alice owns the organization; ownership is inherited by everything below it.
+	const alice, bob = int64(1001), int64(1002)
+	q = db.New(conn)
+	if _, err := q.MemberUpsert(ctx, db.MemberUpsertParams{NamespaceID: ids["acme"], UserID: alice, AccessLevel: 50}); err != nil {
+		return err
+	}
+	if _, err := q.MemberUpsert(ctx, db.MemberUpsertParams{NamespaceID: ids["acme/research"], UserID: bob, AccessLevel: 30}); err != nil {
+		return err
+	}
+	lc := nslifecycle.NewClient(conn)
+
+	step(out, "2. Alice (owner of acme) archives acme/platform")
+	tr, err := lc.Event(ctx, ids["acme/platform"], "archive", ptr(alice), nslifecycle.Metadata{"reason": "platform v1 retired"})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "namespace_event(acme/platform, 'archive', alice): %s -> %s, effective %s, changed=%v\n",
+		tr.FromState, tr.ToState, tr.EffectiveState, tr.Changed)
+
+	step(out, "3. Its descendants inherit the state (nothing was written to them)")
+	for _, p := range []string{"acme/platform/storage", "acme/platform/storage/blobs", "acme/platform/web/site", "acme/research/ml/models"} {
+		es, err := lc.EffectiveState(ctx, ids[p])
+		if err != nil {
+			return err
+		}
+		from := "-"
+		if es.InheritedFromNamespaceID != nil {
+			from = pathOf(ids, *es.InheritedFromNamespaceID)
+		}
+		fmt.Fprintf(out, "%-30s own state %-18s effective %-8s inherited from %-14s read_only=%v\n",
+			p, es.State, es.EffectiveState, from, es.ReadOnly)
+	}
+
+	step(out, "4. Refused transitions carry a stable code, the facts and a hint")
+	refuse := func(what string, err error) error {
+		var e *nslifecycle.Error
+		if !errors.As(err, &e) {
+			return fmt.Errorf("%s: expected a refusal, got %v", what, err)
+		}
+		fmt.Fprintf(out, "%s\n  %s %s (HTTP %d): %s\n  detail: %s\n  hint:   %s\n", what, e.Code,
+			nslifecycle.Condition(e.Code), e.HTTPStatus(), e.Message, e.Detail, e.Hint)
+		return nil
+	}
+	_, err = lc.Event(ctx, ids["acme/platform/web"], "archive", ptr(alice), nil)
+	if err := refuse("archive acme/platform/web (below the archived group):", err); err != nil {
+		return err
+	}
+	_, err = lc.Event(ctx, ids["acme/research/ml"], "schedule_deletion", ptr(bob), nil)
+	if err := refuse("bob (developer on acme/research) schedules deletion of acme/research/ml:", err); err != nil {
+		return err
+	}
+	_, err = lc.Transition(ctx, ids["acme/research"], "deletion_in_progress", ptr(alice), nil)
+	if err := refuse("acme/research straight to deletion_in_progress:", err); err != nil {
+		return err
+	}
+
+	step(out, "5. What a UI would offer Alice for acme/platform/storage/blobs")
+	avail, err := lc.AvailableTransitions(ctx, ids["acme/platform/storage/blobs"], ptr(alice))
+	if err != nil {
+		return err
+	}
+	for _, a := range avail {
+		verdict := "allowed"
+		if !a.Allowed {
+			verdict = a.ErrorCode + ": " + a.Reason
+		}
+		fmt.Fprintf(out, "  -> %-21s %s\n", a.ToState, verdict)
+	}
+	return nil
+}
+
+func step(out io.Writer, title string) {
+	fmt.Fprintf(out, "\n== %s\n\n", title)
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func pathOf(ids map[string]int64, id int64) string {
+	for p, v := range ids {
+		if v == id {
+			return p
+		}
+	}
+	return fmt.Sprint(id)
+}
+
+func printSubtree(ctx context.Context, out io.Writer, conn *pgx.Conn, root int64) error {
+	rows, err := db.New(conn).NamespaceListSubtree(ctx, root)
 	if err != nil {
 		return err
 	}

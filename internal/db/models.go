@@ -5,7 +5,7 @@
 package db
 
 import (
-	"github.com/jackc/pgx/v5/pgtype"
+	"time"
 )
 
 type LifecycleEffectiveState struct {
@@ -42,15 +42,6 @@ type LifecycleNamespaceDetail struct {
 	StateMetadata []byte
 }
 
-// Memberships, inherited down the tree: the effective level is the highest on the path root … self.
-type LifecycleNamespaceMember struct {
-	NamespaceID int64
-	UserID      int64
-	AccessLevel int16
-	CreatedAt   pgtype.Timestamptz
-	UpdatedAt   pgtype.Timestamptz
-}
-
 type LifecycleNamespaceStateUpdate struct {
 	ID          int64
 	NamespaceID int64
@@ -60,7 +51,7 @@ type LifecycleNamespaceStateUpdate struct {
 	ActorID     *int64
 	Source      string
 	Metadata    []byte
-	CreatedAt   pgtype.Timestamptz
+	CreatedAt   time.Time
 }
 
 // ADR 001 state codes. Clients speak names; "active" is accepted everywhere as the name of code 0.
@@ -94,6 +85,15 @@ type LifecycleTransitionPolicy struct {
 	MinAccessLevel int16
 }
 
+// Memberships, inherited down the tree: the effective level is the highest on the path root … self.
+type Member struct {
+	NamespaceID int64
+	UserID      int64
+	AccessLevel int16
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+}
+
 // Organizations, groups, projects and user namespaces in one tree; state holds the ADR 001 code.
 type Namespace struct {
 	ID         int64
@@ -105,6 +105,6 @@ type Namespace struct {
 	State      int16
 	// Ids from the root to this namespace, kept by the database; descendants of X are the rows with X as a prefix.
 	TraversalIds []int64
-	CreatedAt    pgtype.Timestamptz
-	UpdatedAt    pgtype.Timestamptz
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
 }

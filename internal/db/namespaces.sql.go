@@ -9,6 +9,119 @@ import (
 	"context"
 )
 
+const namespaceAvailableTransitions = `-- name: NamespaceAvailableTransitions :many
+SELECT a.to_state, a.allowed, a.error_code, a.reason, a.hint
+FROM lifecycle.namespace_available_transitions($1, $2) a
+`
+
+type NamespaceAvailableTransitionsParams struct {
+	NamespaceID int64
+	ActorID     *int64
+}
+
+type NamespaceAvailableTransitionsRow struct {
+	ToState   *string
+	Allowed   *bool
+	ErrorCode *string
+	Reason    *string
+	Hint      *string
+}
+
+func (q *Queries) NamespaceAvailableTransitions(ctx context.Context, arg NamespaceAvailableTransitionsParams) ([]NamespaceAvailableTransitionsRow, error) {
+	rows, err := q.db.Query(ctx, namespaceAvailableTransitions, arg.NamespaceID, arg.ActorID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []NamespaceAvailableTransitionsRow{}
+	for rows.Next() {
+		var i NamespaceAvailableTransitionsRow
+		if err := rows.Scan(
+			&i.ToState,
+			&i.Allowed,
+			&i.ErrorCode,
+			&i.Reason,
+			&i.Hint,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const namespaceEffectiveState = `-- name: NamespaceEffectiveState :one
+SELECT e.namespace_id, e.state, e.effective_state, e.inherited_from_namespace_id,
+       e.self_or_ancestor_archived, e.self_or_ancestor_deletion_scheduled, e.read_only
+FROM lifecycle.namespace_effective_state($1) e
+`
+
+type NamespaceEffectiveStateRow struct {
+	NamespaceID                     *int64
+	State                           *string
+	EffectiveState                  *string
+	InheritedFromNamespaceID        *int64
+	SelfOrAncestorArchived          *bool
+	SelfOrAncestorDeletionScheduled *bool
+	ReadOnly                        *bool
+}
+
+func (q *Queries) NamespaceEffectiveState(ctx context.Context, namespaceID int64) (NamespaceEffectiveStateRow, error) {
+	row := q.db.QueryRow(ctx, namespaceEffectiveState, namespaceID)
+	var i NamespaceEffectiveStateRow
+	err := row.Scan(
+		&i.NamespaceID,
+		&i.State,
+		&i.EffectiveState,
+		&i.InheritedFromNamespaceID,
+		&i.SelfOrAncestorArchived,
+		&i.SelfOrAncestorDeletionScheduled,
+		&i.ReadOnly,
+	)
+	return i, err
+}
+
+const namespaceEvent = `-- name: NamespaceEvent :one
+SELECT t.namespace_id, t.from_state, t.to_state, t.effective_state, t.changed
+FROM lifecycle.namespace_event($1, $2, $3, $4) t
+`
+
+type NamespaceEventParams struct {
+	NamespaceID int64
+	Event       string
+	ActorID     *int64
+	Metadata    []byte
+}
+
+type NamespaceEventRow struct {
+	NamespaceID    *int64
+	FromState      *string
+	ToState        *string
+	EffectiveState *string
+	Changed        *bool
+}
+
+func (q *Queries) NamespaceEvent(ctx context.Context, arg NamespaceEventParams) (NamespaceEventRow, error) {
+	row := q.db.QueryRow(ctx, namespaceEvent,
+		arg.NamespaceID,
+		arg.Event,
+		arg.ActorID,
+		arg.Metadata,
+	)
+	var i NamespaceEventRow
+	err := row.Scan(
+		&i.NamespaceID,
+		&i.FromState,
+		&i.ToState,
+		&i.EffectiveState,
+		&i.Changed,
+	)
+	return i, err
+}
+
 const namespaceGetByID = `-- name: NamespaceGetByID :one
 SELECT id, parent_id, type, path, name, visibility, state, traversal_ids, created_at, updated_at FROM lifecycle.namespaces WHERE id = $1
 `
@@ -122,4 +235,42 @@ func (q *Queries) NamespaceListSubtree(ctx context.Context, rootID int64) ([]Nam
 		return nil, err
 	}
 	return items, nil
+}
+
+const namespaceTransition = `-- name: NamespaceTransition :one
+SELECT t.namespace_id, t.from_state, t.to_state, t.effective_state, t.changed
+FROM lifecycle.namespace_transition($1, $2, $3, $4) t
+`
+
+type NamespaceTransitionParams struct {
+	NamespaceID int64
+	ToState     string
+	ActorID     *int64
+	Metadata    []byte
+}
+
+type NamespaceTransitionRow struct {
+	NamespaceID    *int64
+	FromState      *string
+	ToState        *string
+	EffectiveState *string
+	Changed        *bool
+}
+
+func (q *Queries) NamespaceTransition(ctx context.Context, arg NamespaceTransitionParams) (NamespaceTransitionRow, error) {
+	row := q.db.QueryRow(ctx, namespaceTransition,
+		arg.NamespaceID,
+		arg.ToState,
+		arg.ActorID,
+		arg.Metadata,
+	)
+	var i NamespaceTransitionRow
+	err := row.Scan(
+		&i.NamespaceID,
+		&i.FromState,
+		&i.ToState,
+		&i.EffectiveState,
+		&i.Changed,
+	)
+	return i, err
 }

@@ -16,20 +16,20 @@
 -- the API functions, which follow the order exactly.
 create function lifecycle.namespace_lock_path(ids bigint[])
 returns void
-language sql
+language plpgsql
 -- Definer: FOR SHARE needs a privilege the application role does not have.
 security definer
 set search_path to ''
 as $$
-  -- traversal_ids of an ancestor is a prefix of its descendants', so it sorts first: rows are
-  -- locked in the order the sort returns them.
-  select null::void
-    from (select 1
-            from lifecycle.namespaces n
-           where n.id = any (namespace_lock_path.ids)
-           order by n.traversal_ids
-             for share of n) locked
-   limit 0
+begin
+  -- traversal_ids of an ancestor is a prefix of its descendants', so it sorts first, and rows are
+  -- locked in the order the sort returns them. PERFORM reads every row, so every row is locked.
+  perform 1
+     from lifecycle.namespaces n
+    where n.id = any (ids)
+    order by n.traversal_ids
+      for share of n;
+end
 $$;
 
 comment on function lifecycle.namespace_lock_path(bigint[]) is

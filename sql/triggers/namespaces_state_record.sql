@@ -1,6 +1,6 @@
 -- After the gate let a change through: exactly one history row per state change, and the state
 -- metadata kept current (last_updated_at, last_changed_by_user_id, previous_state, preserved_state,
--- plus the keys the call passed but reason), in the same transaction. On INSERT: the namespace's details row.
+-- plus the keys the call passed but reason and preserved_state), in the same transaction. On INSERT: the namespace's details row.
 --
 -- preserved_state is the permanent state (lifecycle.states.permanent) the namespace had before
 -- its current run of temporary states: set when it leaves a permanent state for a temporary one,
@@ -38,9 +38,10 @@ begin
     from lifecycle.namespace_details d
    where d.namespace_id = new.id
      for update;
-  -- The call's keys are merged, but for reason: it explains this one change and stays in its
-  -- history row.
-  md := coalesce(md, '{}') || (call_metadata - 'reason') || pg_catalog.jsonb_build_object(
+  -- The call's keys are merged, but for two: reason explains this one change and stays in its
+  -- history row; preserved_state is the gate's alone (a caller must not redirect a later restore).
+  -- The keys set below override whatever the call passed.
+  md := coalesce(md, '{}') || (call_metadata - array['reason', 'preserved_state']) || pg_catalog.jsonb_build_object(
     'last_updated_at', pg_catalog.now(),
     'last_changed_by_user_id', actor,
     'previous_state', lifecycle.state_name(old.state));

@@ -1,0 +1,113 @@
+package nslifecycle
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// Error is a refusal from the lifecycle schema: one of DESIGN §4's stable SQLSTATEs with the
+// database's message, detail (the facts: ids, states) and hint (what to do instead).
+//
+// Compare with errors.Is against the sentinels below (ErrInvalidTransition, …); errors.As gives
+// the detail, and Unwrap the *pgconn.PgError.
+type Error struct {
+	Code    string // SQLSTATE, e.g. "NS001"
+	Message string
+	Detail  string
+	Hint    string
+	pg      *pgconn.PgError
+}
+
+func (e *Error) Error() string {
+	s := fmt.Sprintf("%s (%s): %s", Condition(e.Code), e.Code, e.Message)
+	if e.Detail != "" {
+		s += " [" + e.Detail + "]"
+	}
+	return s
+}
+
+// Is matches any *Error with the same code, so errors.Is(err, ErrInvalidTransition) works for
+// every refusal of that kind.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Code == e.Code
+}
+
+func (e *Error) Unwrap() error {
+	if e.pg == nil {
+		return nil
+	}
+	return e.pg
+}
+
+// HTTPStatus is the status DESIGN §4 maps the code to (500 for an unknown code).
+func (e *Error) HTTPStatus() int {
+	if c, ok := conditions[e.Code]; ok {
+		return c.status
+	}
+	return http.StatusInternalServerError
+}
+
+// The SQLSTATEs of DESIGN §4. This table is the one place Go knows them.
+var conditions = map[string]struct {
+	name   string
+	status int
+}{
+	"NS001": {"invalid_transition", http.StatusConflict},
+	"NS002": {"ancestor_state_conflict", http.StatusConflict},
+	"NS003": {"descendant_state_conflict", http.StatusConflict},
+	"NS004": {"namespace_not_found", http.StatusNotFound},
+	"NS005": {"permission_denied", http.StatusForbidden},
+	"NS006": {"name_taken", http.StatusConflict},
+	"NS007": {"past_grace_period", http.StatusGone},
+	"NS008": {"rate_limited", http.StatusTooManyRequests},
+	"NS009": {"transfer_request_closed", http.StatusConflict},
+	"NS010": {"invalid_argument", http.StatusUnprocessableEntity},
+}
+
+// Sentinels for errors.Is.
+var (
+	ErrInvalidTransition       = &Error{Code: "NS001"}
+	ErrAncestorStateConflict   = &Error{Code: "NS002"}
+	ErrDescendantStateConflict = &Error{Code: "NS003"}
+	ErrNamespaceNotFound       = &Error{Code: "NS004"}
+	ErrPermissionDenied        = &Error{Code: "NS005"}
+	ErrNameTaken               = &Error{Code: "NS006"}
+	ErrPastGracePeriod         = &Error{Code: "NS007"}
+	ErrRateLimited             = &Error{Code: "NS008"}
+	ErrTransferRequestClosed   = &Error{Code: "NS009"}
+	ErrInvalidArgument         = &Error{Code: "NS010"}
+)
+
+// Condition is the DESIGN §4 name of a code ("invalid_transition" for NS001), or the code itself.
+func Condition(code string) string {
+	if c, ok := conditions[code]; ok {
+		return c.name
+	}
+	return code
+}
+
+// FromDB converts an error from the database into the product's errors: a lifecycle SQLSTATE
+// becomes an *Error, no rows becomes ErrNamespaceNotFound's kind when notFound is set by the caller;
+// anything else (connection errors, lock timeouts 55P03, deadlocks 40P01) is returned unchanged.
+func FromDB(err error) error {
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		if _, ok := conditions[pg.Code]; ok {
+			return &Error{Code: pg.Code, Message: pg.Message, Detail: pg.Detail, Hint: pg.Hint, pg: pg}
+		}
+	}
+	return err
+}
+
+// notFound converts pgx.ErrNoRows from a lookup of one namespace into ErrNamespaceNotFound.
+func notFound(err error, namespaceID int64) error {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return &Error{Code: "NS004", Message: "namespace not found", Detail: fmt.Sprintf("namespace_id=%d", namespaceID)}
+	}
+	return FromDB(err)
+}

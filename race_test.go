@@ -1,0 +1,286 @@
+package nslifecycle_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/nslifecycle/nslifecycle"
+	"github.com/nslifecycle/nslifecycle/internal/db"
+	"github.com/nslifecycle/nslifecycle/internal/dbtest"
+)
+
+// Race freedom (DESIGN §3): two concurrent transactions must never together reach a combination
+// that either would have been refused alone. Each scenario holds the first operation's
+// transaction open, starts the second, checks that it waits for a lock, commits the first, and
+// asserts the second then decides exactly as it would have after the first in a serial run.
+
+// family is a small tree: root organization > grandparent group > parent group > child group.
+type family struct {
+	root, grandparent, parent, child int64
+}
+
+func newFamily(t *testing.T, ctx context.Context, pool *pgxpool.Pool) family {
+	t.Helper()
+	q := db.New(pool)
+	ins := func(parent *int64, typ, path string) int64 {
+		ns, err := q.NamespaceInsert(ctx, db.NamespaceInsertParams{ParentID: parent, Type: typ, Path: path, Name: path})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ns.ID
+	}
+	var f family
+	f.root = ins(nil, "organization", "race-"+suffix())
+	f.grandparent = ins(&f.root, "group", "gp")
+	f.parent = ins(&f.grandparent, "group", "p")
+	f.child = ins(&f.parent, "group", "c")
+	return f
+}
+
+func suffix() string {
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// op is one side of a race: it runs inside tx and returns the database's verdict.
+type op struct {
+	name string
+	run  func(ctx context.Context, tx pgx.Tx, f family) error
+}
+
+func event(target func(family) int64, ev string) op {
+	return op{name: ev, run: func(ctx context.Context, tx pgx.Tx, f family) error {
+		_, err := nslifecycle.NewClient(tx).Event(ctx, target(f), ev, nil, nil)
+		return err
+	}}
+}
+
+func createBelow(target func(family) int64) op {
+	return op{name: "create (creation_in_progress)", run: func(ctx context.Context, tx pgx.Tx, f family) error {
+		var id int64
+		err := tx.QueryRow(ctx, `insert into lifecycle.namespaces (parent_id, type, path, name, state)
+			values ($1, 'project', $2, 'new', 3) returning id`, target(f), "new-"+suffix()).Scan(&id)
+		return nslifecycle.FromDB(err)
+	}}
+}
+
+var (
+	parentOf      = func(f family) int64 { return f.parent }
+	grandparentOf = func(f family) int64 { return f.grandparent }
+	childOf       = func(f family) int64 { return f.child }
+)
+
+// waitForLockWaiter waits until a backend of this database other than ours waits on a lock.
+func waitForLockWaiter(ctx context.Context, pool *pgxpool.Pool, pid uint32) error {
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		var waiting bool
+		err := pool.QueryRow(ctx, `select exists (select from pg_stat_activity
+			where datname = current_database() and pid = $1 and wait_event_type = 'Lock')`, pid).Scan(&waiting)
+		if err != nil {
+			return err
+		}
+		if waiting {
+			return nil
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return errors.New("the second operation never waited for a lock held by the first")
+}
+
+// race runs first (committed only after second has queued behind it), then second, and returns
+// second's verdict.
+func race(t *testing.T, ctx context.Context, pool *pgxpool.Pool, f family, first, second op) error {
+	t.Helper()
+	tx1, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx1.Rollback(ctx)
+	if err := first.run(ctx, tx1, f); err != nil {
+		t.Fatalf("first operation %s: %v", first.name, err)
+	}
+
+	conn2, err := pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn2.Release()
+	pid2 := conn2.Conn().PgConn().PID()
+	done := make(chan error, 1)
+	go func() {
+		tx2, err := conn2.Begin(ctx)
+		if err != nil {
+			done <- err
+			return
+		}
+		if err := second.run(ctx, tx2, f); err != nil {
+			_ = tx2.Rollback(ctx)
+			done <- err
+			return
+		}
+		done <- tx2.Commit(ctx)
+	}()
+
+	if err := waitForLockWaiter(ctx, pool, pid2); err != nil {
+		t.Fatalf("%s then %s: %v", first.name, second.name, err)
+	}
+	if err := tx1.Commit(ctx); err != nil {
+		t.Fatalf("commit %s: %v", first.name, err)
+	}
+	return <-done
+}
+
+func TestRacesSerialiseOnTheTreeLocks(t *testing.T) {
+	ctx := context.Background()
+	pool := dbtest.Pool(t)
+	const rounds = 15
+
+	cases := []struct {
+		name          string
+		first, second op
+		want          error // the second operation's verdict once the first has committed; nil = allowed
+	}{
+		{"parent schedules deletion, then child starts a transfer",
+			event(parentOf, "schedule_deletion"), event(childOf, "transfer_start"), nslifecycle.ErrAncestorStateConflict},
+		{"child starts a transfer, then parent schedules deletion",
+			event(childOf, "transfer_start"), event(parentOf, "schedule_deletion"), nslifecycle.ErrDescendantStateConflict},
+		{"grandparent schedules deletion, then grandchild starts a transfer",
+			event(grandparentOf, "schedule_deletion"), event(childOf, "transfer_start"), nslifecycle.ErrAncestorStateConflict},
+		{"grandchild starts a transfer, then grandparent schedules deletion",
+			event(childOf, "transfer_start"), event(grandparentOf, "schedule_deletion"), nslifecycle.ErrDescendantStateConflict},
+		{"parent archives, then a child is created",
+			event(parentOf, "archive"), createBelow(parentOf), nslifecycle.ErrAncestorStateConflict},
+		{"a child is created, then parent archives",
+			createBelow(parentOf), event(parentOf, "archive"), nslifecycle.ErrDescendantStateConflict},
+		{"grandparent archives, then a grandchild is created",
+			event(grandparentOf, "archive"), createBelow(parentOf), nslifecycle.ErrAncestorStateConflict},
+		{"a grandchild is created, then grandparent archives",
+			createBelow(parentOf), event(grandparentOf, "archive"), nslifecycle.ErrDescendantStateConflict},
+		{"child starts a transfer, then parent archives",
+			event(childOf, "transfer_start"), event(parentOf, "archive"), nslifecycle.ErrDescendantStateConflict},
+		// DESIGN §3: a transfer may start below an archived ancestor, so after the archive commits
+		// the transfer is allowed, exactly as in a serial run.
+		{"parent archives, then child starts a transfer",
+			event(parentOf, "archive"), event(childOf, "transfer_start"), nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for i := 0; i < rounds; i++ {
+				f := newFamily(t, ctx, pool)
+				err := race(t, ctx, pool, f, c.first, c.second)
+				if c.want == nil && err != nil {
+					t.Fatalf("round %d: second operation %s: %v, want it allowed", i, c.second.name, err)
+				}
+				if c.want != nil && !errors.Is(err, c.want) {
+					t.Fatalf("round %d: second operation %s: %v, want %v", i, c.second.name, err, c.want)
+				}
+			}
+		})
+	}
+}
+
+// Without orchestration: both operations start together, many times. Whatever the interleaving,
+// the tree never ends in a combination the guards forbid.
+func TestConcurrentParentDeletionAndChildTransferNeverBothCommit(t *testing.T) {
+	ctx := context.Background()
+	pool := dbtest.Pool(t)
+	for i := 0; i < 40; i++ {
+		f := newFamily(t, ctx, pool)
+		errs := concurrently(ctx, pool, f, event(parentOf, "schedule_deletion"), event(childOf, "transfer_start"))
+		if errs[0] == nil && errs[1] == nil {
+			t.Fatalf("round %d: both the parent's deletion and the child's transfer committed", i)
+		}
+		var both int
+		err := pool.QueryRow(ctx, `select count(*) from lifecycle.namespaces
+			where (id = $1 and state = 2) or (id = $2 and state = 5)`, f.parent, f.child).Scan(&both)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if both == 2 {
+			t.Fatalf("round %d: parent deletion_scheduled with child transfer_in_progress", i)
+		}
+		for _, err := range errs {
+			if err != nil && !errors.Is(err, nslifecycle.ErrAncestorStateConflict) && !errors.Is(err, nslifecycle.ErrDescendantStateConflict) {
+				t.Fatalf("round %d: unexpected error %v", i, err)
+			}
+		}
+	}
+}
+
+func TestConcurrentParentArchiveAndChildCreationNeverBothCommit(t *testing.T) {
+	ctx := context.Background()
+	pool := dbtest.Pool(t)
+	for i := 0; i < 40; i++ {
+		f := newFamily(t, ctx, pool)
+		errs := concurrently(ctx, pool, f, event(grandparentOf, "archive"), createBelow(parentOf))
+		if errs[0] == nil && errs[1] == nil {
+			t.Fatalf("round %d: both the archive and a creation below it committed", i)
+		}
+		for _, err := range errs {
+			if err != nil && !errors.Is(err, nslifecycle.ErrAncestorStateConflict) && !errors.Is(err, nslifecycle.ErrDescendantStateConflict) {
+				t.Fatalf("round %d: unexpected error %v", i, err)
+			}
+		}
+	}
+}
+
+// concurrently runs both operations in their own transactions, released at the same moment.
+func concurrently(ctx context.Context, pool *pgxpool.Pool, f family, a, b op) [2]error {
+	var (
+		wg    sync.WaitGroup
+		start = make(chan struct{})
+		errs  [2]error
+	)
+	for i, o := range []op{a, b} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = func() error {
+				tx, err := pool.Begin(ctx)
+				if err != nil {
+					return err
+				}
+				defer tx.Rollback(ctx)
+				<-start
+				if err := o.run(ctx, tx, f); err != nil {
+					return err
+				}
+				return tx.Commit(ctx)
+			}()
+		}()
+	}
+	close(start)
+	wg.Wait()
+	return errs
+}
+
+// The gate refuses REPEATABLE READ, where guard reads would come from a snapshot older than the
+// locks and two concurrent changes could each miss the other.
+func TestTransitionsRefuseRepeatableRead(t *testing.T) {
+	ctx := context.Background()
+	pool := dbtest.Pool(t)
+	f := newFamily(t, ctx, pool)
+	tx, err := pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	_, err = nslifecycle.NewClient(tx).Event(ctx, f.child, "archive", nil, nil)
+	if !errors.Is(err, nslifecycle.ErrInvalidArgument) {
+		t.Fatalf("archive under REPEATABLE READ: %v, want %v", err, nslifecycle.ErrInvalidArgument)
+	}
+	var e *nslifecycle.Error
+	if !errors.As(err, &e) || e.Hint == "" || e.HTTPStatus() != 422 {
+		t.Fatalf("refusal %#v: want a hint and HTTP status 422", err)
+	}
+}

@@ -1,0 +1,90 @@
+begin;
+select plan(13);
+
+-- DESIGN §3 guards: active → deletion_scheduled and archived → deletion_scheduled; no descendant,
+-- at any depth, may be creation_in_progress or transfer_in_progress (NS003).
+-- archived → deletion_scheduled above a creation_in_progress cannot be set up: nothing is created
+-- below an archived namespace, and a namespace with a descendant in creation cannot be archived.
+
+-- transition(full_path, to_state): the call under test, as SQL text for throws_ok / lives_ok.
+create function pg_temp.transition(full_path text, to_state text) returns text language sql as $$
+  select format('select lifecycle.namespace_transition(%s, %L, null)', lifecycle_test.id_of(full_path), to_state)
+$$;
+-- state_of(full_path): the name of the namespace's own state.
+create function pg_temp.state_of(full_path text) returns text language sql as $$
+  select lifecycle.state_name(n.state) from lifecycle.namespaces n where n.id = lifecycle_test.id_of(full_path)
+$$;
+
+-- One tree per case: organization <case> / group g (the one scheduled for deletion) / subgroup s /
+-- project p.
+select lifecycle_test.create_namespace(lifecycle_test.create_namespace(lifecycle_test.create_namespace(
+         lifecycle_test.create_namespace(null, 'organization', c), 'group', 'g'), 'group', 's'), 'project', 'p')
+  from unnest(array['child-transferring', 'grandchild-transferring', 'masked', 'archived-grandchild-transferring']) as c;
+-- grandchild-creating: the project is created as creation_in_progress.
+select lifecycle_test.create_namespace(lifecycle_test.create_namespace(
+         lifecycle_test.create_namespace(null, 'organization', 'grandchild-creating'), 'group', 'g'), 'group', 's');
+insert into lifecycle.namespaces (parent_id, type, path, name, state)
+values (lifecycle_test.id_of('grandchild-creating/g/s'), 'project', 'p', 'p', lifecycle.state_code('creation_in_progress'));
+
+-- active → deletion_scheduled
+
+select lifecycle.namespace_transition(lifecycle_test.id_of('child-transferring/g/s'), 'transfer_in_progress', null);
+select throws_ok(
+  pg_temp.transition('child-transferring/g', 'deletion_scheduled'), 'NS003', null,
+  'scheduling deletion is refused when a child is being transferred'
+);
+
+select throws_ok(
+  pg_temp.transition('grandchild-creating/g', 'deletion_scheduled'), 'NS003', null,
+  'scheduling deletion is refused when a grandchild is being created'
+);
+select lifecycle.namespace_transition(lifecycle_test.id_of('grandchild-creating/g/s/p'), 'active', null);
+select lives_ok(
+  pg_temp.transition('grandchild-creating/g', 'deletion_scheduled'),
+  'once the grandchild''s creation is done, scheduling deletion succeeds'
+);
+select is(pg_temp.state_of('grandchild-creating/g'), 'deletion_scheduled', 'the group is scheduled for deletion');
+
+select lifecycle.namespace_transition(lifecycle_test.id_of('grandchild-transferring/g/s/p'), 'transfer_in_progress', null);
+select throws_ok(
+  pg_temp.transition('grandchild-transferring/g', 'deletion_scheduled'), 'NS003', null,
+  'scheduling deletion is refused when a grandchild is being transferred'
+);
+select lifecycle.namespace_transition(lifecycle_test.id_of('grandchild-transferring/g/s/p'), 'active', null);
+select lives_ok(
+  pg_temp.transition('grandchild-transferring/g', 'deletion_scheduled'),
+  'once the grandchild''s transfer is done, scheduling deletion succeeds'
+);
+select is(pg_temp.state_of('grandchild-transferring/g'), 'deletion_scheduled', 'the group is scheduled for deletion');
+
+-- An explicit state on the child in between (archived, not forbidden) does not hide the grandchild.
+select lifecycle.namespace_transition(lifecycle_test.id_of('masked/g/s'), 'archived', null);
+select lifecycle.namespace_transition(lifecycle_test.id_of('masked/g/s/p'), 'transfer_in_progress', null);
+select throws_ok(
+  pg_temp.transition('masked/g', 'deletion_scheduled'), 'NS003', null,
+  'scheduling deletion is refused when a grandchild below an archived child is being transferred'
+);
+select lifecycle.namespace_transition(lifecycle_test.id_of('masked/g/s/p'), 'archived', null);
+select lives_ok(
+  pg_temp.transition('masked/g', 'deletion_scheduled'),
+  'once that transfer is done (back to archived), scheduling deletion above the archived child and grandchild succeeds'
+);
+select is(pg_temp.state_of('masked/g'), 'deletion_scheduled', 'the group is scheduled for deletion');
+
+-- archived → deletion_scheduled
+
+select lifecycle.namespace_transition(lifecycle_test.id_of('archived-grandchild-transferring/g'), 'archived', null);
+select lifecycle.namespace_transition(lifecycle_test.id_of('archived-grandchild-transferring/g/s/p'), 'transfer_in_progress', null);
+select throws_ok(
+  pg_temp.transition('archived-grandchild-transferring/g', 'deletion_scheduled'), 'NS003', null,
+  'scheduling an archived group''s deletion is refused when a grandchild is being transferred'
+);
+select lifecycle.namespace_transition(lifecycle_test.id_of('archived-grandchild-transferring/g/s/p'), 'active', null);
+select lives_ok(
+  pg_temp.transition('archived-grandchild-transferring/g', 'deletion_scheduled'),
+  'once the grandchild''s transfer is done, scheduling the archived group''s deletion succeeds'
+);
+select is(pg_temp.state_of('archived-grandchild-transferring/g'), 'deletion_scheduled', 'the group is scheduled for deletion');
+
+select * from finish();
+rollback;

@@ -1,0 +1,70 @@
+begin;
+select plan(10);
+
+-- DESIGN §3 guards: archived → active; no ancestor, at any depth, may be deletion_in_progress or
+-- deletion_scheduled (NS002), even when a nearer ancestor's own state masks it.
+
+-- transition(full_path, to_state): the call under test, as SQL text for throws_ok / lives_ok.
+create function pg_temp.transition(full_path text, to_state text) returns text language sql as $$
+  select format('select lifecycle.namespace_transition(%s, %L, null)', lifecycle_test.id_of(full_path), to_state)
+$$;
+-- state_of(full_path): the name of the namespace's own state.
+create function pg_temp.state_of(full_path text) returns text language sql as $$
+  select lifecycle.state_name(n.state) from lifecycle.namespaces n where n.id = lifecycle_test.id_of(full_path)
+$$;
+
+-- One tree per case: organization <case> / group g / subgroup s / project p; p is archived first.
+select lifecycle_test.create_namespace(lifecycle_test.create_namespace(lifecycle_test.create_namespace(
+         lifecycle_test.create_namespace(null, 'organization', c), 'group', 'g'), 'group', 's'), 'project', 'p')
+  from unnest(array['parent-scheduled', 'grandparent-scheduled', 'grandparent-deleting', 'masked']) as c;
+select lifecycle.namespace_transition(lifecycle_test.id_of(c || '/g/s/p'), 'archived', null)
+  from unnest(array['parent-scheduled', 'grandparent-scheduled', 'grandparent-deleting', 'masked']) as c;
+
+select lifecycle.namespace_transition(lifecycle_test.id_of('parent-scheduled/g/s'), 'deletion_scheduled', null);
+select throws_ok(
+  pg_temp.transition('parent-scheduled/g/s/p', 'active'), 'NS002', null,
+  'unarchiving is refused when the parent is scheduled for deletion'
+);
+
+select lifecycle.namespace_transition(lifecycle_test.id_of('grandparent-scheduled/g'), 'deletion_scheduled', null);
+select throws_ok(
+  pg_temp.transition('grandparent-scheduled/g/s/p', 'active'), 'NS002', null,
+  'unarchiving is refused when the grandparent is scheduled for deletion'
+);
+select lifecycle.namespace_transition(lifecycle_test.id_of('grandparent-scheduled/g'), 'active', null);
+select lives_ok(
+  pg_temp.transition('grandparent-scheduled/g/s/p', 'active'),
+  'once the grandparent is restored, unarchiving succeeds'
+);
+select is(pg_temp.state_of('grandparent-scheduled/g/s/p'), 'ancestor_inherited', 'the project is active again');
+
+select lifecycle.namespace_transition(lifecycle_test.id_of('grandparent-deleting/g'), 'deletion_scheduled', null);
+select lifecycle.namespace_transition(lifecycle_test.id_of('grandparent-deleting/g'), 'deletion_in_progress', null);
+select throws_ok(
+  pg_temp.transition('grandparent-deleting/g/s/p', 'active'), 'NS002', null,
+  'unarchiving is refused when the grandparent is being deleted'
+);
+select lifecycle.namespace_transition(lifecycle_test.id_of('grandparent-deleting/g'), 'active', null);
+select lives_ok(
+  pg_temp.transition('grandparent-deleting/g/s/p', 'active'),
+  'once the grandparent''s deletion failed back to active, unarchiving succeeds'
+);
+select is(pg_temp.state_of('grandparent-deleting/g/s/p'), 'ancestor_inherited', 'the project is active again');
+
+-- The parent's own state (archived) is the nearest and hides the grandparent's from the effective
+-- state; the guard must still see the grandparent.
+select lifecycle.namespace_transition(lifecycle_test.id_of('masked/g/s'), 'archived', null);
+select lifecycle.namespace_transition(lifecycle_test.id_of('masked/g'), 'deletion_scheduled', null);
+select throws_ok(
+  pg_temp.transition('masked/g/s/p', 'active'), 'NS002', null,
+  'unarchiving is refused when the grandparent is scheduled for deletion behind an archived parent'
+);
+select lifecycle.namespace_transition(lifecycle_test.id_of('masked/g'), 'active', null);
+select lives_ok(
+  pg_temp.transition('masked/g/s/p', 'active'),
+  'with the grandparent restored, unarchiving below the archived parent succeeds (archived is not forbidden)'
+);
+select is(pg_temp.state_of('masked/g/s/p'), 'ancestor_inherited', 'the project below the archived parent is active');
+
+select * from finish();
+rollback;
