@@ -22,3 +22,122 @@ set search_path to ''
 as $$
   select n.id from lifecycle.namespaces n where lifecycle.namespace_full_path(n.id) = id_of.full_path
 $$;
+
+-- design_matrix is DESIGN §3's transition matrix, written out here on purpose (not read from
+-- lifecycle.state_transitions): tests check the product against the document. expected: yes =
+-- allowed, no = refused with NS001, - = same state (an idempotent no-op). The last column,
+-- creation_in_progress, is DESIGN's "nothing ever goes to creation_in_progress".
+create function lifecycle_test.design_matrix()
+returns table (n bigint, from_state text, to_state text, expected text)
+language sql
+immutable
+set search_path to ''
+as $$
+  select row_number() over (order by r.from_state, c.i), r.from_state, c.to_state, r.cells[c.i]
+    from (values
+      --                         active archived del_sched del_in_prog transfer maint  creation
+      ('active',               array['-',   'yes',  'yes',   'no',       'yes',  'yes', 'no']),
+      ('archived',             array['yes', '-',    'yes',   'no',       'yes',  'no',  'no']),
+      ('creation_in_progress', array['yes', 'no',   'no',    'yes',      'no',   'no',  '-' ]),
+      ('deletion_in_progress', array['yes', 'yes',  'yes',   '-',        'no',   'no',  'no']),
+      ('deletion_scheduled',   array['yes', 'yes',  '-',     'yes',      'no',   'no',  'no']),
+      ('transfer_in_progress', array['yes', 'yes',  'no',    'no',       '-',    'no',  'no']),
+      ('maintenance',          array['yes', 'no',   'no',    'no',       'no',   '-',   'no'])
+    ) as r(from_state, cells)
+   cross join unnest(array['active', 'archived', 'deletion_scheduled', 'deletion_in_progress',
+                           'transfer_in_progress', 'maintenance', 'creation_in_progress'])
+         with ordinality as c(to_state, i)
+$$;
+
+-- create_in_state creates a project below parent_id and brings it to state through allowed
+-- transitions of the API, as the system (creation_in_progress: created so). Returns its id.
+create function lifecycle_test.create_in_state(parent_id bigint, path text, state text)
+returns bigint
+language plpgsql
+set search_path to ''
+as $$
+declare
+  project bigint;
+  s text;
+begin
+  if state = 'creation_in_progress' then
+    insert into lifecycle.namespaces (parent_id, type, path, name, state)
+    values (create_in_state.parent_id, 'project', create_in_state.path, create_in_state.path, 3)
+    returning id into project;
+    return project;
+  end if;
+  project := lifecycle_test.create_namespace(create_in_state.parent_id, 'project', create_in_state.path);
+  foreach s in array case state
+                       when 'deletion_in_progress' then array['deletion_scheduled', 'deletion_in_progress']
+                       when 'active' then array[]::text[]
+                       else array[state] end loop
+    perform lifecycle.namespace_transition(project, s, null);
+  end loop;
+  return project;
+end
+$$;
+
+-- transition_outcome is what namespace_transition does, undone: 'allowed' when the call goes
+-- through (a no-op included), else the SQLSTATE it raises. The forced error rolls the call back,
+-- so each call starts afresh.
+create function lifecycle_test.transition_outcome(namespace_id bigint, to_state text, actor_id bigint)
+returns text
+language plpgsql
+set search_path to ''
+as $$
+begin
+  perform lifecycle.namespace_transition(transition_outcome.namespace_id, transition_outcome.to_state,
+                                         transition_outcome.actor_id);
+  raise exception using errcode = 'TTUND', message = 'undo';
+exception
+  when sqlstate 'TTUND' then
+    return 'allowed';
+  when others then
+    return sqlstate;
+end
+$$;
+
+-- create_mixed_tree builds a tree seven levels deep (acme/eng/platform/infra/storage/backup/agent)
+-- with own states on several levels, plus two other roots. The whole tree is built first (nothing
+-- is created below a namespace with an own state); states are then set by raw UPDATEs, as the system.
+create function lifecycle_test.create_mixed_tree()
+returns void
+language plpgsql
+set search_path to ''
+as $$
+begin
+  perform lifecycle_test.create_namespace(null, 'organization', 'acme');
+  perform lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'group', 'eng');
+  perform lifecycle_test.create_namespace(lifecycle_test.id_of('acme/eng'), 'group', 'platform');
+  perform lifecycle_test.create_namespace(lifecycle_test.id_of('acme/eng/platform'), 'group', 'infra');
+  perform lifecycle_test.create_namespace(lifecycle_test.id_of('acme/eng/platform/infra'), 'group', 'storage');
+  perform lifecycle_test.create_namespace(lifecycle_test.id_of('acme/eng/platform/infra/storage'), 'group', 'backup');
+  perform lifecycle_test.create_namespace(lifecycle_test.id_of('acme/eng/platform/infra/storage/backup'), 'project', 'agent');
+  perform lifecycle_test.create_namespace(lifecycle_test.id_of('acme/eng/platform/infra'), 'project', 'dns');
+  perform lifecycle_test.create_namespace(lifecycle_test.id_of('acme/eng'), 'project', 'tools');
+  perform lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'group', 'sunset');
+  perform lifecycle_test.create_namespace(lifecycle_test.id_of('acme/sunset'), 'project', 'reports');
+  perform lifecycle_test.create_namespace(lifecycle_test.id_of('acme/sunset'), 'project', 'misc');
+  perform lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'group', 'ops');
+  perform lifecycle_test.create_namespace(lifecycle_test.id_of('acme/ops'), 'project', 'runbooks');
+  perform lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'group', 'moving');
+  perform lifecycle_test.create_namespace(lifecycle_test.id_of('acme/moving'), 'project', 'app');
+  perform lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'group', 'labs');
+  insert into lifecycle.namespaces (parent_id, type, path, name, state)
+  values (lifecycle_test.id_of('acme/labs'), 'project', 'proto', 'proto', 3);
+  perform lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'group', 'doomed');
+  perform lifecycle_test.create_namespace(lifecycle_test.id_of('acme/doomed'), 'project', 'data');
+  perform lifecycle_test.create_namespace(null, 'organization', 'beta');
+  perform lifecycle_test.create_namespace(lifecycle_test.id_of('beta'), 'project', 'site');
+  perform lifecycle_test.create_namespace(null, 'user', 'alice');
+
+  update lifecycle.namespaces set state = 1 where id = lifecycle_test.id_of('acme/eng/platform');
+  update lifecycle.namespaces set state = 2 where id = lifecycle_test.id_of('acme/eng/platform/infra/storage');
+  update lifecycle.namespaces set state = 1 where id = lifecycle_test.id_of('acme/sunset/reports');
+  update lifecycle.namespaces set state = 2 where id = lifecycle_test.id_of('acme/sunset');
+  update lifecycle.namespaces set state = 6 where id = lifecycle_test.id_of('acme/ops');
+  update lifecycle.namespaces set state = 5 where id = lifecycle_test.id_of('acme/moving');
+  update lifecycle.namespaces set state = 2 where id = lifecycle_test.id_of('acme/doomed');
+  update lifecycle.namespaces set state = 4 where id = lifecycle_test.id_of('acme/doomed');
+end
+$$;

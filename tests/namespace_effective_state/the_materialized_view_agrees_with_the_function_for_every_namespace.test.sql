@@ -1,42 +1,8 @@
 begin;
 select plan(4);
 
--- A tree seven levels deep (acme/eng/platform/infra/storage/backup/agent) with own states on
--- several levels. The whole tree is built first: nothing is created below a namespace with an own
--- state. States are then set by raw UPDATEs, as the system.
-select lifecycle_test.create_namespace(null, 'organization', 'acme');
-select lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'group', 'eng');
-select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/eng'), 'group', 'platform');
-select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/eng/platform'), 'group', 'infra');
-select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/eng/platform/infra'), 'group', 'storage');
-select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/eng/platform/infra/storage'), 'group', 'backup');
-select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/eng/platform/infra/storage/backup'), 'project', 'agent');
-select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/eng/platform/infra'), 'project', 'dns');
-select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/eng'), 'project', 'tools');
-select lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'group', 'sunset');
-select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/sunset'), 'project', 'reports');
-select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/sunset'), 'project', 'misc');
-select lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'group', 'ops');
-select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/ops'), 'project', 'runbooks');
-select lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'group', 'moving');
-select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/moving'), 'project', 'app');
-select lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'group', 'labs');
-insert into lifecycle.namespaces (parent_id, type, path, name, state)
-values (lifecycle_test.id_of('acme/labs'), 'project', 'proto', 'proto', 3);
-select lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'group', 'doomed');
-select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/doomed'), 'project', 'data');
-select lifecycle_test.create_namespace(null, 'organization', 'beta');
-select lifecycle_test.create_namespace(lifecycle_test.id_of('beta'), 'project', 'site');
-select lifecycle_test.create_namespace(null, 'user', 'alice');
-
-update lifecycle.namespaces set state = 1 where id = lifecycle_test.id_of('acme/eng/platform');
-update lifecycle.namespaces set state = 2 where id = lifecycle_test.id_of('acme/eng/platform/infra/storage');
-update lifecycle.namespaces set state = 1 where id = lifecycle_test.id_of('acme/sunset/reports');
-update lifecycle.namespaces set state = 2 where id = lifecycle_test.id_of('acme/sunset');
-update lifecycle.namespaces set state = 6 where id = lifecycle_test.id_of('acme/ops');
-update lifecycle.namespaces set state = 5 where id = lifecycle_test.id_of('acme/moving');
-update lifecycle.namespaces set state = 2 where id = lifecycle_test.id_of('acme/doomed');
-update lifecycle.namespaces set state = 4 where id = lifecycle_test.id_of('acme/doomed');
+-- The seven-level tree with mixed own states of tests/helpers.sql.
+select lifecycle_test.create_mixed_tree();
 
 select lifecycle.effective_states_refresh();
 

@@ -2,66 +2,12 @@ begin;
 select plan(52);
 
 -- DESIGN §3 "One gate": a raw UPDATE of lifecycle.namespaces.state is judged by the same matrix
--- as lifecycle.namespace_transition. The matrix is written out here on purpose (not read from
--- lifecycle.state_transitions): the point is to check the product against the document.
--- yes = allowed, no = refused with NS001, - = same state (an idempotent no-op). The last column,
--- creation_in_progress, is DESIGN's "nothing ever goes to creation_in_progress".
-create table pg_temp.matrix (
-  n int generated always as identity,
-  from_state text not null,
-  to_state text not null,
-  expected text not null check (expected in ('yes', 'no', '-')),
-  project_id bigint
-);
-insert into pg_temp.matrix (from_state, to_state, expected)
-select r.from_state, c.to_state, r.cells[c.i]
-  from (values
-    --                         active archived del_sched del_in_prog transfer maint  creation
-    ('active',               array['-',   'yes',  'yes',   'no',       'yes',  'yes', 'no']),
-    ('archived',             array['yes', '-',    'yes',   'no',       'yes',  'no',  'no']),
-    ('creation_in_progress', array['yes', 'no',   'no',    'yes',      'no',   'no',  '-' ]),
-    ('deletion_in_progress', array['yes', 'yes',  'yes',   '-',        'no',   'no',  'no']),
-    ('deletion_scheduled',   array['yes', 'yes',  '-',     'yes',      'no',   'no',  'no']),
-    ('transfer_in_progress', array['yes', 'yes',  'no',    'no',       '-',    'no',  'no']),
-    ('maintenance',          array['yes', 'no',   'no',    'no',       'no',   '-',   'no'])
-  ) as r(from_state, cells)
- cross join unnest(array['active', 'archived', 'deletion_scheduled', 'deletion_in_progress',
-                         'transfer_in_progress', 'maintenance', 'creation_in_progress'])
-       with ordinality as c(to_state, i)
- order by r.from_state, c.i;
-
--- One organization with one project per cell; the project is brought to the cell's from state
--- through allowed transitions of the API (creation_in_progress: created so).
-do $$
-declare
-  m record;
-  org bigint;
-  walk text[];
-  s text;
-  project bigint;
-begin
-  for m in select * from pg_temp.matrix order by n loop
-    org := lifecycle_test.create_namespace(null, 'organization',
-                                           'm-' || replace(m.from_state, '_', '-') || '-to-' || replace(m.to_state, '_', '-'));
-    if m.from_state = 'creation_in_progress' then
-      insert into lifecycle.namespaces (parent_id, type, path, name, state)
-      values (org, 'project', 'p', 'p', 3)
-      returning id into project;
-    else
-      project := lifecycle_test.create_namespace(org, 'project', 'p');
-    end if;
-    walk := case m.from_state
-              when 'deletion_in_progress' then array['deletion_scheduled', 'deletion_in_progress']
-              when 'active' then array[]::text[]
-              when 'creation_in_progress' then array[]::text[]
-              else array[m.from_state] end;
-    foreach s in array walk loop
-      perform lifecycle.namespace_transition(project, s, null);
-    end loop;
-    update pg_temp.matrix set project_id = project where n = m.n;
-  end loop;
-end
-$$;
+-- as lifecycle.namespace_transition (lifecycle_test.design_matrix: the grid copied from DESIGN).
+create table pg_temp.matrix as
+select m.n, m.from_state, m.to_state, m.expected,
+       lifecycle_test.create_in_state(
+         lifecycle_test.create_namespace(null, 'organization', 'm-' || m.n), 'p', m.from_state) as project_id
+  from lifecycle_test.design_matrix() m;
 
 select is(
   (select count(*) from pg_temp.matrix m join lifecycle.namespaces p on p.id = m.project_id
