@@ -16,7 +16,7 @@ import (
 // VersionTable records the applied migration version, inside the product's own schema.
 const VersionTable = "lifecycle.schema_version"
 
-//go:embed sql/[0-9]*.sql sql/functions sql/triggers
+//go:embed sql/[0-9]*.sql sql/functions sql/triggers sql/snapshots
 var sqlFiles embed.FS
 
 // Migrations is the tree of migration files (NNN_name.sql at its root, included files below).

@@ -257,13 +257,13 @@ create index namespace_state_updates_namespace_id_idx on lifecycle.namespace_sta
 {{ template "functions/state_metadata_refusal.sql" . }}
 {{ template "functions/caller_may_act_as_system.sql" . }}
 {{ template "functions/namespace_access_level.sql" . }}
-{{ template "functions/transition_refusal.sql" . }}
+{{ template "snapshots/002/transition_refusal.sql" . }}
 {{ template "functions/namespace_change_state.sql" . }}
 {{ template "functions/namespace_transition.sql" . }}
 {{ template "functions/namespace_event.sql" . }}
 {{ template "functions/namespace_effective_state.sql" . }}
 {{ template "functions/namespace_available_transitions.sql" . }}
-{{ template "triggers/namespaces_state_gate.sql" . }}
+{{ template "snapshots/002/namespaces_state_gate.sql" . }}
 {{ template "triggers/namespaces_state_record.sql" . }}
 {{ template "triggers/namespace_details_validate.sql" . }}
 

@@ -20,6 +20,41 @@ SET row_security = off;
 CREATE SCHEMA lifecycle;
 
 --
+-- Name: actor_refusal(bigint, bigint[], bigint, smallint, text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.actor_refusal(namespace_id bigint, traversal_ids bigint[], actor_id bigint, required_level smallint, action text) RETURNS TABLE(code text, message text, detail text, hint text)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_variable
+declare
+  level smallint;
+begin
+  if actor_id is null then
+    if not lifecycle.caller_may_act_as_system() then
+      code := 'NS005';
+      message := pg_catalog.format('only the system may %s without an actor', action);
+      detail := pg_catalog.format('namespace_id=%s actor_id=null role=%s', namespace_id,
+                  coalesce(nullif(pg_catalog.current_setting('role'), 'none'), session_user));
+      hint := 'Pass the acting user''s id as actor_id; actor_id null is reserved for members of lifecycle_worker.';
+      return next;
+    end if;
+    return;
+  end if;
+  level := lifecycle.namespace_access_level(traversal_ids, actor_id);
+  if level < coalesce(required_level, 50) then
+    code := 'NS005';
+    message := pg_catalog.format('user %s may not %s', actor_id, action);
+    detail := pg_catalog.format('namespace_id=%s actor_id=%s access_level=%s required_access_level=%s',
+                                namespace_id, actor_id, level, coalesce(required_level, 50));
+    hint := 'Ask an owner of the namespace or of one of its ancestors to do it, or to grant the required access level.';
+    return next;
+  end if;
+end
+$$;
+
+--
 -- Name: caller_may_act_as_system(); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -392,6 +427,75 @@ $$;
 
 COMMENT ON FUNCTION lifecycle.namespace_full_path(namespace_id bigint) IS 'Full path of a namespace (root/…/self); null when the namespace does not exist.';
 
+SET default_tablespace = '';
+
+SET default_table_access_method = heap;
+
+--
+-- Name: namespaces; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.namespaces (
+    id bigint NOT NULL,
+    parent_id bigint,
+    type text NOT NULL,
+    path text NOT NULL,
+    name text NOT NULL,
+    visibility text DEFAULT 'private'::text NOT NULL,
+    state smallint DEFAULT 0 NOT NULL,
+    traversal_ids bigint[] NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    deletion_scheduled_at timestamp with time zone,
+    deletion_scheduled_by bigint,
+    CONSTRAINT namespaces_no_self_parent CHECK ((parent_id <> id)),
+    CONSTRAINT namespaces_organization_is_root CHECK (((type <> 'organization'::text) OR (parent_id IS NULL))),
+    CONSTRAINT namespaces_type_check CHECK ((type = ANY (ARRAY['organization'::text, 'group'::text, 'project'::text, 'user'::text])))
+);
+
+--
+-- Name: TABLE namespaces; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.namespaces IS 'Organizations, groups, projects and user namespaces in one tree; state holds the ADR 001 code.';
+
+--
+-- Name: COLUMN namespaces.traversal_ids; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON COLUMN lifecycle.namespaces.traversal_ids IS 'Ids from the root to this namespace, kept by the database; descendants of X are the rows with X as a prefix.';
+
+--
+-- Name: namespace_lock(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_lock(namespace_id bigint) RETURNS lifecycle.namespaces
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  locked_path bigint[];
+  ns lifecycle.namespaces;
+begin
+  loop
+    select n.traversal_ids into locked_path from lifecycle.namespaces n where n.id = namespace_lock.namespace_id;
+    if not found then
+      raise exception using errcode = 'NS004', message = 'namespace not found',
+        detail = pg_catalog.format('namespace_id=%s', namespace_lock.namespace_id),
+        hint = 'Check the id; a hard-deleted namespace is gone for good.';
+    end if;
+    perform lifecycle.namespace_lock_path(locked_path[1:pg_catalog.cardinality(locked_path) - 1]);
+    select * into ns
+      from lifecycle.namespaces n
+     where n.id = namespace_lock.namespace_id and n.traversal_ids = locked_path
+       for no key update;
+    if found then
+      return ns;
+    end if;
+  end loop;
+end
+$$;
+
 --
 -- Name: namespace_lock_path(bigint[]); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
@@ -418,6 +522,183 @@ $$;
 COMMENT ON FUNCTION lifecycle.namespace_lock_path(ids bigint[]) IS 'Locks the given namespaces FOR SHARE, root first: step 1 of the global lock order.';
 
 --
+-- Name: namespace_lock_sibling_path(bigint, text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_lock_sibling_path(parent_id bigint, path text) RETURNS void
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$
+  select pg_catalog.pg_advisory_xact_lock(
+    pg_catalog.hashtextextended('lifecycle sibling path ' || coalesce(parent_id, 0) || '/' || path, 0))
+$$;
+
+--
+-- Name: namespace_rename(bigint, text, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_rename(id bigint, new_path text, actor_id bigint) RETURNS TABLE(namespace_id bigint, old_full_path text, new_full_path text, changed boolean)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    SET lock_timeout TO '5s'
+    AS $$
+#variable_conflict use_variable
+declare
+  ns lifecycle.namespaces;
+  refusal record;
+  cfg lifecycle.settings;
+  recent int;
+  old_path text;
+  next_allowed timestamptz;
+begin
+  if id is null then
+    raise exception using errcode = 'NS010', message = 'id is required', hint = 'Pass the id of the namespace to rename.';
+  end if;
+  ns := lifecycle.namespace_lock(id);
+  if new_path is not distinct from ns.path then
+    return query select ns.id, lifecycle.namespace_full_path(ns.id), lifecycle.namespace_full_path(ns.id), false;
+    return;
+  end if;
+
+  select * into refusal
+    from lifecycle.actor_refusal(ns.id, ns.traversal_ids, actor_id,
+           (select p.min_access_level from lifecycle.operation_policies p where p.operation = 'rename'),
+           'rename this namespace');
+  if found then
+    raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
+  end if;
+  select * into refusal from lifecycle.read_only_refusal(ns.id, 'rename');
+  if found then
+    raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
+  end if;
+
+  select * into cfg from lifecycle.settings;
+  select count(*), min(r.created_at) + cfg.rename_window into recent, next_allowed
+    from lifecycle.namespace_redirects r
+   where r.namespace_id = ns.id and r.kind = 'rename' and r.created_at > pg_catalog.now() - cfg.rename_window;
+  if recent >= cfg.rename_limit then
+    raise exception using errcode = 'NS008',
+      message = pg_catalog.format('namespace renamed %s times in the last %s, the limit', recent, cfg.rename_window),
+      detail = pg_catalog.format('namespace_id=%s renames=%s rename_limit=%s rename_window=%s', ns.id, recent,
+                                 cfg.rename_limit, cfg.rename_window),
+      hint = pg_catalog.format('Try again after %s.', next_allowed);
+  end if;
+
+  old_path := lifecycle.namespace_full_path(ns.id);
+  -- The paths trigger validates the new path (NS010) and that no live sibling has it (NS006).
+  update lifecycle.namespaces n set path = new_path, updated_at = pg_catalog.now() where n.id = ns.id;
+  insert into lifecycle.namespace_redirects (old_full_path, namespace_id, kind, actor_id, new_full_path)
+  values (old_path, ns.id, 'rename', actor_id, lifecycle.namespace_full_path(ns.id));
+
+  return query select ns.id, old_path, lifecycle.namespace_full_path(ns.id), true;
+end
+$$;
+
+--
+-- Name: FUNCTION namespace_rename(id bigint, new_path text, actor_id bigint); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.namespace_rename(id bigint, new_path text, actor_id bigint) IS 'Change a namespace''s path, keeping a redirect. Errors: NS001 NS002 NS004 NS005 NS006 NS008 NS010.';
+
+--
+-- Name: namespace_resolve(text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_resolve(full_path text) RETURNS TABLE(namespace_id bigint, canonical_path text, redirected boolean)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_variable
+declare
+  segments text[] := pg_catalog.string_to_array(pg_catalog.btrim(pg_catalog.lower(full_path), '/'), '/');
+  depth int := coalesce(pg_catalog.cardinality(segments), 0);
+  found_id bigint;
+  target bigint;
+  canonical text;
+begin
+  if depth = 0 then
+    return;
+  end if;
+  found_id := lifecycle.namespace_walk(segments);
+  if found_id is not null then
+    return query select found_id, lifecycle.namespace_full_path(found_id), false;
+    return;
+  end if;
+  for k in reverse depth..1 loop
+    select r.namespace_id into target
+      from lifecycle.namespace_redirects r
+     where r.old_full_path = pg_catalog.array_to_string(segments[1:k], '/')
+     order by r.id desc
+     limit 1;
+    if found then
+      canonical := lifecycle.namespace_full_path(target)
+                   || coalesce('/' || nullif(pg_catalog.array_to_string(segments[k + 1:depth], '/'), ''), '');
+      found_id := lifecycle.namespace_walk(pg_catalog.string_to_array(canonical, '/'));
+      if found_id is not null then
+        return query select found_id, canonical, true;
+      end if;
+      return;
+    end if;
+  end loop;
+end
+$$;
+
+--
+-- Name: FUNCTION namespace_resolve(full_path text); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.namespace_resolve(full_path text) IS 'Live namespace at a full path, following redirects (longest prefix, tail kept); no row when not found.';
+
+--
+-- Name: namespace_set_visibility(bigint, text, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_set_visibility(id bigint, new_visibility text, actor_id bigint) RETURNS TABLE(namespace_id bigint, visibility text, changed boolean)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    SET lock_timeout TO '5s'
+    AS $$
+#variable_conflict use_variable
+declare
+  ns lifecycle.namespaces;
+  refusal record;
+begin
+  if id is null then
+    raise exception using errcode = 'NS010', message = 'id is required', hint = 'Pass the id of the namespace.';
+  end if;
+  if not exists (select from lifecycle.visibility_levels v where v.name = new_visibility) then
+    raise exception using errcode = 'NS010', message = pg_catalog.format('unknown visibility %L', new_visibility),
+      hint = (select 'Known levels: ' || pg_catalog.string_agg(v.name, ', ' order by v.rank) || '.' from lifecycle.visibility_levels v);
+  end if;
+  ns := lifecycle.namespace_lock(id);
+  if ns.visibility = new_visibility then
+    return query select ns.id, ns.visibility, false;
+    return;
+  end if;
+  select * into refusal
+    from lifecycle.actor_refusal(ns.id, ns.traversal_ids, actor_id,
+           (select p.min_access_level from lifecycle.operation_policies p where p.operation = 'change_visibility'),
+           'change the visibility of this namespace');
+  if found then
+    raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
+  end if;
+  select * into refusal from lifecycle.read_only_refusal(ns.id, 'change the visibility of');
+  if found then
+    raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
+  end if;
+  update lifecycle.namespaces n set visibility = new_visibility, updated_at = pg_catalog.now()
+   where n.id = ns.id;
+  return query select ns.id, new_visibility, true;
+end
+$$;
+
+--
+-- Name: FUNCTION namespace_set_visibility(id bigint, new_visibility text, actor_id bigint); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.namespace_set_visibility(id bigint, new_visibility text, actor_id bigint) IS 'Set visibility (idempotent). Errors: NS001 NS002 NS003 NS004 NS005 NS010.';
+
+--
 -- Name: namespace_transition(bigint, text, bigint, jsonb); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -437,6 +718,74 @@ $_$;
 COMMENT ON FUNCTION lifecycle.namespace_transition(namespace_id bigint, to_state text, actor_id bigint, metadata jsonb) IS 'Move a namespace to a state (names from lifecycle.states, or active). Errors: NS001 NS002 NS003 NS004 NS005 NS010.';
 
 --
+-- Name: namespace_walk(text[]); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_walk(segments text[]) RETURNS bigint
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $$
+declare
+  seg text;
+  current_id bigint;
+begin
+  if pg_catalog.cardinality(segments) is null or pg_catalog.cardinality(segments) = 0 then
+    return null;
+  end if;
+  foreach seg in array segments loop
+    select n.id into current_id
+      from lifecycle.namespaces n
+     where coalesce(n.parent_id, 0) = coalesce(current_id, 0)
+       and n.path = seg
+       and n.state <> 2 and n.state <> 4;
+    if not found then
+      return null;
+    end if;
+  end loop;
+  return current_id;
+end
+$$;
+
+--
+-- Name: namespaces_paths(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespaces_paths() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  refusal text;
+  holder bigint;
+begin
+  if tg_op = 'UPDATE' and new.path = old.path and new.parent_id is not distinct from old.parent_id then
+    return new;
+  end if;
+  refusal := lifecycle.path_refusal(new.path, new.parent_id);
+  if refusal is not null then
+    raise exception using errcode = 'NS010', message = 'invalid path', detail = refusal,
+      hint = 'Use lowercase letters, digits, and _ - . inside; avoid the names in lifecycle.reserved_paths.';
+  end if;
+  -- A namespace pending deletion does not hold its path (lifecycle.states.pending_deletion).
+  if exists (select from lifecycle.states s where s.code = new.state and s.pending_deletion) then
+    return new;
+  end if;
+  perform lifecycle.namespace_lock_sibling_path(new.parent_id, new.path);
+  select n.id into holder
+    from lifecycle.namespaces n
+   where coalesce(n.parent_id, 0) = coalesce(new.parent_id, 0) and n.path = new.path
+     and n.state <> 2 and n.state <> 4 and n.id <> new.id;
+  if found then
+    raise exception using errcode = 'NS006',
+      message = pg_catalog.format('path %s is taken', coalesce(lifecycle.namespace_full_path(new.parent_id) || '/', '') || new.path),
+      detail = pg_catalog.format('parent_id=%s path=%s taken_by_namespace_id=%s', new.parent_id, new.path, holder),
+      hint = 'Choose another path.';
+  end if;
+  return new;
+end
+$$;
+
+--
 -- Name: namespaces_state_gate(); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -447,6 +796,7 @@ CREATE FUNCTION lifecycle.namespaces_state_gate() RETURNS trigger
 declare
   from_state smallint;
   refusal record;
+  actor bigint;
 begin
   if tg_op = 'UPDATE' then
     if new.state = old.state then
@@ -474,11 +824,17 @@ begin
   -- (the API locked them already, so this waits only for raw UPDATEs).
   if tg_op = 'UPDATE' then
     perform lifecycle.namespace_lock_path(old.traversal_ids[1:pg_catalog.cardinality(old.traversal_ids) - 1]);
+    -- Leaving a pending deletion takes the path again: hold its name (step 3 of the lock order)
+    -- while transition_refusal checks that no live sibling took it meanwhile.
+    if (select s.pending_deletion from lifecycle.states s where s.code = old.state)
+       and not (select s.pending_deletion from lifecycle.states s where s.code = new.state) then
+      perform lifecycle.namespace_lock_sibling_path(new.parent_id, new.path);
+    end if;
   end if;
 
+  actor := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
   select * into refusal
-    from lifecycle.transition_refusal(new.id, new.traversal_ids, from_state, new.state,
-                                      nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint);
+    from lifecycle.transition_refusal(new.id, new.traversal_ids, from_state, new.state, actor);
   if found then
     raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail,
       hint = refusal.hint;
@@ -486,6 +842,15 @@ begin
 
   if tg_op = 'UPDATE' then
     new.updated_at := pg_catalog.now();
+    -- Who scheduled the deletion and when: set when it is scheduled from a permanent state, kept
+    -- while the deletion runs or is requeued, cleared when the namespace is restored.
+    if (select s.permanent from lifecycle.states s where s.code = new.state) then
+      new.deletion_scheduled_at := null;
+      new.deletion_scheduled_by := null;
+    elsif new.state = 2 and (select s.permanent from lifecycle.states s where s.code = old.state) then
+      new.deletion_scheduled_at := pg_catalog.now();
+      new.deletion_scheduled_by := actor;
+    end if;
   end if;
   return new;
 end
@@ -645,6 +1010,175 @@ end
 $$;
 
 --
+-- Name: namespaces_visibility(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespaces_visibility() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  own_rank smallint;
+  parent_visibility text;
+  parent_rank smallint;
+  depth int := pg_catalog.cardinality(new.traversal_ids);
+  hit_id bigint;
+  hit_visibility text;
+begin
+  if tg_op = 'UPDATE' and new.visibility = old.visibility and new.parent_id is not distinct from old.parent_id then
+    return new;
+  end if;
+  select v.rank into own_rank from lifecycle.visibility_levels v where v.name = new.visibility;
+  if new.parent_id is not null then
+    select p.visibility, v.rank into parent_visibility, parent_rank
+      from lifecycle.namespaces p
+      join lifecycle.visibility_levels v on v.name = p.visibility
+     where p.id = new.parent_id;
+    if own_rank > parent_rank then
+      raise exception using errcode = 'NS002',
+        message = pg_catalog.format('a namespace cannot be more visible than its parent %s, which is %s',
+                                    lifecycle.namespace_full_path(new.parent_id), parent_visibility),
+        detail = pg_catalog.format('namespace_id=%s visibility=%s parent_id=%s parent_visibility=%s', new.id,
+                                   new.visibility, new.parent_id, parent_visibility),
+        hint = pg_catalog.format('Choose %s or less, or make %s more visible first.', parent_visibility,
+                                 lifecycle.namespace_full_path(new.parent_id));
+    end if;
+  end if;
+  if tg_op = 'UPDATE' and own_rank < (select v.rank from lifecycle.visibility_levels v where v.name = old.visibility) then
+    select d.id, d.visibility into hit_id, hit_visibility
+      from lifecycle.namespaces d
+     where d.visibility <> 'private'
+       and d.visibility = any (array(select v.name from lifecycle.visibility_levels v where v.rank > own_rank))
+       and d.traversal_ids > new.traversal_ids
+       and d.traversal_ids < new.traversal_ids[1:depth - 1] || (new.traversal_ids[depth] + 1)
+     limit 1;
+    if found then
+      raise exception using errcode = 'NS003',
+        message = pg_catalog.format('descendant %s is %s, more visible than %s', lifecycle.namespace_full_path(hit_id),
+                                    hit_visibility, new.visibility),
+        detail = pg_catalog.format('namespace_id=%s visibility=%s descendant_id=%s descendant_visibility=%s', new.id,
+                                   new.visibility, hit_id, hit_visibility),
+        hint = pg_catalog.format('Make %s %s or less first.', lifecycle.namespace_full_path(hit_id), new.visibility);
+    end if;
+  end if;
+  return new;
+end
+$$;
+
+--
+-- Name: path_refusal(text, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.path_refusal(path text, parent_id bigint) RETURNS text
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $_$
+  select case
+    when path is null then 'path is required'
+    when pg_catalog.length(path) > 100 then pg_catalog.format('path is %s characters long, more than 100', pg_catalog.length(path))
+    when path !~ '^[a-z0-9]([a-z0-9._-]*[a-z0-9])?$'
+      then pg_catalog.format('path %L is not a lowercase slug (a-z, 0-9, _ - . inside; a letter or digit at both ends)', path)
+    when path ~ '\.\.' then pg_catalog.format('path %L contains ".."', path)
+    when path ~ '\.(git|atom)$' then pg_catalog.format('path %L ends in .git or .atom', path)
+    when exists (select from lifecycle.reserved_paths r
+                  where r.path = path_refusal.path and (r.scope = 'any' or path_refusal.parent_id is null))
+      then pg_catalog.format('path %L is reserved', path)
+  end
+$_$;
+
+--
+-- Name: read_only_refusal(bigint, text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.read_only_refusal(namespace_id bigint, action text) RETURNS TABLE(code text, message text, detail text, hint text)
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select case when a.id = n.id then 'NS001' else 'NS002' end,
+         case when a.id = n.id
+           then pg_catalog.format('cannot %s a namespace that is %s', action, s.name)
+           else pg_catalog.format('cannot %s a namespace below %s, which is %s', action,
+                                  lifecycle.namespace_full_path(a.id), s.name) end,
+         pg_catalog.format('namespace_id=%s read_only_namespace_id=%s state=%s', n.id, a.id, s.name),
+         pg_catalog.format('Bring %s back to active first.', lifecycle.namespace_full_path(a.id))
+    from lifecycle.namespaces n
+    join lifecycle.namespaces a on a.id = any (n.traversal_ids)
+    join lifecycle.states s on s.code = a.state
+   where n.id = read_only_refusal.namespace_id and s.read_only
+   order by pg_catalog.cardinality(a.traversal_ids) desc
+   limit 1
+$$;
+
+--
+-- Name: settings; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.settings (
+    singleton boolean DEFAULT true NOT NULL,
+    deletion_adjourned_period_days integer DEFAULT 7 NOT NULL,
+    transfer_request_ttl interval DEFAULT '7 days'::interval NOT NULL,
+    rename_limit integer DEFAULT 5 NOT NULL,
+    rename_window interval DEFAULT '30 days'::interval NOT NULL,
+    sweep_batch_size integer DEFAULT 100 NOT NULL,
+    hard_delete_batch_size integer DEFAULT 1000 NOT NULL,
+    delete_now_allowed boolean DEFAULT true NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT settings_singleton_check CHECK (singleton)
+);
+
+--
+-- Name: TABLE settings; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.settings IS 'Operational settings, one row; every change is validated (NS010).';
+
+--
+-- Name: settings_refusal(lifecycle.settings); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.settings_refusal(s lifecycle.settings) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select case
+    when s.deletion_adjourned_period_days is null or s.deletion_adjourned_period_days not between 1 and 90
+      then pg_catalog.format('deletion_adjourned_period_days must be 1 to 90, not %s', s.deletion_adjourned_period_days)
+    when s.transfer_request_ttl is null or s.transfer_request_ttl < interval '1 minute' or s.transfer_request_ttl > interval '90 days'
+      then pg_catalog.format('transfer_request_ttl must be 1 minute to 90 days, not %s', s.transfer_request_ttl)
+    when s.rename_limit is null or s.rename_limit not between 1 and 1000
+      then pg_catalog.format('rename_limit must be 1 to 1000, not %s', s.rename_limit)
+    when s.rename_window is null or s.rename_window < interval '1 minute' or s.rename_window > interval '365 days'
+      then pg_catalog.format('rename_window must be 1 minute to 365 days, not %s', s.rename_window)
+    when s.sweep_batch_size is null or s.sweep_batch_size not between 1 and 10000
+      then pg_catalog.format('sweep_batch_size must be 1 to 10000, not %s', s.sweep_batch_size)
+    when s.hard_delete_batch_size is null or s.hard_delete_batch_size not between 1 and 100000
+      then pg_catalog.format('hard_delete_batch_size must be 1 to 100000, not %s', s.hard_delete_batch_size)
+    when s.delete_now_allowed is null
+      then 'delete_now_allowed must be true or false'
+  end
+$$;
+
+--
+-- Name: settings_validate(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.settings_validate() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  refusal text := lifecycle.settings_refusal(new);
+begin
+  if refusal is not null then
+    raise exception using errcode = 'NS010', message = 'invalid settings', detail = refusal,
+      hint = 'See the comments on lifecycle.settings for the allowed ranges.';
+  end if;
+  new.updated_at := pg_catalog.now();
+  return new;
+end
+$$;
+
+--
 -- Name: state_code(text); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -698,8 +1232,8 @@ declare
   depth int := pg_catalog.cardinality(traversal_ids);
   from_name text := coalesce(lifecycle.state_name(from_state), '(new)');
   to_name text := lifecycle.state_name(to_state);
-  required smallint;
-  level smallint;
+  ns lifecycle.namespaces;
+  cfg lifecycle.settings;
   forbidden smallint[];
   hit_id bigint;
   hit_state smallint;
@@ -726,32 +1260,37 @@ begin
 
   -- 2. Authorization: the system (actor null) or an actor with the policy's access level.
   if from_state is not null then
-    if actor_id is null then
-      if not lifecycle.caller_may_act_as_system() then
-        code := 'NS005';
-        message := 'only the system may change a namespace''s state without an actor';
-        detail := pg_catalog.format('namespace_id=%s actor_id=null role=%s', namespace_id,
-                    coalesce(nullif(pg_catalog.current_setting('role'), 'none'), session_user));
-        hint := 'Pass the acting user''s id as actor_id; actor_id null is reserved for members of lifecycle_worker.';
-        return next;
-        return;
-      end if;
-    else
-      select p.min_access_level into required
-        from lifecycle.transition_policies p
-       where p.to_state = transition_refusal.to_state;
-      required := coalesce(required, 50);
-      level := lifecycle.namespace_access_level(traversal_ids, actor_id);
-      if level < required then
-        code := 'NS005';
-        message := pg_catalog.format('user %s may not move this namespace to %s', actor_id, to_name);
-        detail := pg_catalog.format('namespace_id=%s actor_id=%s access_level=%s required_access_level=%s',
-                                    namespace_id, actor_id, level, required);
-        hint := 'Ask an owner of the namespace or of one of its ancestors to do it, or to grant the required access level.';
-        return next;
-        return;
-      end if;
+    return query
+      select * from lifecycle.actor_refusal(namespace_id, traversal_ids, actor_id,
+               (select p.min_access_level from lifecycle.transition_policies p where p.to_state = transition_refusal.to_state),
+               pg_catalog.format('move this namespace to %s', to_name));
+    if found then
+      return;
     end if;
+    select * into ns from lifecycle.namespaces n where n.id = transition_refusal.namespace_id;
+    select * into cfg from lifecycle.settings;
+  end if;
+
+  -- Soft delete (DESIGN §5). A user's restore ends with the grace period; the system (the sweeper
+  -- restoring a namespace whose scheduler lost the right to delete it) may restore later.
+  if from_state = 2 and actor_id is not null
+     and (select s.permanent from lifecycle.states s where s.code = transition_refusal.to_state)
+     and ns.deletion_scheduled_at + pg_catalog.make_interval(days => cfg.deletion_adjourned_period_days) < pg_catalog.now() then
+    code := 'NS007';
+    message := 'the grace period for restoring this namespace is over';
+    detail := pg_catalog.format('namespace_id=%s deletion_scheduled_at=%s deletion_adjourned_period_days=%s', namespace_id,
+                                ns.deletion_scheduled_at, cfg.deletion_adjourned_period_days);
+    hint := 'The namespace will be deleted by the next sweep; it can no longer be restored.';
+    return next;
+    return;
+  end if;
+  if from_state = 2 and to_state = 4 and actor_id is not null and not cfg.delete_now_allowed then
+    code := 'NS005';
+    message := 'deleting before the grace period ends is disabled';
+    detail := pg_catalog.format('namespace_id=%s delete_now_allowed=false', namespace_id);
+    hint := 'Wait for the sweeper, or have an administrator set lifecycle.settings.delete_now_allowed.';
+    return next;
+    return;
   end if;
 
   -- 3. No ancestor, at any depth, may have a forbidden own state; report the nearest.
@@ -807,46 +1346,28 @@ begin
         return;
       end if;
     end if;
+
+    -- 5. Leaving a pending deletion makes the path live again: a live sibling must not hold it.
+    --    (The gate holds the sibling-path lock while this runs.)
+    if (select s.pending_deletion from lifecycle.states s where s.code = transition_refusal.from_state)
+       and not (select s.pending_deletion from lifecycle.states s where s.code = transition_refusal.to_state) then
+      select n.id into hit_id
+        from lifecycle.namespaces n
+       where coalesce(n.parent_id, 0) = coalesce(ns.parent_id, 0) and n.path = ns.path
+         and n.state <> 2 and n.state <> 4 and n.id <> ns.id;
+      if found then
+        code := 'NS006';
+        message := pg_catalog.format('path %s was taken while the namespace was scheduled for deletion',
+                                     lifecycle.namespace_full_path(hit_id));
+        detail := pg_catalog.format('namespace_id=%s path=%s taken_by_namespace_id=%s', namespace_id, ns.path, hit_id);
+        hint := 'Rename or delete the namespace that took the path, then restore again; this one stays restorable until the grace period ends.';
+        return next;
+        return;
+      end if;
+    end if;
   end if;
 end
 $$;
-
-SET default_tablespace = '';
-
-SET default_table_access_method = heap;
-
---
--- Name: namespaces; Type: TABLE; Schema: lifecycle; Owner: -
---
-
-CREATE TABLE lifecycle.namespaces (
-    id bigint NOT NULL,
-    parent_id bigint,
-    type text NOT NULL,
-    path text NOT NULL,
-    name text NOT NULL,
-    visibility text DEFAULT 'private'::text NOT NULL,
-    state smallint DEFAULT 0 NOT NULL,
-    traversal_ids bigint[] NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT namespaces_no_self_parent CHECK ((parent_id <> id)),
-    CONSTRAINT namespaces_organization_is_root CHECK (((type <> 'organization'::text) OR (parent_id IS NULL))),
-    CONSTRAINT namespaces_type_check CHECK ((type = ANY (ARRAY['organization'::text, 'group'::text, 'project'::text, 'user'::text]))),
-    CONSTRAINT namespaces_visibility_check CHECK ((visibility = ANY (ARRAY['private'::text, 'internal'::text, 'public'::text])))
-);
-
---
--- Name: TABLE namespaces; Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON TABLE lifecycle.namespaces IS 'Organizations, groups, projects and user namespaces in one tree; state holds the ADR 001 code.';
-
---
--- Name: COLUMN namespaces.traversal_ids; Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON COLUMN lifecycle.namespaces.traversal_ids IS 'Ids from the root to this namespace, kept by the database; descendants of X are the rows with X as a prefix.';
 
 --
 -- Name: states; Type: TABLE; Schema: lifecycle; Owner: -
@@ -979,6 +1500,34 @@ CREATE TABLE lifecycle.namespace_members (
 COMMENT ON TABLE lifecycle.namespace_members IS 'Memberships, inherited down the tree: the effective level is the highest on the path root … self.';
 
 --
+-- Name: namespace_redirects; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.namespace_redirects (
+    id bigint NOT NULL,
+    old_full_path text NOT NULL,
+    namespace_id bigint NOT NULL,
+    kind text NOT NULL,
+    actor_id bigint,
+    new_full_path text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT namespace_redirects_kind_check CHECK ((kind = ANY (ARRAY['rename'::text, 'transfer'::text])))
+);
+
+--
+-- Name: namespace_redirects_id_seq; Type: SEQUENCE; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE lifecycle.namespace_redirects ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME lifecycle.namespace_redirects_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: namespace_state_updates; Type: TABLE; Schema: lifecycle; Owner: -
 --
 
@@ -1020,6 +1569,28 @@ ALTER TABLE lifecycle.namespaces ALTER COLUMN id ADD GENERATED BY DEFAULT AS IDE
     NO MINVALUE
     NO MAXVALUE
     CACHE 1
+);
+
+--
+-- Name: operation_policies; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.operation_policies (
+    operation text NOT NULL,
+    min_access_level smallint DEFAULT 50 NOT NULL,
+    description text NOT NULL,
+    CONSTRAINT operation_policies_min_access_level_check CHECK ((min_access_level = ANY (ARRAY[10, 20, 30, 40, 50])))
+);
+
+--
+-- Name: reserved_paths; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.reserved_paths (
+    path text NOT NULL,
+    scope text NOT NULL,
+    reason text NOT NULL,
+    CONSTRAINT reserved_paths_scope_check CHECK ((scope = ANY (ARRAY['top_level'::text, 'any'::text])))
 );
 
 --
@@ -1068,6 +1639,21 @@ CREATE TABLE lifecycle.transition_policies (
 );
 
 --
+-- Name: visibility_levels; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.visibility_levels (
+    name text NOT NULL,
+    rank smallint NOT NULL
+);
+
+--
+-- Name: TABLE visibility_levels; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.visibility_levels IS 'Visibility levels by rank: a namespace is never more visible (higher rank) than its parent.';
+
+--
 -- Name: event_sources event_sources_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
 --
 
@@ -1103,6 +1689,13 @@ ALTER TABLE ONLY lifecycle.namespace_members
     ADD CONSTRAINT namespace_members_pkey PRIMARY KEY (namespace_id, user_id);
 
 --
+-- Name: namespace_redirects namespace_redirects_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.namespace_redirects
+    ADD CONSTRAINT namespace_redirects_pkey PRIMARY KEY (id);
+
+--
 -- Name: namespace_state_updates namespace_state_updates_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
 --
 
@@ -1115,6 +1708,27 @@ ALTER TABLE ONLY lifecycle.namespace_state_updates
 
 ALTER TABLE ONLY lifecycle.namespaces
     ADD CONSTRAINT namespaces_pkey PRIMARY KEY (id);
+
+--
+-- Name: operation_policies operation_policies_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.operation_policies
+    ADD CONSTRAINT operation_policies_pkey PRIMARY KEY (operation);
+
+--
+-- Name: reserved_paths reserved_paths_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.reserved_paths
+    ADD CONSTRAINT reserved_paths_pkey PRIMARY KEY (path);
+
+--
+-- Name: settings settings_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.settings
+    ADD CONSTRAINT settings_pkey PRIMARY KEY (singleton);
 
 --
 -- Name: state_transitions state_transitions_pair_key; Type: CONSTRAINT; Schema: lifecycle; Owner: -
@@ -1159,6 +1773,20 @@ ALTER TABLE ONLY lifecycle.transition_policies
     ADD CONSTRAINT transition_policies_pkey PRIMARY KEY (to_state);
 
 --
+-- Name: visibility_levels visibility_levels_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.visibility_levels
+    ADD CONSTRAINT visibility_levels_pkey PRIMARY KEY (name);
+
+--
+-- Name: visibility_levels visibility_levels_rank_key; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.visibility_levels
+    ADD CONSTRAINT visibility_levels_rank_key UNIQUE (rank);
+
+--
 -- Name: effective_states_namespace_id_idx; Type: INDEX; Schema: lifecycle; Owner: -
 --
 
@@ -1171,10 +1799,34 @@ CREATE UNIQUE INDEX effective_states_namespace_id_idx ON lifecycle.effective_sta
 CREATE INDEX namespace_members_user_id_idx ON lifecycle.namespace_members USING btree (user_id);
 
 --
+-- Name: namespace_redirects_namespace_id_idx; Type: INDEX; Schema: lifecycle; Owner: -
+--
+
+CREATE INDEX namespace_redirects_namespace_id_idx ON lifecycle.namespace_redirects USING btree (namespace_id, kind, created_at);
+
+--
+-- Name: namespace_redirects_old_full_path_idx; Type: INDEX; Schema: lifecycle; Owner: -
+--
+
+CREATE INDEX namespace_redirects_old_full_path_idx ON lifecycle.namespace_redirects USING btree (old_full_path, id);
+
+--
 -- Name: namespace_state_updates_namespace_id_idx; Type: INDEX; Schema: lifecycle; Owner: -
 --
 
 CREATE INDEX namespace_state_updates_namespace_id_idx ON lifecycle.namespace_state_updates USING btree (namespace_id, id);
+
+--
+-- Name: namespaces_deletion_scheduled_idx; Type: INDEX; Schema: lifecycle; Owner: -
+--
+
+CREATE INDEX namespaces_deletion_scheduled_idx ON lifecycle.namespaces USING btree (deletion_scheduled_at) WHERE (state = 2);
+
+--
+-- Name: namespaces_live_path_key; Type: INDEX; Schema: lifecycle; Owner: -
+--
+
+CREATE UNIQUE INDEX namespaces_live_path_key ON lifecycle.namespaces USING btree (COALESCE(parent_id, (0)::bigint), path) WHERE ((state <> 2) AND (state <> 4));
 
 --
 -- Name: namespaces_own_state_idx; Type: INDEX; Schema: lifecycle; Owner: -
@@ -1195,6 +1847,12 @@ CREATE INDEX namespaces_parent_id_idx ON lifecycle.namespaces USING btree (paren
 CREATE INDEX namespaces_traversal_ids_idx ON lifecycle.namespaces USING btree (traversal_ids);
 
 --
+-- Name: namespaces_visible_idx; Type: INDEX; Schema: lifecycle; Owner: -
+--
+
+CREATE INDEX namespaces_visible_idx ON lifecycle.namespaces USING btree (visibility, traversal_ids) WHERE (visibility <> 'private'::text);
+
+--
 -- Name: namespace_details namespace_details_validate; Type: TRIGGER; Schema: lifecycle; Owner: -
 --
 
@@ -1213,16 +1871,34 @@ CREATE TRIGGER namespaces_1_traversal_ids_cascade AFTER UPDATE OF parent_id ON l
 CREATE TRIGGER namespaces_1_traversal_ids_maintain BEFORE INSERT OR UPDATE OF parent_id, traversal_ids ON lifecycle.namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.namespaces_traversal_ids_maintain();
 
 --
+-- Name: namespaces namespaces_2_paths; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER namespaces_2_paths BEFORE INSERT OR UPDATE OF path, parent_id ON lifecycle.namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.namespaces_paths();
+
+--
 -- Name: namespaces namespaces_2_state_gate; Type: TRIGGER; Schema: lifecycle; Owner: -
 --
 
 CREATE TRIGGER namespaces_2_state_gate BEFORE INSERT OR UPDATE OF state ON lifecycle.namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.namespaces_state_gate();
 
 --
+-- Name: namespaces namespaces_2_visibility; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER namespaces_2_visibility BEFORE INSERT OR UPDATE OF visibility, parent_id ON lifecycle.namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.namespaces_visibility();
+
+--
 -- Name: namespaces namespaces_3_state_record; Type: TRIGGER; Schema: lifecycle; Owner: -
 --
 
 CREATE TRIGGER namespaces_3_state_record AFTER INSERT OR UPDATE OF state ON lifecycle.namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.namespaces_state_record();
+
+--
+-- Name: settings settings_validate; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER settings_validate BEFORE INSERT OR UPDATE ON lifecycle.settings FOR EACH ROW EXECUTE FUNCTION lifecycle.settings_validate();
 
 --
 -- Name: event_sources event_sources_event_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
@@ -1260,6 +1936,13 @@ ALTER TABLE ONLY lifecycle.namespace_members
     ADD CONSTRAINT namespace_members_namespace_id_fkey FOREIGN KEY (namespace_id) REFERENCES lifecycle.namespaces(id) ON DELETE CASCADE;
 
 --
+-- Name: namespace_redirects namespace_redirects_namespace_id_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.namespace_redirects
+    ADD CONSTRAINT namespace_redirects_namespace_id_fkey FOREIGN KEY (namespace_id) REFERENCES lifecycle.namespaces(id) ON DELETE CASCADE;
+
+--
 -- Name: namespace_state_updates namespace_state_updates_event_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
 --
 
@@ -1293,6 +1976,13 @@ ALTER TABLE ONLY lifecycle.namespaces
 
 ALTER TABLE ONLY lifecycle.namespaces
     ADD CONSTRAINT namespaces_state_fkey FOREIGN KEY (state) REFERENCES lifecycle.states(code);
+
+--
+-- Name: namespaces namespaces_visibility_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.namespaces
+    ADD CONSTRAINT namespaces_visibility_fkey FOREIGN KEY (visibility) REFERENCES lifecycle.visibility_levels(name);
 
 --
 -- Name: state_transitions state_transitions_from_state_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
@@ -1335,6 +2025,12 @@ ALTER TABLE ONLY lifecycle.transition_policies
 
 GRANT USAGE ON SCHEMA lifecycle TO lifecycle_app;
 GRANT USAGE ON SCHEMA lifecycle TO lifecycle_worker;
+
+--
+-- Name: FUNCTION actor_refusal(namespace_id bigint, traversal_ids bigint[], actor_id bigint, required_level smallint, action text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.actor_refusal(namespace_id bigint, traversal_ids bigint[], actor_id bigint, required_level smallint, action text) FROM PUBLIC;
 
 --
 -- Name: FUNCTION caller_may_act_as_system(); Type: ACL; Schema: lifecycle; Owner: -
@@ -1406,72 +2102,6 @@ GRANT ALL ON FUNCTION lifecycle.namespace_full_path(namespace_id bigint) TO life
 GRANT ALL ON FUNCTION lifecycle.namespace_full_path(namespace_id bigint) TO lifecycle_worker;
 
 --
--- Name: FUNCTION namespace_lock_path(ids bigint[]); Type: ACL; Schema: lifecycle; Owner: -
---
-
-REVOKE ALL ON FUNCTION lifecycle.namespace_lock_path(ids bigint[]) FROM PUBLIC;
-
---
--- Name: FUNCTION namespace_transition(namespace_id bigint, to_state text, actor_id bigint, metadata jsonb); Type: ACL; Schema: lifecycle; Owner: -
---
-
-REVOKE ALL ON FUNCTION lifecycle.namespace_transition(namespace_id bigint, to_state text, actor_id bigint, metadata jsonb) FROM PUBLIC;
-GRANT ALL ON FUNCTION lifecycle.namespace_transition(namespace_id bigint, to_state text, actor_id bigint, metadata jsonb) TO lifecycle_app;
-GRANT ALL ON FUNCTION lifecycle.namespace_transition(namespace_id bigint, to_state text, actor_id bigint, metadata jsonb) TO lifecycle_worker;
-
---
--- Name: FUNCTION namespaces_state_gate(); Type: ACL; Schema: lifecycle; Owner: -
---
-
-REVOKE ALL ON FUNCTION lifecycle.namespaces_state_gate() FROM PUBLIC;
-
---
--- Name: FUNCTION namespaces_state_record(); Type: ACL; Schema: lifecycle; Owner: -
---
-
-REVOKE ALL ON FUNCTION lifecycle.namespaces_state_record() FROM PUBLIC;
-
---
--- Name: FUNCTION namespaces_traversal_ids_cascade(); Type: ACL; Schema: lifecycle; Owner: -
---
-
-REVOKE ALL ON FUNCTION lifecycle.namespaces_traversal_ids_cascade() FROM PUBLIC;
-
---
--- Name: FUNCTION namespaces_traversal_ids_maintain(); Type: ACL; Schema: lifecycle; Owner: -
---
-
-REVOKE ALL ON FUNCTION lifecycle.namespaces_traversal_ids_maintain() FROM PUBLIC;
-
---
--- Name: FUNCTION state_code(name text); Type: ACL; Schema: lifecycle; Owner: -
---
-
-REVOKE ALL ON FUNCTION lifecycle.state_code(name text) FROM PUBLIC;
-GRANT ALL ON FUNCTION lifecycle.state_code(name text) TO lifecycle_app;
-GRANT ALL ON FUNCTION lifecycle.state_code(name text) TO lifecycle_worker;
-
---
--- Name: FUNCTION state_metadata_refusal(doc jsonb); Type: ACL; Schema: lifecycle; Owner: -
---
-
-REVOKE ALL ON FUNCTION lifecycle.state_metadata_refusal(doc jsonb) FROM PUBLIC;
-
---
--- Name: FUNCTION state_name(code smallint); Type: ACL; Schema: lifecycle; Owner: -
---
-
-REVOKE ALL ON FUNCTION lifecycle.state_name(code smallint) FROM PUBLIC;
-GRANT ALL ON FUNCTION lifecycle.state_name(code smallint) TO lifecycle_app;
-GRANT ALL ON FUNCTION lifecycle.state_name(code smallint) TO lifecycle_worker;
-
---
--- Name: FUNCTION transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint); Type: ACL; Schema: lifecycle; Owner: -
---
-
-REVOKE ALL ON FUNCTION lifecycle.transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint) FROM PUBLIC;
-
---
 -- Name: TABLE namespaces; Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -1519,6 +2149,157 @@ GRANT INSERT(visibility) ON TABLE lifecycle.namespaces TO lifecycle_worker;
 
 GRANT INSERT(state) ON TABLE lifecycle.namespaces TO lifecycle_app;
 GRANT INSERT(state) ON TABLE lifecycle.namespaces TO lifecycle_worker;
+
+--
+-- Name: FUNCTION namespace_lock(namespace_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_lock(namespace_id bigint) FROM PUBLIC;
+
+--
+-- Name: FUNCTION namespace_lock_path(ids bigint[]); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_lock_path(ids bigint[]) FROM PUBLIC;
+
+--
+-- Name: FUNCTION namespace_lock_sibling_path(parent_id bigint, path text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_lock_sibling_path(parent_id bigint, path text) FROM PUBLIC;
+
+--
+-- Name: FUNCTION namespace_rename(id bigint, new_path text, actor_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_rename(id bigint, new_path text, actor_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.namespace_rename(id bigint, new_path text, actor_id bigint) TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.namespace_rename(id bigint, new_path text, actor_id bigint) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION namespace_resolve(full_path text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_resolve(full_path text) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.namespace_resolve(full_path text) TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.namespace_resolve(full_path text) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION namespace_set_visibility(id bigint, new_visibility text, actor_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_set_visibility(id bigint, new_visibility text, actor_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.namespace_set_visibility(id bigint, new_visibility text, actor_id bigint) TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.namespace_set_visibility(id bigint, new_visibility text, actor_id bigint) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION namespace_transition(namespace_id bigint, to_state text, actor_id bigint, metadata jsonb); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_transition(namespace_id bigint, to_state text, actor_id bigint, metadata jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.namespace_transition(namespace_id bigint, to_state text, actor_id bigint, metadata jsonb) TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.namespace_transition(namespace_id bigint, to_state text, actor_id bigint, metadata jsonb) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION namespace_walk(segments text[]); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_walk(segments text[]) FROM PUBLIC;
+
+--
+-- Name: FUNCTION namespaces_paths(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespaces_paths() FROM PUBLIC;
+
+--
+-- Name: FUNCTION namespaces_state_gate(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespaces_state_gate() FROM PUBLIC;
+
+--
+-- Name: FUNCTION namespaces_state_record(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespaces_state_record() FROM PUBLIC;
+
+--
+-- Name: FUNCTION namespaces_traversal_ids_cascade(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespaces_traversal_ids_cascade() FROM PUBLIC;
+
+--
+-- Name: FUNCTION namespaces_traversal_ids_maintain(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespaces_traversal_ids_maintain() FROM PUBLIC;
+
+--
+-- Name: FUNCTION namespaces_visibility(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespaces_visibility() FROM PUBLIC;
+
+--
+-- Name: FUNCTION path_refusal(path text, parent_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.path_refusal(path text, parent_id bigint) FROM PUBLIC;
+
+--
+-- Name: FUNCTION read_only_refusal(namespace_id bigint, action text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.read_only_refusal(namespace_id bigint, action text) FROM PUBLIC;
+
+--
+-- Name: TABLE settings; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.settings TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.settings TO lifecycle_worker;
+
+--
+-- Name: FUNCTION settings_refusal(s lifecycle.settings); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.settings_refusal(s lifecycle.settings) FROM PUBLIC;
+
+--
+-- Name: FUNCTION settings_validate(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.settings_validate() FROM PUBLIC;
+
+--
+-- Name: FUNCTION state_code(name text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.state_code(name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.state_code(name text) TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.state_code(name text) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION state_metadata_refusal(doc jsonb); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.state_metadata_refusal(doc jsonb) FROM PUBLIC;
+
+--
+-- Name: FUNCTION state_name(code smallint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.state_name(code smallint) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.state_name(code smallint) TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.state_name(code smallint) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint) FROM PUBLIC;
 
 --
 -- Name: TABLE states; Type: ACL; Schema: lifecycle; Owner: -
@@ -1584,11 +2365,32 @@ GRANT UPDATE(updated_at) ON TABLE lifecycle.namespace_members TO lifecycle_app;
 GRANT UPDATE(updated_at) ON TABLE lifecycle.namespace_members TO lifecycle_worker;
 
 --
+-- Name: TABLE namespace_redirects; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.namespace_redirects TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.namespace_redirects TO lifecycle_worker;
+
+--
 -- Name: TABLE namespace_state_updates; Type: ACL; Schema: lifecycle; Owner: -
 --
 
 GRANT SELECT ON TABLE lifecycle.namespace_state_updates TO lifecycle_app;
 GRANT SELECT ON TABLE lifecycle.namespace_state_updates TO lifecycle_worker;
+
+--
+-- Name: TABLE operation_policies; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.operation_policies TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.operation_policies TO lifecycle_worker;
+
+--
+-- Name: TABLE reserved_paths; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.reserved_paths TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.reserved_paths TO lifecycle_worker;
 
 --
 -- Name: TABLE state_transitions; Type: ACL; Schema: lifecycle; Owner: -
@@ -1610,6 +2412,13 @@ GRANT SELECT ON TABLE lifecycle.transition_guards TO lifecycle_worker;
 
 GRANT SELECT ON TABLE lifecycle.transition_policies TO lifecycle_app;
 GRANT SELECT ON TABLE lifecycle.transition_policies TO lifecycle_worker;
+
+--
+-- Name: TABLE visibility_levels; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.visibility_levels TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.visibility_levels TO lifecycle_worker;
 
 --
 -- PostgreSQL database dump complete

@@ -6,6 +6,8 @@ package db
 
 import (
 	"time"
+
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 type LifecycleEffectiveState struct {
@@ -42,6 +44,16 @@ type LifecycleNamespaceDetail struct {
 	StateMetadata []byte
 }
 
+type LifecycleNamespaceRedirect struct {
+	ID          int64
+	OldFullPath string
+	NamespaceID int64
+	Kind        string
+	ActorID     *int64
+	NewFullPath string
+	CreatedAt   time.Time
+}
+
 type LifecycleNamespaceStateUpdate struct {
 	ID          int64
 	NamespaceID int64
@@ -52,6 +64,31 @@ type LifecycleNamespaceStateUpdate struct {
 	Source      string
 	Metadata    []byte
 	CreatedAt   time.Time
+}
+
+type LifecycleOperationPolicy struct {
+	Operation      string
+	MinAccessLevel int16
+	Description    string
+}
+
+type LifecycleReservedPath struct {
+	Path   string
+	Scope  string
+	Reason string
+}
+
+// Operational settings, one row; every change is validated (NS010).
+type LifecycleSetting struct {
+	Singleton                   bool
+	DeletionAdjournedPeriodDays int32
+	TransferRequestTtl          pgtype.Interval
+	RenameLimit                 int32
+	RenameWindow                pgtype.Interval
+	SweepBatchSize              int32
+	HardDeleteBatchSize         int32
+	DeleteNowAllowed            bool
+	UpdatedAt                   time.Time
 }
 
 // ADR 001 state codes. Clients speak names; "active" is accepted everywhere as the name of code 0.
@@ -85,6 +122,12 @@ type LifecycleTransitionPolicy struct {
 	MinAccessLevel int16
 }
 
+// Visibility levels by rank: a namespace is never more visible (higher rank) than its parent.
+type LifecycleVisibilityLevel struct {
+	Name string
+	Rank int16
+}
+
 // Memberships, inherited down the tree: the effective level is the highest on the path root … self.
 type Member struct {
 	NamespaceID int64
@@ -104,7 +147,9 @@ type Namespace struct {
 	Visibility string
 	State      int16
 	// Ids from the root to this namespace, kept by the database; descendants of X are the rows with X as a prefix.
-	TraversalIds []int64
-	CreatedAt    time.Time
-	UpdatedAt    time.Time
+	TraversalIds        []int64
+	CreatedAt           time.Time
+	UpdatedAt           time.Time
+	DeletionScheduledAt *time.Time
+	DeletionScheduledBy *int64
 }

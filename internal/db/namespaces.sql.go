@@ -123,7 +123,7 @@ func (q *Queries) NamespaceEvent(ctx context.Context, arg NamespaceEventParams) 
 }
 
 const namespaceGetByID = `-- name: NamespaceGetByID :one
-SELECT id, parent_id, type, path, name, visibility, state, traversal_ids, created_at, updated_at FROM lifecycle.namespaces WHERE id = $1
+SELECT id, parent_id, type, path, name, visibility, state, traversal_ids, created_at, updated_at, deletion_scheduled_at, deletion_scheduled_by FROM lifecycle.namespaces WHERE id = $1
 `
 
 func (q *Queries) NamespaceGetByID(ctx context.Context, id int64) (Namespace, error) {
@@ -140,6 +140,8 @@ func (q *Queries) NamespaceGetByID(ctx context.Context, id int64) (Namespace, er
 		&i.TraversalIds,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.DeletionScheduledAt,
+		&i.DeletionScheduledBy,
 	)
 	return i, err
 }
@@ -148,7 +150,7 @@ const namespaceInsert = `-- name: NamespaceInsert :one
 
 INSERT INTO lifecycle.namespaces (parent_id, type, path, name)
 VALUES ($1, $2, $3, $4)
-RETURNING id, parent_id, type, path, name, visibility, state, traversal_ids, created_at, updated_at
+RETURNING id, parent_id, type, path, name, visibility, state, traversal_ids, created_at, updated_at, deletion_scheduled_at, deletion_scheduled_by
 `
 
 type NamespaceInsertParams struct {
@@ -180,6 +182,8 @@ func (q *Queries) NamespaceInsert(ctx context.Context, arg NamespaceInsertParams
 		&i.TraversalIds,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.DeletionScheduledAt,
+		&i.DeletionScheduledBy,
 	)
 	return i, err
 }

@@ -1,13 +1,15 @@
 -- Why a namespace may not go from from_state to to_state, or no row when it may. The one place the
 -- matrix, authorization and guards are decided: the state gate raises what it returns, and
 -- namespace_available_transitions reports it. Checks run cheapest first and the first refusal
--- wins: matrix (NS001), authorization (NS005), ancestors (NS002), descendants (NS003).
+-- wins: matrix (NS001), authorization (NS005, actor_refusal), the grace period of a restore by a
+-- user (NS007), delete now when settings forbid it (NS005), ancestors (NS002), descendants (NS003),
+-- and a restore into a path a live sibling took meanwhile (NS006).
 --
 -- from_state null is creation (the row is being inserted: no authorization, no descendants).
 -- traversal_ids is the namespace's path, self included. Cost: O(depth) for the matrix, access
 -- level and ancestors, plus the descendants in a forbidden state (namespaces_own_state_idx), never
 -- a scan of the subtree. The caller holds the locks that make the answer stable (namespace_lock_path).
-create function lifecycle.transition_refusal(
+create or replace function lifecycle.transition_refusal(
   namespace_id bigint,
   traversal_ids bigint[],
   from_state smallint,
@@ -24,8 +26,8 @@ declare
   depth int := pg_catalog.cardinality(traversal_ids);
   from_name text := coalesce(lifecycle.state_name(from_state), '(new)');
   to_name text := lifecycle.state_name(to_state);
-  required smallint;
-  level smallint;
+  ns lifecycle.namespaces;
+  cfg lifecycle.settings;
   forbidden smallint[];
   hit_id bigint;
   hit_state smallint;
@@ -52,32 +54,37 @@ begin
 
   -- 2. Authorization: the system (actor null) or an actor with the policy's access level.
   if from_state is not null then
-    if actor_id is null then
-      if not lifecycle.caller_may_act_as_system() then
-        code := 'NS005';
-        message := 'only the system may change a namespace''s state without an actor';
-        detail := pg_catalog.format('namespace_id=%s actor_id=null role=%s', namespace_id,
-                    coalesce(nullif(pg_catalog.current_setting('role'), 'none'), session_user));
-        hint := 'Pass the acting user''s id as actor_id; actor_id null is reserved for members of lifecycle_worker.';
-        return next;
-        return;
-      end if;
-    else
-      select p.min_access_level into required
-        from lifecycle.transition_policies p
-       where p.to_state = transition_refusal.to_state;
-      required := coalesce(required, 50);
-      level := lifecycle.namespace_access_level(traversal_ids, actor_id);
-      if level < required then
-        code := 'NS005';
-        message := pg_catalog.format('user %s may not move this namespace to %s', actor_id, to_name);
-        detail := pg_catalog.format('namespace_id=%s actor_id=%s access_level=%s required_access_level=%s',
-                                    namespace_id, actor_id, level, required);
-        hint := 'Ask an owner of the namespace or of one of its ancestors to do it, or to grant the required access level.';
-        return next;
-        return;
-      end if;
+    return query
+      select * from lifecycle.actor_refusal(namespace_id, traversal_ids, actor_id,
+               (select p.min_access_level from lifecycle.transition_policies p where p.to_state = transition_refusal.to_state),
+               pg_catalog.format('move this namespace to %s', to_name));
+    if found then
+      return;
     end if;
+    select * into ns from lifecycle.namespaces n where n.id = transition_refusal.namespace_id;
+    select * into cfg from lifecycle.settings;
+  end if;
+
+  -- Soft delete (DESIGN §5). A user's restore ends with the grace period; the system (the sweeper
+  -- restoring a namespace whose scheduler lost the right to delete it) may restore later.
+  if from_state = 2 and actor_id is not null
+     and (select s.permanent from lifecycle.states s where s.code = transition_refusal.to_state)
+     and ns.deletion_scheduled_at + pg_catalog.make_interval(days => cfg.deletion_adjourned_period_days) < pg_catalog.now() then
+    code := 'NS007';
+    message := 'the grace period for restoring this namespace is over';
+    detail := pg_catalog.format('namespace_id=%s deletion_scheduled_at=%s deletion_adjourned_period_days=%s', namespace_id,
+                                ns.deletion_scheduled_at, cfg.deletion_adjourned_period_days);
+    hint := 'The namespace will be deleted by the next sweep; it can no longer be restored.';
+    return next;
+    return;
+  end if;
+  if from_state = 2 and to_state = 4 and actor_id is not null and not cfg.delete_now_allowed then
+    code := 'NS005';
+    message := 'deleting before the grace period ends is disabled';
+    detail := pg_catalog.format('namespace_id=%s delete_now_allowed=false', namespace_id);
+    hint := 'Wait for the sweeper, or have an administrator set lifecycle.settings.delete_now_allowed.';
+    return next;
+    return;
   end if;
 
   -- 3. No ancestor, at any depth, may have a forbidden own state; report the nearest.
@@ -129,6 +136,25 @@ begin
                                     lifecycle.state_name(hit_state));
         hint := pg_catalog.format('Wait until the operation on %s ends, or change its state first.',
                                   lifecycle.namespace_full_path(hit_id));
+        return next;
+        return;
+      end if;
+    end if;
+
+    -- 5. Leaving a pending deletion makes the path live again: a live sibling must not hold it.
+    --    (The gate holds the sibling-path lock while this runs.)
+    if (select s.pending_deletion from lifecycle.states s where s.code = transition_refusal.from_state)
+       and not (select s.pending_deletion from lifecycle.states s where s.code = transition_refusal.to_state) then
+      select n.id into hit_id
+        from lifecycle.namespaces n
+       where coalesce(n.parent_id, 0) = coalesce(ns.parent_id, 0) and n.path = ns.path
+         and n.state <> 2 and n.state <> 4 and n.id <> ns.id;
+      if found then
+        code := 'NS006';
+        message := pg_catalog.format('path %s was taken while the namespace was scheduled for deletion',
+                                     lifecycle.namespace_full_path(hit_id));
+        detail := pg_catalog.format('namespace_id=%s path=%s taken_by_namespace_id=%s', namespace_id, ns.path, hit_id);
+        hint := 'Rename or delete the namespace that took the path, then restore again; this one stays restorable until the grace period ends.';
         return next;
         return;
       end if;

@@ -5,7 +5,7 @@
 --
 -- The actor comes from the context namespace_change_state sets; a raw UPDATE has none and is
 -- judged as the system, which only superusers and lifecycle_worker members may act as.
-create function lifecycle.namespaces_state_gate()
+create or replace function lifecycle.namespaces_state_gate()
 returns trigger
 language plpgsql
 -- Definer: path locks and guard reads need privileges the application role does not have.
@@ -15,6 +15,7 @@ as $$
 declare
   from_state smallint;
   refusal record;
+  actor bigint;
 begin
   if tg_op = 'UPDATE' then
     if new.state = old.state then
@@ -42,11 +43,17 @@ begin
   -- (the API locked them already, so this waits only for raw UPDATEs).
   if tg_op = 'UPDATE' then
     perform lifecycle.namespace_lock_path(old.traversal_ids[1:pg_catalog.cardinality(old.traversal_ids) - 1]);
+    -- Leaving a pending deletion takes the path again: hold its name (step 3 of the lock order)
+    -- while transition_refusal checks that no live sibling took it meanwhile.
+    if (select s.pending_deletion from lifecycle.states s where s.code = old.state)
+       and not (select s.pending_deletion from lifecycle.states s where s.code = new.state) then
+      perform lifecycle.namespace_lock_sibling_path(new.parent_id, new.path);
+    end if;
   end if;
 
+  actor := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
   select * into refusal
-    from lifecycle.transition_refusal(new.id, new.traversal_ids, from_state, new.state,
-                                      nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint);
+    from lifecycle.transition_refusal(new.id, new.traversal_ids, from_state, new.state, actor);
   if found then
     raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail,
       hint = refusal.hint;
@@ -54,11 +61,20 @@ begin
 
   if tg_op = 'UPDATE' then
     new.updated_at := pg_catalog.now();
+    -- Who scheduled the deletion and when: set when it is scheduled from a permanent state, kept
+    -- while the deletion runs or is requeued, cleared when the namespace is restored.
+    if (select s.permanent from lifecycle.states s where s.code = new.state) then
+      new.deletion_scheduled_at := null;
+      new.deletion_scheduled_by := null;
+    elsif new.state = 2 and (select s.permanent from lifecycle.states s where s.code = old.state) then
+      new.deletion_scheduled_at := pg_catalog.now();
+      new.deletion_scheduled_by := actor;
+    end if;
   end if;
   return new;
 end
 $$;
 
-create trigger namespaces_2_state_gate
+create or replace trigger namespaces_2_state_gate
   before insert or update of state on lifecycle.namespaces
   for each row execute function lifecycle.namespaces_state_gate();

@@ -9,12 +9,12 @@ grant usage on schema tap, lifecycle_test to lifecycle_app;
 set local role lifecycle_app;
 select throws_ok(
   format($$select * from lifecycle.namespace_transition(%s, 'archived', null)$$, lifecycle_test.id_of('acme/site')),
-  'NS005', 'only the system may change a namespace''s state without an actor',
+  'NS005', 'only the system may move this namespace to archived without an actor',
   'lifecycle_app: namespace_transition with actor null is NS005'
 );
 select throws_ok(
   format($$select * from lifecycle.namespace_event(%s, 'archive', null)$$, lifecycle_test.id_of('acme/site')),
-  'NS005', 'only the system may change a namespace''s state without an actor',
+  'NS005', 'only the system may move this namespace to archived without an actor',
   'lifecycle_app: namespace_event with actor null is NS005'
 );
 select is(
