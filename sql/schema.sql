@@ -427,6 +427,112 @@ $$;
 
 COMMENT ON FUNCTION lifecycle.namespace_full_path(namespace_id bigint) IS 'Full path of a namespace (root/…/self); null when the namespace does not exist.';
 
+--
+-- Name: namespace_hard_delete(bigint, integer); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_hard_delete(namespace_id bigint, batch_size integer DEFAULT NULL::integer) RETURNS TABLE(deleted bigint, remaining bigint, done boolean)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    SET lock_timeout TO '5s'
+    AS $$
+#variable_conflict use_variable
+declare
+  ns lifecycle.namespaces;
+  depth int;
+  upper_bound bigint[];
+  md jsonb;
+  total bigint;
+  removed bigint;
+  left_over bigint;
+begin
+  if namespace_id is null then
+    raise exception using errcode = 'NS010', message = 'namespace_id is required', hint = 'Pass the id of the namespace to delete.';
+  end if;
+  batch_size := coalesce(batch_size, (select s.hard_delete_batch_size from lifecycle.settings s));
+  if batch_size < 1 then
+    raise exception using errcode = 'NS010', message = 'batch_size must be at least 1',
+      detail = pg_catalog.format('batch_size=%s', batch_size), hint = 'Pass a positive batch size, or null for the setting.';
+  end if;
+  if not exists (select from lifecycle.namespaces n where n.id = namespace_hard_delete.namespace_id)
+     and exists (select from lifecycle.deleted_namespaces d where d.namespace_id = namespace_hard_delete.namespace_id) then
+    return query select 0::bigint, 0::bigint, true;
+    return;
+  end if;
+  ns := lifecycle.namespace_lock(namespace_id);
+  if ns.state <> lifecycle.state_code('deletion_in_progress') then
+    raise exception using errcode = 'NS001',
+      message = pg_catalog.format('cannot hard-delete a namespace that is %s', lifecycle.state_name(ns.state)),
+      detail = pg_catalog.format('namespace_id=%s state=%s', ns.id, lifecycle.state_name(ns.state)),
+      hint = 'Schedule the deletion, then start it (deletion_start): only deletion_in_progress is removed.';
+  end if;
+
+  depth := pg_catalog.cardinality(ns.traversal_ids);
+  upper_bound := ns.traversal_ids[1:depth - 1] || (ns.traversal_ids[depth] + 1);
+  select d.state_metadata into md from lifecycle.namespace_details d where d.namespace_id = ns.id for update;
+  total := (md #>> '{progress,total}')::bigint;
+  if total is null then
+    select count(*) into total from lifecycle.namespaces d
+     where d.traversal_ids > ns.traversal_ids and d.traversal_ids < upper_bound;
+  end if;
+
+  -- Deepest first: when a row is in the batch, every deeper row of the subtree is too, so no row
+  -- goes before its children.
+  with doomed as (
+    select d.id from lifecycle.namespaces d
+     where d.traversal_ids > ns.traversal_ids and d.traversal_ids < upper_bound
+     order by pg_catalog.cardinality(d.traversal_ids) desc, d.id
+     limit batch_size
+  ), gone as (
+    delete from lifecycle.namespaces d using doomed where d.id = doomed.id returning 1
+  )
+  select count(*) into removed from gone;
+
+  select count(*) into left_over from lifecycle.namespaces d
+   where d.traversal_ids > ns.traversal_ids and d.traversal_ids < upper_bound;
+
+  if left_over > 0 then
+    update lifecycle.namespace_details d
+       set state_metadata = d.state_metadata || pg_catalog.jsonb_build_object(
+             'progress', pg_catalog.jsonb_build_object('done', total - left_over, 'total', total))
+     where d.namespace_id = ns.id;
+    return query select removed, left_over, false;
+    return;
+  end if;
+
+  insert into lifecycle.deleted_namespaces (namespace_id, full_path, type, parent_id, traversal_ids,
+                                            deletion_scheduled_by, deletion_scheduled_at, descendant_count)
+  values (ns.id, lifecycle.namespace_full_path(ns.id), ns.type, ns.parent_id, ns.traversal_ids,
+          ns.deletion_scheduled_by, ns.deletion_scheduled_at, total);
+  delete from lifecycle.namespaces d where d.id = ns.id;
+  return query select removed + 1, 0::bigint, true;
+end
+$$;
+
+--
+-- Name: FUNCTION namespace_hard_delete(namespace_id bigint, batch_size integer); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.namespace_hard_delete(namespace_id bigint, batch_size integer) IS 'One batch of a hard delete (deepest first); call until done. Errors: NS001 NS004 NS010.';
+
+--
+-- Name: namespace_hard_delete_all(bigint, integer); Type: PROCEDURE; Schema: lifecycle; Owner: -
+--
+
+CREATE PROCEDURE lifecycle.namespace_hard_delete_all(IN namespace_id bigint, IN batch_size integer DEFAULT NULL::integer)
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  finished boolean := false;
+begin
+  while not finished loop
+    select h.done into finished from lifecycle.namespace_hard_delete(namespace_id, batch_size) h;
+    commit;
+  end loop;
+end
+$$;
+
 SET default_tablespace = '';
 
 SET default_table_access_method = heap;
@@ -699,6 +805,278 @@ $$;
 COMMENT ON FUNCTION lifecycle.namespace_set_visibility(id bigint, new_visibility text, actor_id bigint) IS 'Set visibility (idempotent). Errors: NS001 NS002 NS003 NS004 NS005 NS010.';
 
 --
+-- Name: namespace_transfer_accept(bigint, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_transfer_accept(id bigint, actor_id bigint) RETURNS TABLE(request_id bigint, status text, namespace_id bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    SET lock_timeout TO '5s'
+    AS $$
+#variable_conflict use_variable
+declare
+  r lifecycle.transfer_requests;
+  refusal record;
+begin
+  r := lifecycle.transfer_request_lock(id);
+  if r.status <> 'pending' then
+    raise exception using errcode = 'NS009', message = pg_catalog.format('transfer request is %s', r.status),
+      detail = pg_catalog.format('request_id=%s status=%s', r.id, r.status), hint = 'Only a pending request can be accepted.';
+  end if;
+  select * into refusal
+    from lifecycle.actor_refusal(r.to_parent_id, (select t.traversal_ids from lifecycle.namespaces t where t.id = r.to_parent_id),
+           actor_id, (select p.min_access_level from lifecycle.operation_policies p where p.operation = 'transfer_accept'),
+           'accept namespaces below this parent');
+  if found then
+    raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
+  end if;
+  perform lifecycle.transfer_accept_locked(r, actor_id);
+  return query select r.id, 'accepted'::text, r.namespace_id;
+end
+$$;
+
+--
+-- Name: namespace_transfer_cancel(bigint, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_transfer_cancel(id bigint, actor_id bigint) RETURNS TABLE(request_id bigint, status text)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    SET lock_timeout TO '5s'
+    AS $$
+#variable_conflict use_variable
+declare
+  r lifecycle.transfer_requests;
+  refusal record;
+begin
+  r := lifecycle.transfer_request_lock(id);
+  if r.status <> 'pending' then
+    raise exception using errcode = 'NS009', message = pg_catalog.format('transfer request is %s', r.status),
+      detail = pg_catalog.format('request_id=%s status=%s', r.id, r.status), hint = 'Only a pending request can be canceled.';
+  end if;
+  if actor_id is distinct from r.requested_by then
+    select * into refusal
+      from lifecycle.actor_refusal(r.namespace_id, (select t.traversal_ids from lifecycle.namespaces t where t.id = r.namespace_id),
+             actor_id, (select p.min_access_level from lifecycle.operation_policies p where p.operation = 'transfer_cancel'),
+             'cancel transfers of this namespace');
+    if found then
+      raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
+    end if;
+  end if;
+  update lifecycle.transfer_requests t set status = 'canceled', decided_by = actor_id, decided_at = pg_catalog.now()
+   where t.id = r.id;
+  return query select r.id, 'canceled'::text;
+end
+$$;
+
+--
+-- Name: namespace_transfer_decline(bigint, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_transfer_decline(id bigint, actor_id bigint) RETURNS TABLE(request_id bigint, status text)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    SET lock_timeout TO '5s'
+    AS $$
+#variable_conflict use_variable
+declare
+  r lifecycle.transfer_requests;
+  refusal record;
+begin
+  r := lifecycle.transfer_request_lock(id);
+  if r.status <> 'pending' then
+    raise exception using errcode = 'NS009', message = pg_catalog.format('transfer request is %s', r.status),
+      detail = pg_catalog.format('request_id=%s status=%s', r.id, r.status), hint = 'Only a pending request can be declined.';
+  end if;
+  select * into refusal
+    from lifecycle.actor_refusal(r.to_parent_id, (select t.traversal_ids from lifecycle.namespaces t where t.id = r.to_parent_id),
+           actor_id, (select p.min_access_level from lifecycle.operation_policies p where p.operation = 'transfer_accept'),
+           'decline namespaces offered to this parent');
+  if found then
+    raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
+  end if;
+  update lifecycle.transfer_requests t set status = 'declined', decided_by = actor_id, decided_at = pg_catalog.now()
+   where t.id = r.id;
+  return query select r.id, 'declined'::text;
+end
+$$;
+
+--
+-- Name: namespace_transfer_execute(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_transfer_execute(namespace_id bigint) RETURNS TABLE(outcome text, old_full_path text, new_full_path text)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    SET lock_timeout TO '5s'
+    AS $$
+#variable_conflict use_variable
+declare
+  request_id bigint;
+  r lifecycle.transfer_requests;
+  ns lifecycle.namespaces;
+  target_path bigint[];
+  refusal record;
+  as_system boolean := lifecycle.caller_may_act_as_system();
+  total bigint;
+  old_path text;
+  failure text;
+begin
+  if namespace_id is null then
+    raise exception using errcode = 'NS010', message = 'namespace_id is required', hint = 'Pass the id of the moving namespace.';
+  end if;
+  -- Step 0 of the lock order: the accepted request, then the namespaces.
+  select t.id into request_id from lifecycle.transfer_requests t
+   where t.namespace_id = namespace_transfer_execute.namespace_id and t.status = 'accepted';
+  if request_id is not null then
+    r := lifecycle.transfer_request_lock(request_id);
+  end if;
+
+  -- Step 1: the old path and the new parent's path together, root first; step 2: the row.
+  loop
+    select * into ns from lifecycle.namespaces n where n.id = namespace_transfer_execute.namespace_id;
+    if not found then
+      raise exception using errcode = 'NS004', message = 'namespace not found',
+        detail = pg_catalog.format('namespace_id=%s', namespace_transfer_execute.namespace_id), hint = 'Check the id.';
+    end if;
+    select t.traversal_ids into target_path from lifecycle.namespaces t where t.id = r.to_parent_id;
+    perform lifecycle.namespace_lock_path(ns.traversal_ids[1:pg_catalog.cardinality(ns.traversal_ids) - 1]
+                                          || coalesce(target_path, '{}'));
+    perform 1 from lifecycle.namespaces n where n.id = ns.id and n.traversal_ids = ns.traversal_ids for no key update;
+    exit when found;
+  end loop;
+
+  if ns.state <> lifecycle.state_code('transfer_in_progress') or r.status is distinct from 'accepted' then
+    if ns.state = lifecycle.state_code('transfer_in_progress') then
+      -- Moving with no accepted request: nothing says where to; end the transfer.
+      perform lifecycle.namespace_change_state(ns.id, null, 'transfer_done', case when as_system then null end,
+        pg_catalog.jsonb_build_object('last_error', 'no accepted transfer request'));
+      return query select 'failed'::text, lifecycle.namespace_full_path(ns.id), null::text;
+      return;
+    end if;
+    return query select 'noop'::text, lifecycle.namespace_full_path(ns.id), null::text;
+    return;
+  end if;
+
+  old_path := lifecycle.namespace_full_path(ns.id);
+  select * into refusal from lifecycle.transfer_target_refusal(ns.id, r.to_parent_id);
+  if found then
+    failure := refusal.code || ': ' || refusal.message;
+  else
+    begin
+      select count(*) into total
+        from lifecycle.namespaces d
+       where d.traversal_ids >= ns.traversal_ids
+         and d.traversal_ids < ns.traversal_ids[1:pg_catalog.cardinality(ns.traversal_ids) - 1]
+                               || (ns.traversal_ids[pg_catalog.cardinality(ns.traversal_ids)] + 1);
+      update lifecycle.namespaces n set parent_id = r.to_parent_id, updated_at = pg_catalog.now() where n.id = ns.id;
+      insert into lifecycle.namespace_redirects (old_full_path, namespace_id, kind, actor_id, new_full_path)
+      values (old_path, ns.id, 'transfer', r.decided_by, lifecycle.namespace_full_path(ns.id));
+    exception when others then
+      -- The subtransaction is rolled back: nothing of the move remains.
+      failure := sqlstate || ': ' || sqlerrm;
+    end;
+  end if;
+
+  if failure is not null then
+    update lifecycle.transfer_requests t set status = 'failed', last_error = failure, completed_at = pg_catalog.now()
+     where t.id = r.id;
+    perform lifecycle.namespace_change_state(ns.id, null, 'transfer_done',
+      case when as_system then null else r.requested_by end,
+      pg_catalog.jsonb_build_object('last_error', pg_catalog.left(failure, 2000),
+                                    'correlation_id', 'transfer-request-' || r.id));
+    return query select 'failed'::text, old_path, null::text;
+    return;
+  end if;
+
+  update lifecycle.transfer_requests t set status = 'completed', completed_at = pg_catalog.now() where t.id = r.id;
+  perform lifecycle.namespace_change_state(ns.id, null, 'transfer_done',
+    case when as_system then null else r.decided_by end,
+    pg_catalog.jsonb_build_object('progress', pg_catalog.jsonb_build_object('done', total, 'total', total),
+                                  'correlation_id', 'transfer-request-' || r.id));
+  return query select 'completed'::text, old_path, lifecycle.namespace_full_path(ns.id);
+end
+$$;
+
+--
+-- Name: FUNCTION namespace_transfer_execute(namespace_id bigint); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.namespace_transfer_execute(namespace_id bigint) IS 'Move an accepted transfer''s subtree (idempotent): outcome completed, failed or noop.';
+
+--
+-- Name: namespace_transfer_request(bigint, bigint, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_transfer_request(namespace_id bigint, to_parent_id bigint, actor_id bigint) RETURNS TABLE(request_id bigint, status text, expires_at timestamp with time zone)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    SET lock_timeout TO '5s'
+    AS $$
+#variable_conflict use_variable
+declare
+  ns lifecycle.namespaces;
+  r lifecycle.transfer_requests;
+  refusal record;
+begin
+  if namespace_id is null or to_parent_id is null then
+    raise exception using errcode = 'NS010', message = 'namespace_id and to_parent_id are required',
+      hint = 'Pass the namespace to move and its new parent.';
+  end if;
+  if actor_id is null then
+    raise exception using errcode = 'NS010', message = 'actor_id is required',
+      hint = 'A transfer is requested by a user: pass their id.';
+  end if;
+  ns := lifecycle.namespace_lock(namespace_id);
+  select * into refusal
+    from lifecycle.actor_refusal(ns.id, ns.traversal_ids, actor_id,
+           (select p.min_access_level from lifecycle.operation_policies p where p.operation = 'transfer_request'),
+           'transfer this namespace');
+  if found then
+    raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
+  end if;
+  -- Fail early on what would refuse transfer_start at accept time.
+  select * into refusal
+    from lifecycle.transition_refusal(ns.id, ns.traversal_ids, ns.state, lifecycle.state_code('transfer_in_progress'), actor_id);
+  if found then
+    raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
+  end if;
+  select * into refusal from lifecycle.transfer_target_refusal(ns.id, to_parent_id);
+  if found then
+    raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
+  end if;
+  select * into r from lifecycle.transfer_requests t where t.namespace_id = ns.id and t.status in ('pending', 'accepted');
+  if found then
+    raise exception using errcode = 'NS009',
+      message = pg_catalog.format('namespace already has an open transfer request (%s)', r.status),
+      detail = pg_catalog.format('namespace_id=%s request_id=%s status=%s', ns.id, r.id, r.status),
+      hint = 'Cancel the open request first, or wait for it to end.';
+  end if;
+
+  insert into lifecycle.transfer_requests (namespace_id, from_parent_id, to_parent_id, requested_by, expires_at)
+  values (ns.id, ns.parent_id, to_parent_id, actor_id,
+          pg_catalog.now() + (select s.transfer_request_ttl from lifecycle.settings s))
+  returning * into r;
+
+  -- An actor who owns both sides accepts their own offer.
+  if not exists (select from lifecycle.actor_refusal(
+                   to_parent_id, (select t.traversal_ids from lifecycle.namespaces t where t.id = to_parent_id), actor_id,
+                   (select p.min_access_level from lifecycle.operation_policies p where p.operation = 'transfer_accept'),
+                   'accept')) then
+    perform lifecycle.transfer_accept_locked(r, actor_id);
+    r.status := 'accepted';
+  end if;
+  return query select r.id, r.status, r.expires_at;
+end
+$$;
+
+--
+-- Name: FUNCTION namespace_transfer_request(namespace_id bigint, to_parent_id bigint, actor_id bigint); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.namespace_transfer_request(namespace_id bigint, to_parent_id bigint, actor_id bigint) IS 'Offer a namespace to a new parent; auto-accepted when the actor owns both sides. Errors: NS001-NS006 NS009 NS010.';
+
+--
 -- Name: namespace_transition(bigint, text, bigint, jsonb); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -743,6 +1121,45 @@ begin
     end if;
   end loop;
   return current_id;
+end
+$$;
+
+--
+-- Name: namespaces_deletion_guard(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespaces_deletion_guard() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if not exists (select from lifecycle.namespaces a
+                  where a.id = any (old.traversal_ids) and a.state = lifecycle.state_code('deletion_in_progress')) then
+    raise exception using errcode = 'NS001',
+      message = 'only a namespace being deleted (deletion_in_progress, or below one) can be removed',
+      detail = pg_catalog.format('namespace_id=%s state=%s', old.id, lifecycle.state_name(old.state)),
+      hint = 'Schedule the deletion and start it; lifecycle.namespace_hard_delete removes the rows.';
+  end if;
+  return old;
+end
+$$;
+
+--
+-- Name: namespaces_moves(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespaces_moves() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if new.parent_id is distinct from old.parent_id and old.state <> lifecycle.state_code('transfer_in_progress') then
+    raise exception using errcode = 'NS001',
+      message = pg_catalog.format('a namespace moves only while transfer_in_progress, not %s', lifecycle.state_name(old.state)),
+      detail = pg_catalog.format('namespace_id=%s state=%s', old.id, lifecycle.state_name(old.state)),
+      hint = 'Request a transfer (lifecycle.namespace_transfer_request).';
+  end if;
+  return new;
 end
 $$;
 
@@ -1220,6 +1637,186 @@ CREATE FUNCTION lifecycle.state_name(code smallint) RETURNS text
 $$;
 
 --
+-- Name: transfer_requests; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.transfer_requests (
+    id bigint NOT NULL,
+    namespace_id bigint NOT NULL,
+    from_parent_id bigint,
+    to_parent_id bigint NOT NULL,
+    requested_by bigint NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    decided_by bigint,
+    decided_at timestamp with time zone,
+    completed_at timestamp with time zone,
+    last_error text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT transfer_requests_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'accepted'::text, 'declined'::text, 'canceled'::text, 'expired'::text, 'completed'::text, 'failed'::text])))
+);
+
+--
+-- Name: TABLE transfer_requests; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.transfer_requests IS 'Offers to move a namespace below a new parent; the row''s status is the audit fact of each step.';
+
+--
+-- Name: transfer_accept_locked(lifecycle.transfer_requests, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.transfer_accept_locked(r lifecycle.transfer_requests, actor_id bigint) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  refusal record;
+begin
+  if r.expires_at <= pg_catalog.now() then
+    raise exception using errcode = 'NS009', message = 'transfer request expired',
+      detail = pg_catalog.format('request_id=%s expires_at=%s', r.id, r.expires_at),
+      hint = 'Request the transfer again.';
+  end if;
+  select * into refusal from lifecycle.transfer_target_refusal(r.namespace_id, r.to_parent_id);
+  if found then
+    raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
+  end if;
+  update lifecycle.transfer_requests t
+     set status = 'accepted', decided_by = actor_id, decided_at = pg_catalog.now()
+   where t.id = r.id;
+  perform lifecycle.namespace_change_state(r.namespace_id, null, 'transfer_start', r.requested_by,
+                                           pg_catalog.jsonb_build_object('correlation_id', 'transfer-request-' || r.id));
+end
+$$;
+
+--
+-- Name: transfer_request_lock(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.transfer_request_lock(request_id bigint) RETURNS lifecycle.transfer_requests
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  r lifecycle.transfer_requests;
+begin
+  select * into r from lifecycle.transfer_requests t where t.id = request_id for update;
+  if not found then
+    raise exception using errcode = 'NS004', message = 'transfer request not found',
+      detail = pg_catalog.format('request_id=%s', request_id), hint = 'Check the request id.';
+  end if;
+  return r;
+end
+$$;
+
+--
+-- Name: transfer_requests_expire(timestamp with time zone); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.transfer_requests_expire(as_of timestamp with time zone DEFAULT now()) RETURNS integer
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  with due as (
+    select t.id from lifecycle.transfer_requests t
+     where t.status = 'pending' and t.expires_at < as_of
+       for update skip locked
+  ), expired as (
+    update lifecycle.transfer_requests t set status = 'expired', decided_at = pg_catalog.now()
+      from due where t.id = due.id
+    returning 1
+  )
+  select count(*)::int from expired
+$$;
+
+--
+-- Name: transfer_target_refusal(bigint, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.transfer_target_refusal(namespace_id bigint, to_parent_id bigint) RETURNS TABLE(code text, message text, detail text, hint text)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_variable
+declare
+  ns lifecycle.namespaces;
+  target lifecycle.namespaces;
+  blocker bigint;
+  blocker_state text;
+begin
+  select * into ns from lifecycle.namespaces n where n.id = namespace_id;
+  select * into target from lifecycle.namespaces n where n.id = to_parent_id;
+  if target.id is null then
+    code := 'NS004'; message := 'target namespace not found';
+    detail := pg_catalog.format('namespace_id=%s to_parent_id=%s', namespace_id, to_parent_id);
+    hint := 'Pass the id of an existing group or organization as the new parent.';
+    return next; return;
+  end if;
+  if ns.type in ('organization', 'user') then
+    code := 'NS010'; message := pg_catalog.format('a namespace of type %s cannot be transferred', ns.type);
+    detail := pg_catalog.format('namespace_id=%s type=%s', namespace_id, ns.type);
+    hint := 'Transfer its groups and projects instead.';
+    return next; return;
+  end if;
+  if target.type = 'project' then
+    code := 'NS010'; message := 'a project cannot be a new parent';
+    detail := pg_catalog.format('namespace_id=%s to_parent_id=%s to_parent_type=project', namespace_id, to_parent_id);
+    hint := 'Choose a group, an organization or a user namespace.';
+    return next; return;
+  end if;
+  if target.id = ns.parent_id then
+    code := 'NS010'; message := 'the namespace is already below this parent';
+    detail := pg_catalog.format('namespace_id=%s to_parent_id=%s', namespace_id, to_parent_id);
+    hint := 'Choose another parent.';
+    return next; return;
+  end if;
+  if ns.id = any (target.traversal_ids) then
+    code := 'NS010'; message := 'a namespace cannot move below itself or its own descendant';
+    detail := pg_catalog.format('namespace_id=%s to_parent_id=%s', namespace_id, to_parent_id);
+    hint := 'Choose a parent outside the namespace''s subtree.';
+    return next; return;
+  end if;
+  select a.id, s.name into blocker, blocker_state
+    from lifecycle.namespaces a
+    join lifecycle.states s on s.code = a.state
+   where a.id = any (target.traversal_ids) and a.state <> 0
+   order by pg_catalog.cardinality(a.traversal_ids) desc
+   limit 1;
+  if found then
+    code := 'NS002';
+    message := pg_catalog.format('cannot move below %s: %s is %s', lifecycle.namespace_full_path(target.id),
+                                 lifecycle.namespace_full_path(blocker), blocker_state);
+    detail := pg_catalog.format('namespace_id=%s to_parent_id=%s blocking_namespace_id=%s blocking_state=%s',
+                                namespace_id, to_parent_id, blocker, blocker_state);
+    hint := 'The new parent and all its ancestors must be active.';
+    return next; return;
+  end if;
+  if (select v.rank from lifecycle.visibility_levels v where v.name = ns.visibility)
+     > (select v.rank from lifecycle.visibility_levels v where v.name = target.visibility) then
+    code := 'NS002';
+    message := pg_catalog.format('%s is %s, more visible than the new parent %s (%s)', lifecycle.namespace_full_path(ns.id),
+                                 ns.visibility, lifecycle.namespace_full_path(target.id), target.visibility);
+    detail := pg_catalog.format('namespace_id=%s visibility=%s to_parent_id=%s to_parent_visibility=%s', namespace_id,
+                                ns.visibility, to_parent_id, target.visibility);
+    hint := 'Lower the namespace''s visibility first, or choose a more visible parent.';
+    return next; return;
+  end if;
+  select n.id into blocker
+    from lifecycle.namespaces n
+   where n.parent_id = target.id and n.path = ns.path and n.state <> 2 and n.state <> 4;
+  if found then
+    code := 'NS006';
+    message := pg_catalog.format('path %s/%s is taken', lifecycle.namespace_full_path(target.id), ns.path);
+    detail := pg_catalog.format('namespace_id=%s to_parent_id=%s path=%s taken_by_namespace_id=%s', namespace_id,
+                                to_parent_id, ns.path, blocker);
+    hint := 'Rename the namespace (or the one holding the path) first.';
+    return next; return;
+  end if;
+end
+$$;
+
+--
 -- Name: transition_refusal(bigint, bigint[], smallint, smallint, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -1368,6 +1965,22 @@ begin
   end if;
 end
 $$;
+
+--
+-- Name: deleted_namespaces; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.deleted_namespaces (
+    namespace_id bigint NOT NULL,
+    full_path text NOT NULL,
+    type text NOT NULL,
+    parent_id bigint,
+    traversal_ids bigint[] NOT NULL,
+    deletion_scheduled_by bigint,
+    deletion_scheduled_at timestamp with time zone,
+    descendant_count bigint NOT NULL,
+    deleted_at timestamp with time zone DEFAULT now() NOT NULL
+);
 
 --
 -- Name: states; Type: TABLE; Schema: lifecycle; Owner: -
@@ -1611,6 +2224,19 @@ CREATE TABLE lifecycle.state_transitions (
 COMMENT ON TABLE lifecycle.state_transitions IS 'DESIGN §3 transition matrix (ADR 003), one row per allowed pair; from_state null = creation.';
 
 --
+-- Name: transfer_requests_id_seq; Type: SEQUENCE; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE lifecycle.transfer_requests ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME lifecycle.transfer_requests_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: transition_guards; Type: TABLE; Schema: lifecycle; Owner: -
 --
 
@@ -1652,6 +2278,13 @@ CREATE TABLE lifecycle.visibility_levels (
 --
 
 COMMENT ON TABLE lifecycle.visibility_levels IS 'Visibility levels by rank: a namespace is never more visible (higher rank) than its parent.';
+
+--
+-- Name: deleted_namespaces deleted_namespaces_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.deleted_namespaces
+    ADD CONSTRAINT deleted_namespaces_pkey PRIMARY KEY (namespace_id);
 
 --
 -- Name: event_sources event_sources_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
@@ -1759,6 +2392,13 @@ ALTER TABLE ONLY lifecycle.states
     ADD CONSTRAINT states_pkey PRIMARY KEY (code);
 
 --
+-- Name: transfer_requests transfer_requests_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.transfer_requests
+    ADD CONSTRAINT transfer_requests_pkey PRIMARY KEY (id);
+
+--
 -- Name: transition_guards transition_guards_key; Type: CONSTRAINT; Schema: lifecycle; Owner: -
 --
 
@@ -1853,6 +2493,24 @@ CREATE INDEX namespaces_traversal_ids_idx ON lifecycle.namespaces USING btree (t
 CREATE INDEX namespaces_visible_idx ON lifecycle.namespaces USING btree (visibility, traversal_ids) WHERE (visibility <> 'private'::text);
 
 --
+-- Name: transfer_requests_expires_at_idx; Type: INDEX; Schema: lifecycle; Owner: -
+--
+
+CREATE INDEX transfer_requests_expires_at_idx ON lifecycle.transfer_requests USING btree (expires_at) WHERE (status = 'pending'::text);
+
+--
+-- Name: transfer_requests_open_key; Type: INDEX; Schema: lifecycle; Owner: -
+--
+
+CREATE UNIQUE INDEX transfer_requests_open_key ON lifecycle.transfer_requests USING btree (namespace_id) WHERE (status = ANY (ARRAY['pending'::text, 'accepted'::text]));
+
+--
+-- Name: transfer_requests_to_parent_id_idx; Type: INDEX; Schema: lifecycle; Owner: -
+--
+
+CREATE INDEX transfer_requests_to_parent_id_idx ON lifecycle.transfer_requests USING btree (to_parent_id);
+
+--
 -- Name: namespace_details namespace_details_validate; Type: TRIGGER; Schema: lifecycle; Owner: -
 --
 
@@ -1869,6 +2527,12 @@ CREATE TRIGGER namespaces_1_traversal_ids_cascade AFTER UPDATE OF parent_id ON l
 --
 
 CREATE TRIGGER namespaces_1_traversal_ids_maintain BEFORE INSERT OR UPDATE OF parent_id, traversal_ids ON lifecycle.namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.namespaces_traversal_ids_maintain();
+
+--
+-- Name: namespaces namespaces_2_moves; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER namespaces_2_moves BEFORE UPDATE OF parent_id ON lifecycle.namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.namespaces_moves();
 
 --
 -- Name: namespaces namespaces_2_paths; Type: TRIGGER; Schema: lifecycle; Owner: -
@@ -1893,6 +2557,12 @@ CREATE TRIGGER namespaces_2_visibility BEFORE INSERT OR UPDATE OF visibility, pa
 --
 
 CREATE TRIGGER namespaces_3_state_record AFTER INSERT OR UPDATE OF state ON lifecycle.namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.namespaces_state_record();
+
+--
+-- Name: namespaces namespaces_deletion_guard; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER namespaces_deletion_guard BEFORE DELETE ON lifecycle.namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.namespaces_deletion_guard();
 
 --
 -- Name: settings settings_validate; Type: TRIGGER; Schema: lifecycle; Owner: -
@@ -1999,6 +2669,20 @@ ALTER TABLE ONLY lifecycle.state_transitions
     ADD CONSTRAINT state_transitions_to_state_fkey FOREIGN KEY (to_state) REFERENCES lifecycle.states(code);
 
 --
+-- Name: transfer_requests transfer_requests_namespace_id_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.transfer_requests
+    ADD CONSTRAINT transfer_requests_namespace_id_fkey FOREIGN KEY (namespace_id) REFERENCES lifecycle.namespaces(id) ON DELETE CASCADE;
+
+--
+-- Name: transfer_requests transfer_requests_to_parent_id_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.transfer_requests
+    ADD CONSTRAINT transfer_requests_to_parent_id_fkey FOREIGN KEY (to_parent_id) REFERENCES lifecycle.namespaces(id) ON DELETE CASCADE;
+
+--
 -- Name: transition_guards transition_guards_forbidden_state_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
 --
 
@@ -2102,6 +2786,20 @@ GRANT ALL ON FUNCTION lifecycle.namespace_full_path(namespace_id bigint) TO life
 GRANT ALL ON FUNCTION lifecycle.namespace_full_path(namespace_id bigint) TO lifecycle_worker;
 
 --
+-- Name: FUNCTION namespace_hard_delete(namespace_id bigint, batch_size integer); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_hard_delete(namespace_id bigint, batch_size integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.namespace_hard_delete(namespace_id bigint, batch_size integer) TO lifecycle_worker;
+
+--
+-- Name: PROCEDURE namespace_hard_delete_all(IN namespace_id bigint, IN batch_size integer); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON PROCEDURE lifecycle.namespace_hard_delete_all(IN namespace_id bigint, IN batch_size integer) FROM PUBLIC;
+GRANT ALL ON PROCEDURE lifecycle.namespace_hard_delete_all(IN namespace_id bigint, IN batch_size integer) TO lifecycle_worker;
+
+--
 -- Name: TABLE namespaces; Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -2193,6 +2891,46 @@ GRANT ALL ON FUNCTION lifecycle.namespace_set_visibility(id bigint, new_visibili
 GRANT ALL ON FUNCTION lifecycle.namespace_set_visibility(id bigint, new_visibility text, actor_id bigint) TO lifecycle_worker;
 
 --
+-- Name: FUNCTION namespace_transfer_accept(id bigint, actor_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_transfer_accept(id bigint, actor_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.namespace_transfer_accept(id bigint, actor_id bigint) TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.namespace_transfer_accept(id bigint, actor_id bigint) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION namespace_transfer_cancel(id bigint, actor_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_transfer_cancel(id bigint, actor_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.namespace_transfer_cancel(id bigint, actor_id bigint) TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.namespace_transfer_cancel(id bigint, actor_id bigint) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION namespace_transfer_decline(id bigint, actor_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_transfer_decline(id bigint, actor_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.namespace_transfer_decline(id bigint, actor_id bigint) TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.namespace_transfer_decline(id bigint, actor_id bigint) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION namespace_transfer_execute(namespace_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_transfer_execute(namespace_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.namespace_transfer_execute(namespace_id bigint) TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.namespace_transfer_execute(namespace_id bigint) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION namespace_transfer_request(namespace_id bigint, to_parent_id bigint, actor_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_transfer_request(namespace_id bigint, to_parent_id bigint, actor_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.namespace_transfer_request(namespace_id bigint, to_parent_id bigint, actor_id bigint) TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.namespace_transfer_request(namespace_id bigint, to_parent_id bigint, actor_id bigint) TO lifecycle_worker;
+
+--
 -- Name: FUNCTION namespace_transition(namespace_id bigint, to_state text, actor_id bigint, metadata jsonb); Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -2205,6 +2943,18 @@ GRANT ALL ON FUNCTION lifecycle.namespace_transition(namespace_id bigint, to_sta
 --
 
 REVOKE ALL ON FUNCTION lifecycle.namespace_walk(segments text[]) FROM PUBLIC;
+
+--
+-- Name: FUNCTION namespaces_deletion_guard(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespaces_deletion_guard() FROM PUBLIC;
+
+--
+-- Name: FUNCTION namespaces_moves(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespaces_moves() FROM PUBLIC;
 
 --
 -- Name: FUNCTION namespaces_paths(); Type: ACL; Schema: lifecycle; Owner: -
@@ -2296,10 +3046,49 @@ GRANT ALL ON FUNCTION lifecycle.state_name(code smallint) TO lifecycle_app;
 GRANT ALL ON FUNCTION lifecycle.state_name(code smallint) TO lifecycle_worker;
 
 --
+-- Name: TABLE transfer_requests; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.transfer_requests TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.transfer_requests TO lifecycle_worker;
+
+--
+-- Name: FUNCTION transfer_accept_locked(r lifecycle.transfer_requests, actor_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.transfer_accept_locked(r lifecycle.transfer_requests, actor_id bigint) FROM PUBLIC;
+
+--
+-- Name: FUNCTION transfer_request_lock(request_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.transfer_request_lock(request_id bigint) FROM PUBLIC;
+
+--
+-- Name: FUNCTION transfer_requests_expire(as_of timestamp with time zone); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.transfer_requests_expire(as_of timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.transfer_requests_expire(as_of timestamp with time zone) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION transfer_target_refusal(namespace_id bigint, to_parent_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.transfer_target_refusal(namespace_id bigint, to_parent_id bigint) FROM PUBLIC;
+
+--
 -- Name: FUNCTION transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint); Type: ACL; Schema: lifecycle; Owner: -
 --
 
 REVOKE ALL ON FUNCTION lifecycle.transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint) FROM PUBLIC;
+
+--
+-- Name: TABLE deleted_namespaces; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.deleted_namespaces TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.deleted_namespaces TO lifecycle_worker;
 
 --
 -- Name: TABLE states; Type: ACL; Schema: lifecycle; Owner: -

@@ -10,6 +10,18 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
+type LifecycleDeletedNamespace struct {
+	NamespaceID         int64
+	FullPath            string
+	Type                string
+	ParentID            *int64
+	TraversalIds        []int64
+	DeletionScheduledBy *int64
+	DeletionScheduledAt *time.Time
+	DescendantCount     int64
+	DeletedAt           time.Time
+}
+
 type LifecycleEffectiveState struct {
 	NamespaceID                     int64
 	State                           string
@@ -107,6 +119,22 @@ type LifecycleStateTransition struct {
 	FromState *int16
 	ToState   int16
 	Reason    string
+}
+
+// Offers to move a namespace below a new parent; the row's status is the audit fact of each step.
+type LifecycleTransferRequest struct {
+	ID           int64
+	NamespaceID  int64
+	FromParentID *int64
+	ToParentID   int64
+	RequestedBy  int64
+	Status       string
+	ExpiresAt    time.Time
+	DecidedBy    *int64
+	DecidedAt    *time.Time
+	CompletedAt  *time.Time
+	LastError    *string
+	CreatedAt    time.Time
 }
 
 // States forbidden on any ancestor / any descendant for a transition (NS002 / NS003).

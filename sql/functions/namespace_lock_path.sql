@@ -2,13 +2,18 @@
 -- them in this order, so concurrent lifecycle operations queue behind each other instead of
 -- deadlocking:
 --
+--   0. a transfer request, FOR UPDATE (transfer_request_lock): accept, decline, cancel, expiry and
+--      the move serialise on it, before they touch any namespace;
 --   1. namespaces on a path, FOR SHARE, root first (this function). A change below an ancestor
 --      holds it shared, so the ancestor cannot change state (or move) until that change commits;
 --      an ancestor's own change, holding its row exclusively, makes the change below wait. Guards
---      that look up or down the tree are therefore checked against committed, stable rows.
---   2. the namespace being changed, FOR NO KEY UPDATE (its UPDATE takes it);
---   3. that namespace's namespace_details row (updated by the state record trigger);
---   4. inserts only (history), which take no row locks that others wait on.
+--      that look up or down the tree are therefore checked against committed, stable rows. A move
+--      locks the old and the new path in one call, so both are taken root first together;
+--   2. the namespace being changed, FOR NO KEY UPDATE (its UPDATE takes it; namespace_lock);
+--   3. the name "path below parent" (namespace_lock_sibling_path), an advisory lock, when a path
+--      becomes live (create, rename, move, restore);
+--   4. that namespace's namespace_details row (updated by the state record trigger);
+--   5. inserts only (history, redirects), which take no row locks that others wait on.
 --
 -- A raw UPDATE takes the changed row (2) before its trigger takes the path (1). Two raw UPDATEs or
 -- a raw UPDATE and an API call can then wait on each other in rare interleavings; PostgreSQL's

@@ -4,6 +4,8 @@ select plan(3);
 select lifecycle_test.create_namespace(null, 'organization', 'acme');
 select lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'group', 'eng');
 select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/eng'), 'group', 'web');
+-- Moves happen only while transfer_in_progress.
+update lifecycle.namespaces set state = 5 where id = lifecycle_test.id_of('acme/eng');
 
 select throws_ok(
   format('update lifecycle.namespaces set parent_id = %s where id = %s',

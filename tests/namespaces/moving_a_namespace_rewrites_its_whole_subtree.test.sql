@@ -9,6 +9,8 @@ select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/eng/web'), 'gr
 select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/eng/web/frontend'), 'project', 'site');
 select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/eng'), 'project', 'api');
 
+-- Moves happen only while transfer_in_progress (a transfer's move does exactly this UPDATE).
+update lifecycle.namespaces set state = 5 where id = lifecycle_test.id_of('acme/eng/web');
 update lifecycle.namespaces set parent_id = lifecycle_test.id_of('acme/ops')
  where id = lifecycle_test.id_of('acme/eng/web');
 
