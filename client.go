@@ -138,3 +138,114 @@ func deref[T any](p *T) T {
 	}
 	return *p
 }
+
+// Renamed is the outcome of a path change.
+type Renamed struct {
+	NamespaceID int64
+	OldFullPath string
+	NewFullPath string
+	Changed     bool // false when the path was already new_path
+}
+
+// Rename changes a namespace's path, keeping a redirect from the old full path.
+func (c *Client) Rename(ctx context.Context, namespaceID int64, newPath string, actorID *int64) (Renamed, error) {
+	r, err := c.q.NamespaceRename(ctx, db.NamespaceRenameParams{NamespaceID: namespaceID, NewPath: newPath, ActorID: actorID})
+	if err != nil {
+		return Renamed{}, notFound(err, namespaceID)
+	}
+	return Renamed{NamespaceID: deref(r.NamespaceID), OldFullPath: deref(r.OldFullPath), NewFullPath: deref(r.NewFullPath),
+		Changed: deref(r.Changed)}, nil
+}
+
+// Resolved is where a full path leads.
+type Resolved struct {
+	NamespaceID   int64
+	CanonicalPath string
+	Redirected    bool
+}
+
+// Resolve finds the live namespace at a full path, following redirects; ok is false when none.
+func (c *Client) Resolve(ctx context.Context, fullPath string) (r Resolved, ok bool, err error) {
+	rows, err := c.q.NamespaceResolve(ctx, fullPath)
+	if err != nil || len(rows) == 0 {
+		return Resolved{}, false, FromDB(err)
+	}
+	return Resolved{NamespaceID: deref(rows[0].NamespaceID), CanonicalPath: deref(rows[0].CanonicalPath),
+		Redirected: deref(rows[0].Redirected)}, true, nil
+}
+
+// SetVisibility sets private, internal or public; changed is false when it already was.
+func (c *Client) SetVisibility(ctx context.Context, namespaceID int64, visibility string, actorID *int64) (changed bool, err error) {
+	r, err := c.q.NamespaceSetVisibility(ctx, db.NamespaceSetVisibilityParams{NamespaceID: namespaceID, Visibility: visibility, ActorID: actorID})
+	if err != nil {
+		return false, notFound(err, namespaceID)
+	}
+	return deref(r.Changed), nil
+}
+
+// TransferRequest is a request's id and status after a call.
+type TransferRequest struct {
+	ID     int64
+	Status string
+}
+
+// RequestTransfer offers a namespace to a new parent; accepted at once when the actor owns both.
+func (c *Client) RequestTransfer(ctx context.Context, namespaceID, toParentID int64, actorID *int64) (TransferRequest, error) {
+	r, err := c.q.TransferRequestCreate(ctx, db.TransferRequestCreateParams{NamespaceID: namespaceID, ToParentID: toParentID, ActorID: actorID})
+	if err != nil {
+		return TransferRequest{}, FromDB(err)
+	}
+	return TransferRequest{ID: deref(r.RequestID), Status: deref(r.Status)}, nil
+}
+
+// AcceptTransfer accepts a pending request; the namespace enters transfer_in_progress.
+func (c *Client) AcceptTransfer(ctx context.Context, requestID int64, actorID *int64) (TransferRequest, error) {
+	r, err := c.q.TransferRequestAccept(ctx, db.TransferRequestAcceptParams{RequestID: requestID, ActorID: actorID})
+	if err != nil {
+		return TransferRequest{}, FromDB(err)
+	}
+	return TransferRequest{ID: deref(r.RequestID), Status: deref(r.Status)}, nil
+}
+
+// DeclineTransfer declines a pending request.
+func (c *Client) DeclineTransfer(ctx context.Context, requestID int64, actorID *int64) (TransferRequest, error) {
+	r, err := c.q.TransferRequestDecline(ctx, db.TransferRequestDeclineParams{RequestID: requestID, ActorID: actorID})
+	if err != nil {
+		return TransferRequest{}, FromDB(err)
+	}
+	return TransferRequest{ID: deref(r.RequestID), Status: deref(r.Status)}, nil
+}
+
+// CancelTransfer cancels a pending request.
+func (c *Client) CancelTransfer(ctx context.Context, requestID int64, actorID *int64) (TransferRequest, error) {
+	r, err := c.q.TransferRequestCancel(ctx, db.TransferRequestCancelParams{RequestID: requestID, ActorID: actorID})
+	if err != nil {
+		return TransferRequest{}, FromDB(err)
+	}
+	return TransferRequest{ID: deref(r.RequestID), Status: deref(r.Status)}, nil
+}
+
+// ExecuteTransfer performs the move of an accepted transfer: outcome completed, failed or noop.
+func (c *Client) ExecuteTransfer(ctx context.Context, namespaceID int64) (outcome string, err error) {
+	r, err := c.q.TransferExecute(ctx, namespaceID)
+	if err != nil {
+		return "", notFound(err, namespaceID)
+	}
+	return deref(r.Outcome), nil
+}
+
+// HardDeleteBatch is the progress of one hard-delete batch.
+type HardDeleteBatch struct {
+	Deleted, Remaining int64
+	Done               bool
+}
+
+// HardDelete removes one batch of a namespace in deletion_in_progress (batchSize nil: the setting).
+// Call it, each time in its own transaction, until Done.
+func (c *Client) HardDelete(ctx context.Context, namespaceID int64, batchSize *int32) (HardDeleteBatch, error) {
+	r, err := c.q.NamespaceHardDelete(ctx, db.NamespaceHardDeleteParams{NamespaceID: namespaceID, BatchSize: batchSize})
+	if err != nil {
+		return HardDeleteBatch{}, notFound(err, namespaceID)
+	}
+	return HardDeleteBatch{Deleted: deref(r.Deleted), Remaining: deref(r.Remaining), Done: deref(r.Done)}, nil
+}

@@ -38,3 +38,20 @@ FROM lifecycle.namespace_effective_state(@namespace_id) e;
 -- name: NamespaceAvailableTransitions :many
 SELECT a.to_state, a.allowed, a.error_code, a.reason, a.hint
 FROM lifecycle.namespace_available_transitions(@namespace_id, sqlc.narg('actor_id')) a;
+
+-- name: NamespaceRename :one
+SELECT r.namespace_id, r.old_full_path, r.new_full_path, r.changed
+FROM lifecycle.namespace_rename(@namespace_id, @new_path, sqlc.narg('actor_id')) r;
+
+-- name: NamespaceResolve :many
+-- No row when the path does not resolve (:many, so "not found" is an empty result, not an error).
+SELECT r.namespace_id, r.canonical_path, r.redirected
+FROM lifecycle.namespace_resolve(@full_path) r;
+
+-- name: NamespaceSetVisibility :one
+SELECT v.namespace_id, v.visibility, v.changed
+FROM lifecycle.namespace_set_visibility(@namespace_id, @visibility, sqlc.narg('actor_id')) v;
+
+-- name: NamespaceHardDelete :one
+SELECT h.deleted, h.remaining, h.done
+FROM lifecycle.namespace_hard_delete(@namespace_id, sqlc.narg('batch_size')) h;

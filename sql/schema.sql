@@ -169,6 +169,7 @@ $_$;
 CREATE FUNCTION lifecycle.namespace_access_level(traversal_ids bigint[], actor_id bigint) RETURNS smallint
     LANGUAGE sql STABLE
     SET search_path TO ''
+    SET plan_cache_mode TO 'force_custom_plan'
     AS $$
   select coalesce(max(m.access_level), 0)::smallint
     from lifecycle.namespace_members m
@@ -609,6 +610,7 @@ $$;
 CREATE FUNCTION lifecycle.namespace_lock_path(ids bigint[]) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
+    SET plan_cache_mode TO 'force_custom_plan'
     AS $$
 begin
   -- traversal_ids of an ancestor is a prefix of its descendants', so it sorts first, and rows are
@@ -1187,7 +1189,9 @@ begin
   if exists (select from lifecycle.states s where s.code = new.state and s.pending_deletion) then
     return new;
   end if;
-  perform lifecycle.namespace_lock_sibling_path(new.parent_id, new.path);
+  if tg_op = 'UPDATE' then
+    perform lifecycle.namespace_lock_sibling_path(new.parent_id, new.path);
+  end if;
   select n.id into holder
     from lifecycle.namespaces n
    where coalesce(n.parent_id, 0) = coalesce(new.parent_id, 0) and n.path = new.path
@@ -1823,6 +1827,7 @@ $$;
 CREATE FUNCTION lifecycle.transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint) RETURNS TABLE(code text, message text, detail text, hint text)
     LANGUAGE plpgsql STABLE
     SET search_path TO ''
+    SET plan_cache_mode TO 'force_custom_plan'
     AS $$
 #variable_conflict use_variable
 declare

@@ -146,6 +146,29 @@ func (q *Queries) NamespaceGetByID(ctx context.Context, id int64) (Namespace, er
 	return i, err
 }
 
+const namespaceHardDelete = `-- name: NamespaceHardDelete :one
+SELECT h.deleted, h.remaining, h.done
+FROM lifecycle.namespace_hard_delete($1, $2) h
+`
+
+type NamespaceHardDeleteParams struct {
+	NamespaceID int64
+	BatchSize   *int32
+}
+
+type NamespaceHardDeleteRow struct {
+	Deleted   *int64
+	Remaining *int64
+	Done      *bool
+}
+
+func (q *Queries) NamespaceHardDelete(ctx context.Context, arg NamespaceHardDeleteParams) (NamespaceHardDeleteRow, error) {
+	row := q.db.QueryRow(ctx, namespaceHardDelete, arg.NamespaceID, arg.BatchSize)
+	var i NamespaceHardDeleteRow
+	err := row.Scan(&i.Deleted, &i.Remaining, &i.Done)
+	return i, err
+}
+
 const namespaceInsert = `-- name: NamespaceInsert :one
 
 INSERT INTO lifecycle.namespaces (parent_id, type, path, name)
@@ -239,6 +262,92 @@ func (q *Queries) NamespaceListSubtree(ctx context.Context, rootID int64) ([]Nam
 		return nil, err
 	}
 	return items, nil
+}
+
+const namespaceRename = `-- name: NamespaceRename :one
+SELECT r.namespace_id, r.old_full_path, r.new_full_path, r.changed
+FROM lifecycle.namespace_rename($1, $2, $3) r
+`
+
+type NamespaceRenameParams struct {
+	NamespaceID int64
+	NewPath     string
+	ActorID     *int64
+}
+
+type NamespaceRenameRow struct {
+	NamespaceID *int64
+	OldFullPath *string
+	NewFullPath *string
+	Changed     *bool
+}
+
+func (q *Queries) NamespaceRename(ctx context.Context, arg NamespaceRenameParams) (NamespaceRenameRow, error) {
+	row := q.db.QueryRow(ctx, namespaceRename, arg.NamespaceID, arg.NewPath, arg.ActorID)
+	var i NamespaceRenameRow
+	err := row.Scan(
+		&i.NamespaceID,
+		&i.OldFullPath,
+		&i.NewFullPath,
+		&i.Changed,
+	)
+	return i, err
+}
+
+const namespaceResolve = `-- name: NamespaceResolve :many
+SELECT r.namespace_id, r.canonical_path, r.redirected
+FROM lifecycle.namespace_resolve($1) r
+`
+
+type NamespaceResolveRow struct {
+	NamespaceID   *int64
+	CanonicalPath *string
+	Redirected    *bool
+}
+
+// No row when the path does not resolve (:many, so "not found" is an empty result, not an error).
+func (q *Queries) NamespaceResolve(ctx context.Context, fullPath string) ([]NamespaceResolveRow, error) {
+	rows, err := q.db.Query(ctx, namespaceResolve, fullPath)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []NamespaceResolveRow{}
+	for rows.Next() {
+		var i NamespaceResolveRow
+		if err := rows.Scan(&i.NamespaceID, &i.CanonicalPath, &i.Redirected); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const namespaceSetVisibility = `-- name: NamespaceSetVisibility :one
+SELECT v.namespace_id, v.visibility, v.changed
+FROM lifecycle.namespace_set_visibility($1, $2, $3) v
+`
+
+type NamespaceSetVisibilityParams struct {
+	NamespaceID int64
+	Visibility  string
+	ActorID     *int64
+}
+
+type NamespaceSetVisibilityRow struct {
+	NamespaceID *int64
+	Visibility  *string
+	Changed     *bool
+}
+
+func (q *Queries) NamespaceSetVisibility(ctx context.Context, arg NamespaceSetVisibilityParams) (NamespaceSetVisibilityRow, error) {
+	row := q.db.QueryRow(ctx, namespaceSetVisibility, arg.NamespaceID, arg.Visibility, arg.ActorID)
+	var i NamespaceSetVisibilityRow
+	err := row.Scan(&i.NamespaceID, &i.Visibility, &i.Changed)
+	return i, err
 }
 
 const namespaceTransition = `-- name: NamespaceTransition :one

@@ -6,6 +6,10 @@ returns smallint
 language sql
 stable
 set search_path to ''
+-- Planned afresh on every call: a plan cached while the table was small (a fresh database filled
+-- by one large INSERT) would keep scanning the whole table for these id lists, making the INSERT
+-- quadratic; a fresh plan sees the current size and takes the index.
+set plan_cache_mode to force_custom_plan
 as $$
   select coalesce(max(m.access_level), 0)::smallint
     from lifecycle.namespace_members m

@@ -25,6 +25,10 @@ language plpgsql
 -- Definer: FOR SHARE needs a privilege the application role does not have.
 security definer
 set search_path to ''
+-- Planned afresh on every call: a plan cached while the table was small (a fresh database filled
+-- by one large INSERT) would keep scanning the whole table for these id lists, making the INSERT
+-- quadratic; a fresh plan sees the current size and takes the index.
+set plan_cache_mode to force_custom_plan
 as $$
 begin
   -- traversal_ids of an ancestor is a prefix of its descendants', so it sorts first, and rows are

@@ -20,6 +20,10 @@ returns table (code text, message text, detail text, hint text)
 language plpgsql
 stable
 set search_path to ''
+-- Planned afresh on every call: a plan cached while the table was small (a fresh database filled
+-- by one large INSERT) would keep scanning the whole table for these id lists, making the INSERT
+-- quadratic; a fresh plan sees the current size and takes the index.
+set plan_cache_mode to force_custom_plan
 as $$
 #variable_conflict use_variable
 declare

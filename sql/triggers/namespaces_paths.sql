@@ -1,7 +1,11 @@
 -- Path rules on every write path (create, rename, move): a valid slug that is not reserved
--- (path_refusal, NS010), and unique among live siblings (NS006), checked under the sibling-path
--- lock (step 3 of the global lock order) so two writers cannot both take it. The unique index
--- namespaces_live_path_key stays as the last line of defence.
+-- (path_refusal, NS010), and unique among live siblings (NS006).
+--
+-- A rename or a move (UPDATE) checks under the sibling-path lock (step 3 of the global lock
+-- order), so two of them cannot both take a path: the second waits and gets NS006. An INSERT checks
+-- without it: a bulk INSERT of 100k rows would hold 100k advisory locks until commit, more than the
+-- lock table holds. Two concurrent INSERTs of one path are then stopped by the unique index
+-- namespaces_live_path_key (SQLSTATE 23505, which the Go client maps to NS006 name_taken).
 create function lifecycle.namespaces_paths()
 returns trigger
 language plpgsql
@@ -24,7 +28,9 @@ begin
   if exists (select from lifecycle.states s where s.code = new.state and s.pending_deletion) then
     return new;
   end if;
-  perform lifecycle.namespace_lock_sibling_path(new.parent_id, new.path);
+  if tg_op = 'UPDATE' then
+    perform lifecycle.namespace_lock_sibling_path(new.parent_id, new.path);
+  end if;
   select n.id into holder
     from lifecycle.namespaces n
    where coalesce(n.parent_id, 0) = coalesce(new.parent_id, 0) and n.path = new.path
