@@ -719,34 +719,47 @@ CREATE FUNCTION lifecycle.namespace_resolve(full_path text) RETURNS TABLE(namesp
 #variable_conflict use_variable
 declare
   segments text[] := pg_catalog.string_to_array(pg_catalog.btrim(pg_catalog.lower(full_path), '/'), '/');
-  depth int := coalesce(pg_catalog.cardinality(segments), 0);
+  depth int;
   found_id bigint;
   target bigint;
-  canonical text;
+  hops int := 0;
 begin
-  if depth = 0 then
-    return;
-  end if;
-  found_id := lifecycle.namespace_walk(segments);
-  if found_id is not null then
-    return query select found_id, lifecycle.namespace_full_path(found_id), false;
-    return;
-  end if;
-  for k in reverse depth..1 loop
-    select r.namespace_id into target
-      from lifecycle.namespace_redirects r
-     where r.old_full_path = pg_catalog.array_to_string(segments[1:k], '/')
-     order by r.id desc
-     limit 1;
-    if found then
-      canonical := lifecycle.namespace_full_path(target)
-                   || coalesce('/' || nullif(pg_catalog.array_to_string(segments[k + 1:depth], '/'), ''), '');
-      found_id := lifecycle.namespace_walk(pg_catalog.string_to_array(canonical, '/'));
-      if found_id is not null then
-        return query select found_id, canonical, true;
-      end if;
+  loop
+    depth := coalesce(pg_catalog.cardinality(segments), 0);
+    if depth = 0 then
       return;
     end if;
+    found_id := lifecycle.namespace_walk(segments);
+    if found_id is not null then
+      return query select found_id, lifecycle.namespace_full_path(found_id), hops > 0;
+      return;
+    end if;
+    if hops = 16 then
+      return;
+    end if;
+    target := null;
+    for k in reverse depth..1 loop
+      select r.namespace_id into target
+        from lifecycle.namespace_redirects r
+       where r.old_full_path = pg_catalog.array_to_string(segments[1:k], '/')
+       order by r.id desc
+       limit 1;
+      if found then
+        -- Into a namespace pending deletion (it, or an ancestor): not found, not a longer chain.
+        if exists (select from lifecycle.namespaces t
+                     join lifecycle.namespaces a on a.id = any (t.traversal_ids)
+                     join lifecycle.states s on s.code = a.state
+                    where t.id = target and s.pending_deletion) then
+          return;
+        end if;
+        segments := pg_catalog.string_to_array(lifecycle.namespace_full_path(target), '/') || segments[k + 1:depth];
+        exit;
+      end if;
+    end loop;
+    if target is null then
+      return;
+    end if;
+    hops := hops + 1;
   end loop;
 end
 $$;
@@ -755,7 +768,7 @@ $$;
 -- Name: FUNCTION namespace_resolve(full_path text); Type: COMMENT; Schema: lifecycle; Owner: -
 --
 
-COMMENT ON FUNCTION lifecycle.namespace_resolve(full_path text) IS 'Live namespace at a full path, following redirects (longest prefix, tail kept); no row when not found.';
+COMMENT ON FUNCTION lifecycle.namespace_resolve(full_path text) IS 'Live namespace at a full path, following redirects (longest prefix, tail kept, chains followed); no row when not found.';
 
 --
 -- Name: namespace_set_visibility(bigint, text, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -

@@ -137,7 +137,91 @@ func run(ctx context.Context, out io.Writer) error {
 		return err
 	}
 
-	step(out, "5. What a UI would offer Alice for acme/platform/storage/blobs")
+	step(out, "5. Alice renames acme/research to acme/labs; old paths keep resolving")
+	rn, err := lc.Rename(ctx, ids["acme/research"], "labs", ptr(alice))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "namespace_rename: %s -> %s\n", rn.OldFullPath, rn.NewFullPath)
+	for _, p := range []string{"acme/research", "acme/research/ml/models", "acme/labs/ml"} {
+		r, ok, err := lc.Resolve(ctx, p)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			fmt.Fprintf(out, "namespace_resolve(%q): not found\n", p)
+			continue
+		}
+		fmt.Fprintf(out, "namespace_resolve(%-27q) -> id %-3d %-22s redirected=%v\n", p, r.NamespaceID, r.CanonicalPath, r.Redirected)
+	}
+
+	step(out, "6. acme/labs/ml moves to a new group: request, accept, then the move runs on its own")
+	ops, err := q.NamespaceInsert(ctx, db.NamespaceInsertParams{ParentID: ptr(ids["acme"]), Type: "group", Path: "ops", Name: "Ops"})
+	if err != nil {
+		return err
+	}
+	ids["acme/ops"] = ops.ID
+	const carol = int64(1003)
+	if _, err := q.MemberUpsert(ctx, db.MemberUpsertParams{NamespaceID: ops.ID, UserID: carol, AccessLevel: 50}); err != nil {
+		return err
+	}
+	if _, err := q.MemberUpsert(ctx, db.MemberUpsertParams{NamespaceID: ids["acme/research"], UserID: bob, AccessLevel: 50}); err != nil {
+		return err
+	}
+	req, err := lc.RequestTransfer(ctx, ids["acme/research/ml"], ops.ID, ptr(bob))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "bob (owner of acme/labs) requests the move to acme/ops: request %d is %s\n", req.ID, req.Status)
+	acc, err := lc.AcceptTransfer(ctx, req.ID, ptr(carol))
+	if err != nil {
+		return err
+	}
+	es, err := lc.EffectiveState(ctx, ids["acme/research/ml/models"])
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "carol (owner of acme/ops) accepts: request %s; acme/labs/ml/models is effectively %s while it moves\n",
+		acc.Status, es.EffectiveState)
+	outcome, err := lc.ExecuteTransfer(ctx, ids["acme/research/ml"])
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "namespace_transfer_execute (the syncer's job): %s\n", outcome)
+	if err := printSubtree(ctx, out, conn, ids["acme/ops"]); err != nil {
+		return err
+	}
+	if r, ok, err := lc.Resolve(ctx, "acme/research/ml/models"); err == nil && ok {
+		fmt.Fprintf(out, "the oldest path, acme/research/ml/models, now resolves to %s\n", r.CanonicalPath)
+	}
+
+	step(out, "7. Soft delete and restore")
+	if _, err := lc.Event(ctx, ids["acme/platform/storage/queues"], "schedule_deletion", ptr(alice), nil); err != nil {
+		return err
+	}
+	fmt.Fprintln(out, "alice schedules acme/platform/storage/queues for deletion (an archived group's project may be)")
+	if _, err := q.NamespaceInsert(ctx, db.NamespaceInsertParams{ParentID: ptr(ids["acme/research"]), Type: "project", Path: "notes", Name: "Notes"}); err != nil {
+		return err
+	}
+	if _, err := lc.Event(ctx, ids["acme/research"], "schedule_deletion", ptr(alice), nil); err != nil {
+		return err
+	}
+	fmt.Fprintln(out, "alice schedules acme/labs for deletion; its path is free again, and a new acme/labs takes it")
+	if _, err := q.NamespaceInsert(ctx, db.NamespaceInsertParams{ParentID: ptr(ids["acme"]), Type: "group", Path: "labs", Name: "Labs 2"}); err != nil {
+		return err
+	}
+	_, err = lc.Event(ctx, ids["acme/research"], "restore", ptr(alice), nil)
+	if err := refuse("restoring the old acme/labs:", err); err != nil {
+		return err
+	}
+	tr, err = lc.Event(ctx, ids["acme/platform/storage/queues"], "restore", ptr(alice), nil)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "restore acme/platform/storage/queues: %s -> %s (effective %s: its group is still archived)\n",
+		tr.FromState, tr.ToState, tr.EffectiveState)
+
+	step(out, "8. What a UI would offer Alice for acme/platform/storage/blobs")
 	avail, err := lc.AvailableTransitions(ctx, ids["acme/platform/storage/blobs"], ptr(alice))
 	if err != nil {
 		return err
