@@ -963,8 +963,9 @@ begin
 
   if ns.state <> lifecycle.state_code('transfer_in_progress') or r.status is distinct from 'accepted' then
     if ns.state = lifecycle.state_code('transfer_in_progress') then
-      -- Moving with no accepted request: nothing says where to; end the transfer.
-      perform lifecycle.namespace_change_state(ns.id, null, 'transfer_done', case when as_system then null end,
+      -- Moving with no accepted request: nothing says where to; end the transfer. Only the system
+      -- may (no request names a user to act as): other callers get NS005, the sweeper recovers it.
+      perform lifecycle.namespace_change_state(ns.id, null, 'transfer_done', null::bigint,
         pg_catalog.jsonb_build_object('last_error', 'no accepted transfer request'));
       return query select 'failed'::text, lifecycle.namespace_full_path(ns.id), null::text;
       return;
@@ -1325,8 +1326,9 @@ begin
      for update;
   -- The call's keys are merged, but for two: reason explains this one change and stays in its
   -- history row; preserved_state is the gate's alone (a caller must not redirect a later restore).
-  -- The keys set below override whatever the call passed.
-  md := coalesce(md, '{}') || (call_metadata - array['reason', 'preserved_state']) || pg_catalog.jsonb_build_object(
+  -- progress belongs to the state it was recorded in: a new state starts without it, unless the
+  -- call reports one (a finished move's). The keys set below override whatever the call passed.
+  md := (coalesce(md, '{}') - 'progress') || (call_metadata - array['reason', 'preserved_state']) || pg_catalog.jsonb_build_object(
     'last_updated_at', pg_catalog.now(),
     'last_changed_by_user_id', actor,
     'previous_state', lifecycle.state_name(old.state));

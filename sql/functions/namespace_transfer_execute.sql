@@ -55,8 +55,9 @@ begin
 
   if ns.state <> lifecycle.state_code('transfer_in_progress') or r.status is distinct from 'accepted' then
     if ns.state = lifecycle.state_code('transfer_in_progress') then
-      -- Moving with no accepted request: nothing says where to; end the transfer.
-      perform lifecycle.namespace_change_state(ns.id, null, 'transfer_done', case when as_system then null end,
+      -- Moving with no accepted request: nothing says where to; end the transfer. Only the system
+      -- may (no request names a user to act as): other callers get NS005, the sweeper recovers it.
+      perform lifecycle.namespace_change_state(ns.id, null, 'transfer_done', null::bigint,
         pg_catalog.jsonb_build_object('last_error', 'no accepted transfer request'));
       return query select 'failed'::text, lifecycle.namespace_full_path(ns.id), null::text;
       return;

@@ -40,8 +40,9 @@ begin
      for update;
   -- The call's keys are merged, but for two: reason explains this one change and stays in its
   -- history row; preserved_state is the gate's alone (a caller must not redirect a later restore).
-  -- The keys set below override whatever the call passed.
-  md := coalesce(md, '{}') || (call_metadata - array['reason', 'preserved_state']) || pg_catalog.jsonb_build_object(
+  -- progress belongs to the state it was recorded in: a new state starts without it, unless the
+  -- call reports one (a finished move's). The keys set below override whatever the call passed.
+  md := (coalesce(md, '{}') - 'progress') || (call_metadata - array['reason', 'preserved_state']) || pg_catalog.jsonb_build_object(
     'last_updated_at', pg_catalog.now(),
     'last_changed_by_user_id', actor,
     'previous_state', lifecycle.state_name(old.state));
