@@ -264,7 +264,7 @@ create index namespace_state_updates_namespace_id_idx on lifecycle.namespace_sta
 {{ template "functions/namespace_effective_state.sql" . }}
 {{ template "functions/namespace_available_transitions.sql" . }}
 {{ template "snapshots/002/namespaces_state_gate.sql" . }}
-{{ template "triggers/namespaces_state_record.sql" . }}
+{{ template "snapshots/002/namespaces_state_record.sql" . }}
 {{ template "triggers/namespace_details_validate.sql" . }}
 
 -- Namespaces created before this migration get their details row.

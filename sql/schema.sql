@@ -1051,6 +1051,13 @@ begin
   if found then
     raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
   end if;
+  select * into r from lifecycle.transfer_requests t where t.namespace_id = ns.id and t.status in ('pending', 'accepted');
+  if found then
+    raise exception using errcode = 'NS009',
+      message = pg_catalog.format('namespace already has an open transfer request (%s)', r.status),
+      detail = pg_catalog.format('namespace_id=%s request_id=%s status=%s', ns.id, r.id, r.status),
+      hint = 'Cancel the open request first, or wait for it to end.';
+  end if;
   -- Fail early on what would refuse transfer_start at accept time.
   select * into refusal
     from lifecycle.transition_refusal(ns.id, ns.traversal_ids, ns.state, lifecycle.state_code('transfer_in_progress'), actor_id);
@@ -1060,13 +1067,6 @@ begin
   select * into refusal from lifecycle.transfer_target_refusal(ns.id, to_parent_id);
   if found then
     raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
-  end if;
-  select * into r from lifecycle.transfer_requests t where t.namespace_id = ns.id and t.status in ('pending', 'accepted');
-  if found then
-    raise exception using errcode = 'NS009',
-      message = pg_catalog.format('namespace already has an open transfer request (%s)', r.status),
-      detail = pg_catalog.format('namespace_id=%s request_id=%s status=%s', ns.id, r.id, r.status),
-      hint = 'Cancel the open request first, or wait for it to end.';
   end if;
 
   insert into lifecycle.transfer_requests (namespace_id, from_parent_id, to_parent_id, requested_by, expires_at)
@@ -1333,7 +1333,8 @@ begin
     'last_changed_by_user_id', actor,
     'previous_state', lifecycle.state_name(old.state));
   if to_permanent then
-    md := md - 'preserved_state';
+    -- Back in a permanent state: the temporary run is over, and with it its attempts.
+    md := md - 'preserved_state' - 'attempt_count';
   elsif from_permanent then
     md := md || pg_catalog.jsonb_build_object('preserved_state', lifecycle.state_name(old.state));
   end if;
@@ -1656,6 +1657,179 @@ CREATE FUNCTION lifecycle.state_name(code smallint) RETURNS text
 $$;
 
 --
+-- Name: sweep_abandoned_creation(bigint, timestamp with time zone, interval); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.sweep_abandoned_creation(namespace_id bigint, as_of timestamp with time zone, creation_timeout interval) RETURNS TABLE(outcome text, detail text)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    SET lock_timeout TO '5s'
+    AS $$
+#variable_conflict use_variable
+declare
+  ns lifecycle.namespaces;
+begin
+  if not exists (select from lifecycle.namespaces n where n.id = namespace_id) then
+    return query select 'skipped'::text, 'no longer exists'::text;
+    return;
+  end if;
+  ns := lifecycle.namespace_lock(namespace_id);
+  if ns.state <> lifecycle.state_code('creation_in_progress') or ns.updated_at >= as_of - creation_timeout then
+    return query select 'skipped'::text, pg_catalog.format('state %s since %s', lifecycle.state_name(ns.state), ns.updated_at);
+    return;
+  end if;
+  perform lifecycle.namespace_change_state(ns.id, null, 'deletion_start', null::bigint,
+    pg_catalog.jsonb_build_object('last_error',
+      pg_catalog.format('creation did not finish within %s (started %s)', creation_timeout, ns.created_at)));
+  return query select 'deleting'::text, pg_catalog.format('creation_in_progress since %s', ns.updated_at);
+end
+$$;
+
+--
+-- Name: sweep_adjourned_deletion(bigint, timestamp with time zone); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.sweep_adjourned_deletion(namespace_id bigint, as_of timestamp with time zone) RETURNS TABLE(outcome text, detail text)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    SET lock_timeout TO '5s'
+    AS $$
+#variable_conflict use_variable
+declare
+  ns lifecycle.namespaces;
+  refusal record;
+  why text;
+begin
+  -- Listed, then removed by another sweeper before this one could claim it.
+  if not exists (select from lifecycle.namespaces n where n.id = namespace_id) then
+    return query select 'skipped'::text, 'no longer exists'::text;
+    return;
+  end if;
+  ns := lifecycle.namespace_lock(namespace_id);
+  if ns.state <> lifecycle.state_code('deletion_scheduled')
+     or ns.deletion_scheduled_at >= as_of - pg_catalog.make_interval(
+          days => (select s.deletion_adjourned_period_days from lifecycle.settings s)) then
+    return query select 'skipped'::text, pg_catalog.format('no longer due: state %s, scheduled at %s',
+                                                           lifecycle.state_name(ns.state), ns.deletion_scheduled_at);
+    return;
+  end if;
+
+  if ns.deletion_scheduled_by is not null then
+    select * into refusal
+      from lifecycle.actor_refusal(ns.id, ns.traversal_ids, ns.deletion_scheduled_by,
+             (select p.min_access_level from lifecycle.transition_policies p
+               where p.to_state = lifecycle.state_code('deletion_in_progress')),
+             'delete this namespace');
+    if found then
+      why := pg_catalog.format('deletion scheduled by user %s not carried out: %s (%s)', ns.deletion_scheduled_by,
+                               refusal.message, refusal.detail);
+      perform lifecycle.namespace_change_state(ns.id, null, 'restore', null::bigint,
+        pg_catalog.jsonb_build_object('last_error', pg_catalog.left(why, 2000), 'reason', 'sweep: scheduler lost the right to delete'));
+      return query select 'restored'::text, why;
+      return;
+    end if;
+  end if;
+
+  perform lifecycle.namespace_change_state(ns.id, null, 'deletion_start', null::bigint,
+    pg_catalog.jsonb_build_object('reason', pg_catalog.format('sweep: grace period over (scheduled by %s)',
+                                                              coalesce(ns.deletion_scheduled_by::text, 'the system'))));
+  return query select 'deleting'::text,
+    pg_catalog.format('scheduled by %s at %s', coalesce(ns.deletion_scheduled_by::text, 'the system'), ns.deletion_scheduled_at);
+end
+$$;
+
+--
+-- Name: sweep_claim(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.sweep_claim(namespace_id bigint) RETURNS boolean
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$
+  select pg_catalog.pg_try_advisory_lock(pg_catalog.hashtextextended('lifecycle sweep ' || namespace_id, 0))
+$$;
+
+--
+-- Name: sweep_deletion_candidates(timestamp with time zone, integer, integer, timestamp with time zone, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.sweep_deletion_candidates(as_of timestamp with time zone, max_attempts integer, page_size integer, after_scheduled_at timestamp with time zone DEFAULT NULL::timestamp with time zone, after_id bigint DEFAULT NULL::bigint) RETURNS TABLE(namespace_id bigint, full_path text, deletion_scheduled_at timestamp with time zone, deletion_scheduled_by bigint, attempt_count integer)
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select n.id, lifecycle.namespace_full_path(n.id), n.deletion_scheduled_at, n.deletion_scheduled_by,
+         coalesce((d.state_metadata ->> 'attempt_count')::int, 0)
+    from lifecycle.namespaces n
+    left join lifecycle.namespace_details d on d.namespace_id = n.id
+   where n.state = 2
+     and n.deletion_scheduled_at < as_of - pg_catalog.make_interval(
+           days => (select s.deletion_adjourned_period_days from lifecycle.settings s))
+     and (after_scheduled_at is null or (n.deletion_scheduled_at, n.id) > (after_scheduled_at, after_id))
+     and coalesce((d.state_metadata ->> 'attempt_count')::int, 0) < max_attempts
+   order by n.deletion_scheduled_at, n.id
+   limit page_size
+$$;
+
+--
+-- Name: sweep_deletion_failed(bigint, text, integer); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.sweep_deletion_failed(namespace_id bigint, error text, max_attempts integer) RETURNS TABLE(attempt_count integer, stuck boolean)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    SET lock_timeout TO '5s'
+    AS $$
+#variable_conflict use_variable
+declare
+  ns lifecycle.namespaces;
+  attempts int;
+begin
+  ns := lifecycle.namespace_lock(namespace_id);
+  select coalesce((d.state_metadata ->> 'attempt_count')::int, 0) + 1 into attempts
+    from lifecycle.namespace_details d where d.namespace_id = ns.id;
+  attempts := coalesce(attempts, 1);
+  if ns.state = lifecycle.state_code('deletion_in_progress') then
+    perform lifecycle.namespace_change_state(ns.id, null, 'deletion_failed', null::bigint,
+      pg_catalog.jsonb_build_object('last_error', pg_catalog.left(coalesce(error, 'unknown error'), 2000),
+                                    'attempt_count', attempts));
+  end if;
+  return query select attempts, attempts >= max_attempts;
+end
+$$;
+
+--
+-- Name: sweep_release(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.sweep_release(namespace_id bigint) RETURNS boolean
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$
+  select pg_catalog.pg_advisory_unlock(pg_catalog.hashtextextended('lifecycle sweep ' || namespace_id, 0))
+$$;
+
+--
+-- Name: sweep_stuck_operations(timestamp with time zone, interval, interval, integer); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.sweep_stuck_operations(as_of timestamp with time zone, stuck_after interval, creation_timeout interval, max_attempts integer) RETURNS TABLE(namespace_id bigint, kind text, full_path text, since timestamp with time zone, attempt_count integer, last_error text)
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select n.id,
+         case n.state when 5 then 'transfer' when 4 then 'deletion' when 3 then 'creation' else 'failed_deletion' end,
+         lifecycle.namespace_full_path(n.id), n.updated_at,
+         coalesce((d.state_metadata ->> 'attempt_count')::int, 0), d.state_metadata ->> 'last_error'
+    from lifecycle.namespaces n
+    left join lifecycle.namespace_details d on d.namespace_id = n.id
+   where n.state <> 0
+     and ((n.state in (4, 5) and n.updated_at < as_of - stuck_after)
+       or (n.state = 3 and n.updated_at < as_of - creation_timeout)
+       or (n.state = 2 and coalesce((d.state_metadata ->> 'attempt_count')::int, 0) >= max_attempts))
+   order by case n.state when 5 then 1 when 4 then 2 when 3 then 3 else 4 end, n.updated_at, n.id
+$$;
+
+--
 -- Name: transfer_requests; Type: TABLE; Schema: lifecycle; Owner: -
 --
 
@@ -1739,7 +1913,7 @@ CREATE FUNCTION lifecycle.transfer_requests_expire(as_of timestamp with time zon
     AS $$
   with due as (
     select t.id from lifecycle.transfer_requests t
-     where t.status = 'pending' and t.expires_at < as_of
+     where t.status = 'pending' and t.expires_at <= as_of
        for update skip locked
   ), expired as (
     update lifecycle.transfer_requests t set status = 'expired', decided_at = pg_catalog.now()
@@ -3064,6 +3238,55 @@ REVOKE ALL ON FUNCTION lifecycle.state_metadata_refusal(doc jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION lifecycle.state_name(code smallint) FROM PUBLIC;
 GRANT ALL ON FUNCTION lifecycle.state_name(code smallint) TO lifecycle_app;
 GRANT ALL ON FUNCTION lifecycle.state_name(code smallint) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION sweep_abandoned_creation(namespace_id bigint, as_of timestamp with time zone, creation_timeout interval); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.sweep_abandoned_creation(namespace_id bigint, as_of timestamp with time zone, creation_timeout interval) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.sweep_abandoned_creation(namespace_id bigint, as_of timestamp with time zone, creation_timeout interval) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION sweep_adjourned_deletion(namespace_id bigint, as_of timestamp with time zone); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.sweep_adjourned_deletion(namespace_id bigint, as_of timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.sweep_adjourned_deletion(namespace_id bigint, as_of timestamp with time zone) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION sweep_claim(namespace_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.sweep_claim(namespace_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.sweep_claim(namespace_id bigint) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION sweep_deletion_candidates(as_of timestamp with time zone, max_attempts integer, page_size integer, after_scheduled_at timestamp with time zone, after_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.sweep_deletion_candidates(as_of timestamp with time zone, max_attempts integer, page_size integer, after_scheduled_at timestamp with time zone, after_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.sweep_deletion_candidates(as_of timestamp with time zone, max_attempts integer, page_size integer, after_scheduled_at timestamp with time zone, after_id bigint) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION sweep_deletion_failed(namespace_id bigint, error text, max_attempts integer); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.sweep_deletion_failed(namespace_id bigint, error text, max_attempts integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.sweep_deletion_failed(namespace_id bigint, error text, max_attempts integer) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION sweep_release(namespace_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.sweep_release(namespace_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.sweep_release(namespace_id bigint) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION sweep_stuck_operations(as_of timestamp with time zone, stuck_after interval, creation_timeout interval, max_attempts integer); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.sweep_stuck_operations(as_of timestamp with time zone, stuck_after interval, creation_timeout interval, max_attempts integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.sweep_stuck_operations(as_of timestamp with time zone, stuck_after interval, creation_timeout interval, max_attempts integer) TO lifecycle_worker;
 
 --
 -- Name: TABLE transfer_requests; Type: ACL; Schema: lifecycle; Owner: -

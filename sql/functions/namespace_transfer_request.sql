@@ -33,6 +33,13 @@ begin
   if found then
     raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
   end if;
+  select * into r from lifecycle.transfer_requests t where t.namespace_id = ns.id and t.status in ('pending', 'accepted');
+  if found then
+    raise exception using errcode = 'NS009',
+      message = pg_catalog.format('namespace already has an open transfer request (%s)', r.status),
+      detail = pg_catalog.format('namespace_id=%s request_id=%s status=%s', ns.id, r.id, r.status),
+      hint = 'Cancel the open request first, or wait for it to end.';
+  end if;
   -- Fail early on what would refuse transfer_start at accept time.
   select * into refusal
     from lifecycle.transition_refusal(ns.id, ns.traversal_ids, ns.state, lifecycle.state_code('transfer_in_progress'), actor_id);
@@ -42,13 +49,6 @@ begin
   select * into refusal from lifecycle.transfer_target_refusal(ns.id, to_parent_id);
   if found then
     raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
-  end if;
-  select * into r from lifecycle.transfer_requests t where t.namespace_id = ns.id and t.status in ('pending', 'accepted');
-  if found then
-    raise exception using errcode = 'NS009',
-      message = pg_catalog.format('namespace already has an open transfer request (%s)', r.status),
-      detail = pg_catalog.format('namespace_id=%s request_id=%s status=%s', ns.id, r.id, r.status),
-      hint = 'Cancel the open request first, or wait for it to end.';
   end if;
 
   insert into lifecycle.transfer_requests (namespace_id, from_parent_id, to_parent_id, requested_by, expires_at)

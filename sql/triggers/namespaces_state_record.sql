@@ -6,7 +6,7 @@
 -- its current run of temporary states: set when it leaves a permanent state for a temporary one,
 -- kept while it moves between temporary ones (deletion_scheduled ⇄ deletion_in_progress), dropped
 -- when it lands in a permanent state again.
-create function lifecycle.namespaces_state_record()
+create or replace function lifecycle.namespaces_state_record()
 returns trigger
 language plpgsql
 -- Definer: history and metadata are not writable by the application role.
@@ -47,7 +47,8 @@ begin
     'last_changed_by_user_id', actor,
     'previous_state', lifecycle.state_name(old.state));
   if to_permanent then
-    md := md - 'preserved_state';
+    -- Back in a permanent state: the temporary run is over, and with it its attempts.
+    md := md - 'preserved_state' - 'attempt_count';
   elsif from_permanent then
     md := md || pg_catalog.jsonb_build_object('preserved_state', lifecycle.state_name(old.state));
   end if;
@@ -66,6 +67,6 @@ begin
 end
 $$;
 
-create trigger namespaces_3_state_record
+create or replace trigger namespaces_3_state_record
   after insert or update of state on lifecycle.namespaces
   for each row execute function lifecycle.namespaces_state_record();

@@ -1,0 +1,2 @@
+-- name: SettingsGet :one
+SELECT * FROM lifecycle.settings;

@@ -1,0 +1,68 @@
+begin;
+select plan(9);
+
+-- acme/doomed (the root being deleted) with 14 descendants on two more levels: g1 (a b c d),
+-- g2 (a b c), g3 (a b c) and the project p0. acme/keep, a sibling, must survive.
+select lifecycle_test.create_namespace(null, 'organization', 'acme');
+select lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'group', 'doomed');
+select lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'group', 'keep');
+select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/doomed'), 'group', g) from unnest(array['g1', 'g2', 'g3']) g;
+select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/doomed'), 'project', 'p0');
+select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/doomed/' || g), 'project', p)
+  from (values ('g1', 'a'), ('g1', 'b'), ('g1', 'c'), ('g1', 'd'), ('g2', 'a'), ('g2', 'b'), ('g2', 'c'),
+               ('g3', 'a'), ('g3', 'b'), ('g3', 'c')) v(g, p);
+select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/keep'), 'project', 'site');
+insert into lifecycle.namespace_members (namespace_id, user_id, access_level)
+values (lifecycle_test.id_of('acme'), 1001, 50);
+create temp table subtree as
+  select id, pg_catalog.cardinality(traversal_ids) - 2 as depth from lifecycle.namespaces
+   where traversal_ids[1:2] = array[lifecycle_test.id_of('acme'), lifecycle_test.id_of('acme/doomed')];
+create temp table root as select lifecycle_test.id_of('acme/doomed') as id;
+select lifecycle.namespace_transition((select id from pg_temp.root), 'deletion_scheduled', 1001);
+select lifecycle.namespace_transition((select id from pg_temp.root), 'deletion_in_progress', 1001);
+
+select is((select count(*)::int from pg_temp.subtree), 15, 'the subtree holds 15 namespaces');
+
+select results_eq(
+  $$select * from lifecycle.namespace_hard_delete((select id from pg_temp.root), 4)$$,
+  $$values (4::bigint, 10::bigint, false)$$,
+  'batch 1 deletes 4, 10 remain'
+);
+select is(
+  (select state_metadata -> 'progress' from lifecycle.namespace_details where namespace_id = (select id from pg_temp.root)),
+  '{"done": 4, "total": 14}'::jsonb,
+  'progress after batch 1 is in the root''s state_metadata'
+);
+select results_eq(
+  $$select * from lifecycle.namespace_hard_delete((select id from pg_temp.root), 4)$$,
+  $$values (4::bigint, 6::bigint, false)$$,
+  'batch 2 deletes 4, 6 remain'
+);
+select is(
+  (select state_metadata -> 'progress' from lifecycle.namespace_details where namespace_id = (select id from pg_temp.root)),
+  '{"done": 8, "total": 14}'::jsonb,
+  'progress after batch 2'
+);
+select results_eq(
+  $$select * from lifecycle.namespace_hard_delete((select id from pg_temp.root), 4)$$,
+  $$values (4::bigint, 2::bigint, false)$$,
+  'batch 3 deletes 4, 2 remain'
+);
+select is(
+  (select state_metadata -> 'progress' from lifecycle.namespace_details where namespace_id = (select id from pg_temp.root)),
+  '{"done": 12, "total": 14}'::jsonb,
+  'progress after batch 3'
+);
+select results_eq(
+  $$select * from lifecycle.namespace_hard_delete((select id from pg_temp.root), 4)$$,
+  $$values (3::bigint, 0::bigint, true)$$,
+  'the last call deletes the last 2 descendants and the root, and is done'
+);
+select results_eq(
+  $$select lifecycle.namespace_full_path(id) from lifecycle.namespaces order by id$$,
+  $$values ('acme'::text), ('acme/keep'), ('acme/keep/site')$$,
+  'the whole subtree is gone; the sibling and its child remain'
+);
+
+select * from finish();
+rollback;

@@ -1,0 +1,46 @@
+begin;
+select plan(3);
+
+-- acme/doomed (the root being deleted) with 14 descendants on two more levels: g1 (a b c d),
+-- g2 (a b c), g3 (a b c) and the project p0. acme/keep, a sibling, must survive.
+select lifecycle_test.create_namespace(null, 'organization', 'acme');
+select lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'group', 'doomed');
+select lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'group', 'keep');
+select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/doomed'), 'group', g) from unnest(array['g1', 'g2', 'g3']) g;
+select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/doomed'), 'project', 'p0');
+select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/doomed/' || g), 'project', p)
+  from (values ('g1', 'a'), ('g1', 'b'), ('g1', 'c'), ('g1', 'd'), ('g2', 'a'), ('g2', 'b'), ('g2', 'c'),
+               ('g3', 'a'), ('g3', 'b'), ('g3', 'c')) v(g, p);
+select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/keep'), 'project', 'site');
+insert into lifecycle.namespace_members (namespace_id, user_id, access_level)
+values (lifecycle_test.id_of('acme'), 1001, 50);
+create temp table subtree as
+  select id, pg_catalog.cardinality(traversal_ids) - 2 as depth from lifecycle.namespaces
+   where traversal_ids[1:2] = array[lifecycle_test.id_of('acme'), lifecycle_test.id_of('acme/doomed')];
+create temp table root as select lifecycle_test.id_of('acme/doomed') as id;
+select lifecycle.namespace_transition((select id from pg_temp.root), 'deletion_scheduled', 1001);
+select lifecycle.namespace_transition((select id from pg_temp.root), 'deletion_in_progress', 1001);
+create temp table root_before as select * from lifecycle.namespaces where id = (select id from pg_temp.root);
+
+select is(
+  (select count(*)::int from lifecycle.deleted_namespaces), 0, 'nothing is recorded before the end'
+);
+select * from lifecycle.namespace_hard_delete((select id from pg_temp.root), 4);
+select * from lifecycle.namespace_hard_delete((select id from pg_temp.root), 4);
+select * from lifecycle.namespace_hard_delete((select id from pg_temp.root), 4);
+select is(
+  (select count(*)::int from lifecycle.deleted_namespaces), 0, 'nothing is recorded while descendants remain'
+);
+select * from lifecycle.namespace_hard_delete((select id from pg_temp.root), 4);
+
+select results_eq(
+  $$select namespace_id, full_path, type, parent_id, traversal_ids, deletion_scheduled_by, deletion_scheduled_at,
+           descendant_count, deleted_at
+      from lifecycle.deleted_namespaces$$,
+  $$select id, 'acme/doomed'::text, 'group'::text, parent_id, traversal_ids, 1001::bigint, now(), 14::bigint, now()
+      from pg_temp.root_before$$,
+  'one snapshot: full path, type, parent, who scheduled the deletion and when, 14 descendants'
+);
+
+select * from finish();
+rollback;

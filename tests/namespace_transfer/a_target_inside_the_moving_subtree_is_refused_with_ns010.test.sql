@@ -1,0 +1,27 @@
+begin;
+select plan(3);
+
+select lifecycle_test.create_namespace(null, 'organization', 'acme');
+select lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'group', 'src');
+select lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'group', 'dst');
+select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/src'), 'group', 'team');
+insert into lifecycle.namespace_members (namespace_id, user_id, access_level) values
+  (lifecycle_test.id_of('acme/src'), 1001, 50),
+  (lifecycle_test.id_of('acme/dst'), 2002, 50);
+select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/src/team'), 'group', 'sub');
+select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/src/team/sub'), 'group', 'deep');
+
+select throws_ok(
+  $$select * from lifecycle.namespace_transfer_request(lifecycle_test.id_of('acme/src/team'), lifecycle_test.id_of('acme/src/team/sub/deep'), 1001)$$,
+  'NS010', 'a namespace cannot move below itself or its own descendant',
+  'a grandchild of the moving namespace cannot be its new parent'
+);
+select throws_ok(
+  $$select * from lifecycle.namespace_transfer_request(lifecycle_test.id_of('acme/src/team'), lifecycle_test.id_of('acme/src/team'), 1001)$$,
+  'NS010', 'a namespace cannot move below itself or its own descendant',
+  'the moving namespace cannot be its own new parent'
+);
+select is((select count(*)::int from lifecycle.transfer_requests), 0, 'the refused request left no row');
+
+select * from finish();
+rollback;

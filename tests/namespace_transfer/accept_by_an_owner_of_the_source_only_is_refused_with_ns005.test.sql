@@ -1,0 +1,32 @@
+begin;
+select plan(3);
+
+select lifecycle_test.create_namespace(null, 'organization', 'acme');
+select lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'group', 'src');
+select lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'group', 'dst');
+select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/src'), 'group', 'team');
+insert into lifecycle.namespace_members (namespace_id, user_id, access_level) values
+  (lifecycle_test.id_of('acme/src'), 1001, 50),
+  (lifecycle_test.id_of('acme/dst'), 2002, 50);
+select * from lifecycle.namespace_transfer_request(lifecycle_test.id_of('acme/src/team'), lifecycle_test.id_of('acme/dst'), 1001);
+insert into lifecycle.namespace_members (namespace_id, user_id, access_level)
+values (lifecycle_test.id_of('acme/dst'), 4004, 40);
+
+select throws_ok(
+  $$select * from lifecycle.namespace_transfer_accept((select id from lifecycle.transfer_requests), 1001)$$,
+  'NS005', null,
+  'the requester, who does not own the target, may not accept their own offer'
+);
+select throws_ok(
+  $$select * from lifecycle.namespace_transfer_accept((select id from lifecycle.transfer_requests), 4004)$$,
+  'NS005', null,
+  'a maintainer (40) of the target may not accept'
+);
+select results_eq(
+  $$select (select status from lifecycle.transfer_requests), (select state::int from lifecycle.namespaces where id = lifecycle_test.id_of('acme/src/team'))$$,
+  $$values ('pending'::text, 0)$$,
+  'the request stays pending and the namespace active'
+);
+
+select * from finish();
+rollback;
