@@ -14,11 +14,14 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/nslifecycle/nslifecycle"
 	"github.com/nslifecycle/nslifecycle/internal/db"
+	"github.com/nslifecycle/nslifecycle/internal/sweeper"
 )
 
 // seed is the demo hierarchy: each entry is a full path and a type; parents come before children.
@@ -221,7 +224,49 @@ func run(ctx context.Context, out io.Writer) error {
 	fmt.Fprintf(out, "restore acme/platform/storage/queues: %s -> %s (effective %s: its group is still archived)\n",
 		tr.FromState, tr.ToState, tr.EffectiveState)
 
-	step(out, "8. What a UI would offer Alice for acme/platform/storage/blobs")
+	step(out, "8. A week later: the sweeper (run with -now a week ahead)")
+	if _, err := lc.Event(ctx, ids["acme/research/ml/models"], "schedule_deletion", ptr(carol), nil); err != nil {
+		return err
+	}
+	if _, err := q.MemberUpsert(ctx, db.MemberUpsertParams{NamespaceID: ops.ID, UserID: carol, AccessLevel: 30}); err != nil {
+		return err
+	}
+	fmt.Fprintln(out, "carol scheduled acme/ops/ml/models for deletion, then lost ownership of acme/ops (now a developer);")
+	fmt.Fprintln(out, "the old acme/labs is still scheduled by alice, who still owns acme.")
+	fmt.Fprintln(out)
+	pool, err := pgxpool.New(ctx, os.Getenv("DATABASE_URL"))
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	sweepLog := slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{
+		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+			if a.Key == slog.TimeKey {
+				return slog.Attr{} // the tour's output stays the same from run to run
+			}
+			return a
+		}}))
+	if _, err := sweeper.Run(ctx, pool, sweeper.Config{
+		Now: time.Now().Add(8 * 24 * time.Hour), BatchSize: 100, StuckAfter: 10 * time.Minute,
+		CreationTimeout: 24 * time.Hour, MaxAttempts: 5,
+	}, sweepLog); err != nil {
+		return err
+	}
+	var snapshot string
+	if err := conn.QueryRow(ctx, `select format('%s (%s, %s descendants)', full_path, type, descendant_count)
+		from lifecycle.deleted_namespaces where namespace_id = $1`, ids["acme/research"]).Scan(&snapshot); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "\ndeleted, and kept as a snapshot in lifecycle.deleted_namespaces: %s\n", snapshot)
+	var state, lastErr string
+	if err := conn.QueryRow(ctx, `select lifecycle.state_name(n.state), d.state_metadata ->> 'last_error'
+		from lifecycle.namespaces n join lifecycle.namespace_details d on d.namespace_id = n.id where n.id = $1`,
+		ids["acme/research/ml/models"]).Scan(&state, &lastErr); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "restored: acme/ops/ml/models is %s again; last_error: %s\n", state, lastErr)
+
+	step(out, "9. What a UI would offer Alice for acme/platform/storage/blobs")
 	avail, err := lc.AvailableTransitions(ctx, ids["acme/platform/storage/blobs"], ptr(alice))
 	if err != nil {
 		return err

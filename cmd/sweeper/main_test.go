@@ -220,6 +220,21 @@ func TestSweeperRechecksTheSchedulersPermission(t *testing.T) {
 			t.Errorf("namespace %d: last_error %q does not say why", ns, e)
 		}
 	}
+	// The audit facts: one history row per decision, made by the system, saying why.
+	for ns, want := range map[int64]string{keep: "deletion_start", inherited: "deletion_start", demote: "restore", left: "restore"} {
+		var event string
+		var actor *int64
+		var lastErr *string
+		err := f.pool.QueryRow(f.ctx, `select event, actor_id, metadata ->> 'last_error' from lifecycle.namespace_state_updates
+			where namespace_id = $1 order by id desc limit 1`, ns).Scan(&event, &actor, &lastErr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if event != want || actor != nil || (want == "restore") != (lastErr != nil) {
+			t.Errorf("namespace %d: last history row %s by %v (last_error %v), want %s by the system, with last_error on restores",
+				ns, event, actor, lastErr, want)
+		}
+	}
 }
 
 // Two sweepers started together over 300 due deletions: every namespace is handled by exactly one.
