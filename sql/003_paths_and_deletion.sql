@@ -121,8 +121,8 @@ insert into lifecycle.operation_policies (operation, min_access_level, descripti
 {{ template "functions/read_only_refusal.sql" . }}
 {{ template "functions/namespace_walk.sql" . }}
 {{ template "functions/namespace_resolve.sql" . }}
-{{ template "functions/namespace_rename.sql" . }}
-{{ template "functions/namespace_set_visibility.sql" . }}
+{{ template "snapshots/003/namespace_rename.sql" . }}
+{{ template "snapshots/003/namespace_set_visibility.sql" . }}
 {{ template "triggers/settings_validate.sql" . }}
 {{ template "triggers/namespaces_paths.sql" . }}
 {{ template "triggers/namespaces_visibility.sql" . }}

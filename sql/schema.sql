@@ -55,6 +55,55 @@ end
 $$;
 
 --
+-- Name: audit_record(text, pg_lsn, integer, timestamp with time zone, jsonb); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.audit_record(idempotency_key text, source_lsn pg_lsn, source_position integer, committed_at timestamp with time zone, fact jsonb) RETURNS bigint
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_variable
+declare
+  event_id bigint;
+  path_ids bigint[] := array(select pg_catalog.jsonb_array_elements_text(coalesce(fact -> 'traversal_ids', '[]'))::bigint);
+  action text := fact ->> 'action';
+  ns_id bigint := (fact ->> 'namespace_id')::bigint;
+  actor bigint := (fact ->> 'actor_id')::bigint;
+begin
+  insert into lifecycle.audit_events (idempotency_key, source_lsn, source_position, committed_at, action, namespace_id,
+                                      full_path, actor_id, details)
+  values (idempotency_key, source_lsn, source_position, committed_at, action, ns_id, fact ->> 'full_path', actor,
+          coalesce(fact -> 'details', '{}'))
+  on conflict on constraint audit_events_idempotency_key_key do nothing
+  returning id into event_id;
+  if event_id is null then
+    return null;
+  end if;
+
+  insert into lifecycle.notifications (user_id, audit_event_id, namespace_id, action)
+  select u.user_id, event_id, ns_id, action
+    from (select m.user_id from lifecycle.namespace_members m
+           where m.namespace_id = any (path_ids) and m.access_level = 50
+          union
+          select actor where actor is not null) u
+  on conflict do nothing;
+
+  insert into lifecycle.webhook_deliveries (webhook_id, audit_event_id, idempotency_key, body)
+  select w.id, event_id, idempotency_key || '/' || w.id,
+         pg_catalog.jsonb_build_object('id', event_id, 'idempotency_key', idempotency_key, 'action', action,
+                                       'namespace_id', ns_id, 'full_path', fact ->> 'full_path', 'actor_id', actor,
+                                       'details', coalesce(fact -> 'details', '{}'), 'committed_at', committed_at)
+    from lifecycle.webhooks w
+   where w.active and w.namespace_id = any (path_ids)
+     and (pg_catalog.cardinality(w.actions) = 0 or action = any (w.actions));
+
+  perform pg_catalog.pg_notify('nslifecycle_audit',
+    pg_catalog.jsonb_build_object('id', event_id, 'action', action, 'namespace_id', ns_id)::text);
+  return event_id;
+end
+$$;
+
+--
 -- Name: caller_may_act_as_system(); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -70,6 +119,24 @@ CREATE FUNCTION lifecycle.caller_may_act_as_system() RETURNS boolean
 $$;
 
 --
+-- Name: deleted_namespaces_facts(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.deleted_namespaces_facts() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  perform lifecycle.fact_emit('hard_deleted', new.namespace_id, new.traversal_ids, new.full_path, null,
+    pg_catalog.jsonb_build_object('type', new.type, 'parent_id', new.parent_id,
+                                  'deletion_scheduled_by', new.deletion_scheduled_by,
+                                  'deletion_scheduled_at', new.deletion_scheduled_at,
+                                  'descendant_count', new.descendant_count));
+  return null;
+end
+$$;
+
+--
 -- Name: effective_states_refresh(); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -80,6 +147,26 @@ CREATE FUNCTION lifecycle.effective_states_refresh() RETURNS void
 begin
   refresh materialized view concurrently lifecycle.effective_states;
 end
+$$;
+
+--
+-- Name: fact_emit(text, bigint, bigint[], text, bigint, jsonb); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.fact_emit(action text, namespace_id bigint, traversal_ids bigint[], full_path text, actor_id bigint, details jsonb) RETURNS void
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$
+  select null::void
+    from (select pg_catalog.pg_logical_emit_message(true, 'nslifecycle.fact',
+            pg_catalog.jsonb_build_object(
+              'action', action,
+              'namespace_id', namespace_id,
+              'traversal_ids', traversal_ids,
+              'full_path', full_path,
+              'actor_id', actor_id,
+              'details', coalesce(details, '{}'),
+              'occurred_at', pg_catalog.now())::text)) emitted
 $$;
 
 --
@@ -642,6 +729,35 @@ CREATE FUNCTION lifecycle.namespace_lock_sibling_path(parent_id bigint, path tex
 $$;
 
 --
+-- Name: namespace_members_facts(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_members_facts() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  ns lifecycle.namespaces;
+  m lifecycle.namespace_members := case when tg_op = 'DELETE' then old else new end;
+begin
+  if tg_op = 'UPDATE' and new.access_level = old.access_level then
+    return null;
+  end if;
+  select * into ns from lifecycle.namespaces n where n.id = m.namespace_id;
+  if not found then
+    return null;
+  end if;
+  perform lifecycle.fact_emit(
+    case tg_op when 'INSERT' then 'member_added' when 'UPDATE' then 'member_changed' else 'member_removed' end,
+    m.namespace_id, ns.traversal_ids, lifecycle.namespace_full_path(m.namespace_id),
+    nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint,
+    pg_catalog.jsonb_build_object('user_id', m.user_id, 'access_level', m.access_level,
+      'previous_access_level', case when tg_op = 'UPDATE' then old.access_level end));
+  return null;
+end
+$$;
+
+--
 -- Name: namespace_rename(bigint, text, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -694,7 +810,10 @@ begin
 
   old_path := lifecycle.namespace_full_path(ns.id);
   -- The paths trigger validates the new path (NS010) and that no live sibling has it (NS006).
+  -- The fact trigger reads who acted from the context (reset right after).
+  perform pg_catalog.set_config('lifecycle.actor_id', coalesce(actor_id::text, ''), true);
   update lifecycle.namespaces n set path = new_path, updated_at = pg_catalog.now() where n.id = ns.id;
+  perform pg_catalog.set_config('lifecycle.actor_id', '', true);
   insert into lifecycle.namespace_redirects (old_full_path, namespace_id, kind, actor_id, new_full_path)
   values (old_path, ns.id, 'rename', actor_id, lifecycle.namespace_full_path(ns.id));
 
@@ -807,8 +926,11 @@ begin
   if found then
     raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
   end if;
+  -- The fact trigger reads who acted from the context (reset right after).
+  perform pg_catalog.set_config('lifecycle.actor_id', coalesce(actor_id::text, ''), true);
   update lifecycle.namespaces n set visibility = new_visibility, updated_at = pg_catalog.now()
    where n.id = ns.id;
+  perform pg_catalog.set_config('lifecycle.actor_id', '', true);
   return query select ns.id, new_visibility, true;
 end
 $$;
@@ -818,6 +940,29 @@ $$;
 --
 
 COMMENT ON FUNCTION lifecycle.namespace_set_visibility(id bigint, new_visibility text, actor_id bigint) IS 'Set visibility (idempotent). Errors: NS001 NS002 NS003 NS004 NS005 NS010.';
+
+--
+-- Name: namespace_state_updates_facts(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_state_updates_facts() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  ns lifecycle.namespaces;
+begin
+  select * into ns from lifecycle.namespaces n where n.id = new.namespace_id;
+  perform lifecycle.fact_emit(
+    (select t.audit_action from lifecycle.state_transitions t
+      where t.from_state = new.from_state and t.to_state = new.to_state),
+    new.namespace_id, ns.traversal_ids, lifecycle.namespace_full_path(new.namespace_id), new.actor_id,
+    pg_catalog.jsonb_build_object('from_state', lifecycle.state_name(new.from_state),
+                                  'to_state', lifecycle.state_name(new.to_state), 'event', new.event,
+                                  'source', new.source, 'metadata', new.metadata, 'state_update_id', new.id));
+  return null;
+end
+$$;
 
 --
 -- Name: namespace_transfer_accept(bigint, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -1157,6 +1302,39 @@ begin
       hint = 'Schedule the deletion and start it; lifecycle.namespace_hard_delete removes the rows.';
   end if;
   return old;
+end
+$$;
+
+--
+-- Name: namespaces_facts(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespaces_facts() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  actor bigint := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
+  parent_path text;
+begin
+  if tg_op = 'INSERT' then
+    perform lifecycle.fact_emit('namespace_created', new.id, new.traversal_ids, lifecycle.namespace_full_path(new.id), actor,
+      pg_catalog.jsonb_build_object('type', new.type, 'path', new.path, 'name', new.name, 'parent_id', new.parent_id,
+                                    'visibility', new.visibility, 'state', lifecycle.state_name(new.state)));
+    return null;
+  end if;
+  if new.path is distinct from old.path then
+    parent_path := lifecycle.namespace_full_path(new.parent_id);
+    perform lifecycle.fact_emit('renamed', new.id, new.traversal_ids, lifecycle.namespace_full_path(new.id), actor,
+      pg_catalog.jsonb_build_object('old_path', old.path, 'new_path', new.path,
+                                    'old_full_path', coalesce(parent_path || '/', '') || old.path,
+                                    'new_full_path', coalesce(parent_path || '/', '') || new.path));
+  end if;
+  if new.visibility is distinct from old.visibility then
+    perform lifecycle.fact_emit('visibility_changed', new.id, new.traversal_ids, lifecycle.namespace_full_path(new.id), actor,
+      pg_catalog.jsonb_build_object('from', old.visibility, 'to', new.visibility));
+  end if;
+  return null;
 end
 $$;
 
@@ -1830,6 +2008,65 @@ CREATE FUNCTION lifecycle.sweep_stuck_operations(as_of timestamp with time zone,
 $$;
 
 --
+-- Name: syncer_progress_save(text, pg_lsn, timestamp with time zone); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.syncer_progress_save(slot_name text, lsn pg_lsn, committed_at timestamp with time zone) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  insert into lifecycle.syncer_progress (slot_name, lsn, committed_at)
+  values (slot_name, lsn, committed_at)
+  on conflict on constraint syncer_progress_pkey do update
+    set lsn = greatest(syncer_progress.lsn, excluded.lsn),
+        committed_at = excluded.committed_at,
+        updated_at = pg_catalog.now()
+$$;
+
+--
+-- Name: syncer_publication_ensure(text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.syncer_publication_ensure(publication_name text) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+declare
+  want text[] := array['lifecycle.namespaces', 'lifecycle.namespace_details', 'lifecycle.namespace_members',
+                       'lifecycle.namespace_state_updates', 'lifecycle.namespace_redirects',
+                       'lifecycle.transfer_requests', 'lifecycle.deleted_namespaces'];
+  have text[];
+  p record;
+begin
+  if publication_name !~ '^[a-z_][a-z0-9_]{0,62}$' then
+    raise exception using errcode = 'NS010', message = 'invalid publication name',
+      detail = pg_catalog.format('publication_name=%s', publication_name),
+      hint = 'Use lowercase letters, digits and _, starting with a letter or _.';
+  end if;
+  select * into p from pg_catalog.pg_publication where pubname = publication_name;
+  if not found then
+    execute pg_catalog.format('create publication %I for table %s with (publish = ''truncate'')', publication_name,
+                              pg_catalog.array_to_string(want, ', '));
+    return 'created';
+  end if;
+  select pg_catalog.array_agg(t.schemaname || '.' || t.tablename order by 1) into have
+    from pg_catalog.pg_publication_tables t where t.pubname = publication_name;
+  if have is distinct from (select pg_catalog.array_agg(x order by x) from pg_catalog.unnest(want) x)
+     or p.pubinsert or p.pubupdate or p.pubdelete or not p.pubtruncate or p.puballtables then
+    if p.puballtables then
+      raise exception using errcode = 'NS010', message = 'the publication covers all tables',
+        detail = pg_catalog.format('publication_name=%s', publication_name),
+        hint = 'Drop it, or give the syncer another publication name; it creates its own.';
+    end if;
+    execute pg_catalog.format('alter publication %I set table %s', publication_name, pg_catalog.array_to_string(want, ', '));
+    execute pg_catalog.format('alter publication %I set (publish = ''truncate'')', publication_name);
+    return 'altered';
+  end if;
+  return 'unchanged';
+end
+$_$;
+
+--
 -- Name: transfer_requests; Type: TABLE; Schema: lifecycle; Owner: -
 --
 
@@ -1921,6 +2158,33 @@ CREATE FUNCTION lifecycle.transfer_requests_expire(as_of timestamp with time zon
     returning 1
   )
   select count(*)::int from expired
+$$;
+
+--
+-- Name: transfer_requests_facts(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.transfer_requests_facts() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  ns lifecycle.namespaces;
+begin
+  if tg_op = 'UPDATE' and new.status = old.status then
+    return null;
+  end if;
+  select * into ns from lifecycle.namespaces n where n.id = new.namespace_id;
+  perform lifecycle.fact_emit(
+    case when tg_op = 'INSERT' then 'transfer_requested' else 'transfer_' || new.status end,
+    new.namespace_id, ns.traversal_ids, lifecycle.namespace_full_path(new.namespace_id),
+    case when tg_op = 'INSERT' then new.requested_by else new.decided_by end,
+    pg_catalog.jsonb_build_object('request_id', new.id, 'from_parent_id', new.from_parent_id,
+                                  'to_parent_id', new.to_parent_id, 'to_parent_path', lifecycle.namespace_full_path(new.to_parent_id),
+                                  'requested_by', new.requested_by, 'expires_at', new.expires_at,
+                                  'last_error', new.last_error));
+  return null;
+end
 $$;
 
 --
@@ -2161,6 +2425,85 @@ end
 $$;
 
 --
+-- Name: webhook_deliveries_claim(integer, interval); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.webhook_deliveries_claim(batch_size integer, lease interval) RETURNS TABLE(delivery_id bigint, url text, secret text, body jsonb, idempotency_key text, attempts integer)
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  with due as (
+    select d.id from lifecycle.webhook_deliveries d
+     where d.status = 'pending' and d.next_attempt_at <= pg_catalog.now()
+     order by d.next_attempt_at, d.id
+     limit batch_size
+       for update skip locked
+  ), leased as (
+    update lifecycle.webhook_deliveries d set next_attempt_at = pg_catalog.now() + lease
+      from due where d.id = due.id
+    returning d.id, d.webhook_id, d.body, d.idempotency_key, d.attempts
+  )
+  select l.id, w.url, w.secret, l.body, l.idempotency_key, l.attempts
+    from leased l join lifecycle.webhooks w on w.id = l.webhook_id
+$$;
+
+--
+-- Name: webhook_delivery_result(bigint, integer, text, integer); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.webhook_delivery_result(delivery_id bigint, status_code integer, error text, max_attempts integer) RETURNS text
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  update lifecycle.webhook_deliveries d
+     set attempts = d.attempts + 1,
+         last_status_code = status_code,
+         last_error = pg_catalog.left(error, 2000),
+         status = case
+           when status_code between 200 and 299 then 'delivered'
+           when status_code between 400 and 499 and status_code not in (408, 429) then 'failed'
+           when d.attempts + 1 >= max_attempts then 'dead'
+           else 'pending' end,
+         delivered_at = case when status_code between 200 and 299 then pg_catalog.now() end,
+         next_attempt_at = pg_catalog.now()
+           + least(interval '1 hour', interval '10 seconds' * pg_catalog.power(2, d.attempts))
+             * (0.5 + pg_catalog.random() / 2)
+   where d.id = delivery_id
+  returning d.status
+$$;
+
+--
+-- Name: audit_events; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.audit_events (
+    id bigint NOT NULL,
+    idempotency_key text NOT NULL,
+    source_lsn pg_lsn NOT NULL,
+    source_position integer NOT NULL,
+    committed_at timestamp with time zone NOT NULL,
+    action text NOT NULL,
+    namespace_id bigint,
+    full_path text,
+    actor_id bigint,
+    details jsonb DEFAULT '{}'::jsonb NOT NULL,
+    recorded_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: audit_events_id_seq; Type: SEQUENCE; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE lifecycle.audit_events ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME lifecycle.audit_events_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: deleted_namespaces; Type: TABLE; Schema: lifecycle; Owner: -
 --
 
@@ -2379,6 +2722,33 @@ ALTER TABLE lifecycle.namespaces ALTER COLUMN id ADD GENERATED BY DEFAULT AS IDE
 );
 
 --
+-- Name: notifications; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.notifications (
+    id bigint NOT NULL,
+    user_id bigint NOT NULL,
+    audit_event_id bigint NOT NULL,
+    namespace_id bigint,
+    action text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    read_at timestamp with time zone
+);
+
+--
+-- Name: notifications_id_seq; Type: SEQUENCE; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE lifecycle.notifications ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME lifecycle.notifications_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: operation_policies; Type: TABLE; Schema: lifecycle; Owner: -
 --
 
@@ -2408,6 +2778,7 @@ CREATE TABLE lifecycle.state_transitions (
     from_state smallint,
     to_state smallint NOT NULL,
     reason text NOT NULL,
+    audit_action text NOT NULL,
     CONSTRAINT state_transitions_change CHECK ((from_state <> to_state))
 );
 
@@ -2416,6 +2787,17 @@ CREATE TABLE lifecycle.state_transitions (
 --
 
 COMMENT ON TABLE lifecycle.state_transitions IS 'DESIGN §3 transition matrix (ADR 003), one row per allowed pair; from_state null = creation.';
+
+--
+-- Name: syncer_progress; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.syncer_progress (
+    slot_name text NOT NULL,
+    lsn pg_lsn NOT NULL,
+    committed_at timestamp with time zone,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
 
 --
 -- Name: transfer_requests_id_seq; Type: SEQUENCE; Schema: lifecycle; Owner: -
@@ -2472,6 +2854,82 @@ CREATE TABLE lifecycle.visibility_levels (
 --
 
 COMMENT ON TABLE lifecycle.visibility_levels IS 'Visibility levels by rank: a namespace is never more visible (higher rank) than its parent.';
+
+--
+-- Name: webhook_deliveries; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.webhook_deliveries (
+    id bigint NOT NULL,
+    webhook_id bigint NOT NULL,
+    audit_event_id bigint NOT NULL,
+    idempotency_key text NOT NULL,
+    body jsonb NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    next_attempt_at timestamp with time zone DEFAULT now() NOT NULL,
+    last_status_code integer,
+    last_error text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    delivered_at timestamp with time zone,
+    CONSTRAINT webhook_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'delivered'::text, 'failed'::text, 'dead'::text])))
+);
+
+--
+-- Name: webhook_deliveries_id_seq; Type: SEQUENCE; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE lifecycle.webhook_deliveries ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME lifecycle.webhook_deliveries_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
+-- Name: webhooks; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.webhooks (
+    id bigint NOT NULL,
+    namespace_id bigint NOT NULL,
+    url text NOT NULL,
+    secret text NOT NULL,
+    actions text[] DEFAULT '{}'::text[] NOT NULL,
+    active boolean DEFAULT true NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT webhooks_secret_check CHECK ((length(secret) >= 16)),
+    CONSTRAINT webhooks_url_check CHECK ((url ~ '^https?://'::text))
+);
+
+--
+-- Name: webhooks_id_seq; Type: SEQUENCE; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE lifecycle.webhooks ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME lifecycle.webhooks_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
+-- Name: audit_events audit_events_idempotency_key_key; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.audit_events
+    ADD CONSTRAINT audit_events_idempotency_key_key UNIQUE (idempotency_key);
+
+--
+-- Name: audit_events audit_events_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.audit_events
+    ADD CONSTRAINT audit_events_pkey PRIMARY KEY (id);
 
 --
 -- Name: deleted_namespaces deleted_namespaces_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
@@ -2537,6 +2995,20 @@ ALTER TABLE ONLY lifecycle.namespaces
     ADD CONSTRAINT namespaces_pkey PRIMARY KEY (id);
 
 --
+-- Name: notifications notifications_audit_event_id_user_id_key; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.notifications
+    ADD CONSTRAINT notifications_audit_event_id_user_id_key UNIQUE (audit_event_id, user_id);
+
+--
+-- Name: notifications notifications_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.notifications
+    ADD CONSTRAINT notifications_pkey PRIMARY KEY (id);
+
+--
 -- Name: operation_policies operation_policies_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
 --
 
@@ -2586,6 +3058,13 @@ ALTER TABLE ONLY lifecycle.states
     ADD CONSTRAINT states_pkey PRIMARY KEY (code);
 
 --
+-- Name: syncer_progress syncer_progress_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.syncer_progress
+    ADD CONSTRAINT syncer_progress_pkey PRIMARY KEY (slot_name);
+
+--
 -- Name: transfer_requests transfer_requests_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
 --
 
@@ -2619,6 +3098,39 @@ ALTER TABLE ONLY lifecycle.visibility_levels
 
 ALTER TABLE ONLY lifecycle.visibility_levels
     ADD CONSTRAINT visibility_levels_rank_key UNIQUE (rank);
+
+--
+-- Name: webhook_deliveries webhook_deliveries_idempotency_key_key; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.webhook_deliveries
+    ADD CONSTRAINT webhook_deliveries_idempotency_key_key UNIQUE (idempotency_key);
+
+--
+-- Name: webhook_deliveries webhook_deliveries_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.webhook_deliveries
+    ADD CONSTRAINT webhook_deliveries_pkey PRIMARY KEY (id);
+
+--
+-- Name: webhooks webhooks_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.webhooks
+    ADD CONSTRAINT webhooks_pkey PRIMARY KEY (id);
+
+--
+-- Name: audit_events_committed_at_idx; Type: INDEX; Schema: lifecycle; Owner: -
+--
+
+CREATE INDEX audit_events_committed_at_idx ON lifecycle.audit_events USING btree (committed_at);
+
+--
+-- Name: audit_events_namespace_id_idx; Type: INDEX; Schema: lifecycle; Owner: -
+--
+
+CREATE INDEX audit_events_namespace_id_idx ON lifecycle.audit_events USING btree (namespace_id, id);
 
 --
 -- Name: effective_states_namespace_id_idx; Type: INDEX; Schema: lifecycle; Owner: -
@@ -2687,6 +3199,12 @@ CREATE INDEX namespaces_traversal_ids_idx ON lifecycle.namespaces USING btree (t
 CREATE INDEX namespaces_visible_idx ON lifecycle.namespaces USING btree (visibility, traversal_ids) WHERE (visibility <> 'private'::text);
 
 --
+-- Name: notifications_user_id_idx; Type: INDEX; Schema: lifecycle; Owner: -
+--
+
+CREATE INDEX notifications_user_id_idx ON lifecycle.notifications USING btree (user_id, id) WHERE (read_at IS NULL);
+
+--
 -- Name: transfer_requests_expires_at_idx; Type: INDEX; Schema: lifecycle; Owner: -
 --
 
@@ -2705,10 +3223,40 @@ CREATE UNIQUE INDEX transfer_requests_open_key ON lifecycle.transfer_requests US
 CREATE INDEX transfer_requests_to_parent_id_idx ON lifecycle.transfer_requests USING btree (to_parent_id);
 
 --
+-- Name: webhook_deliveries_due_idx; Type: INDEX; Schema: lifecycle; Owner: -
+--
+
+CREATE INDEX webhook_deliveries_due_idx ON lifecycle.webhook_deliveries USING btree (next_attempt_at) WHERE (status = 'pending'::text);
+
+--
+-- Name: webhooks_namespace_id_idx; Type: INDEX; Schema: lifecycle; Owner: -
+--
+
+CREATE INDEX webhooks_namespace_id_idx ON lifecycle.webhooks USING btree (namespace_id) WHERE active;
+
+--
+-- Name: deleted_namespaces deleted_namespaces_facts; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER deleted_namespaces_facts AFTER INSERT ON lifecycle.deleted_namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.deleted_namespaces_facts();
+
+--
 -- Name: namespace_details namespace_details_validate; Type: TRIGGER; Schema: lifecycle; Owner: -
 --
 
 CREATE TRIGGER namespace_details_validate BEFORE INSERT OR UPDATE ON lifecycle.namespace_details FOR EACH ROW EXECUTE FUNCTION lifecycle.namespace_details_validate();
+
+--
+-- Name: namespace_members namespace_members_facts; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER namespace_members_facts AFTER INSERT OR DELETE OR UPDATE ON lifecycle.namespace_members FOR EACH ROW EXECUTE FUNCTION lifecycle.namespace_members_facts();
+
+--
+-- Name: namespace_state_updates namespace_state_updates_facts; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER namespace_state_updates_facts AFTER INSERT ON lifecycle.namespace_state_updates FOR EACH ROW EXECUTE FUNCTION lifecycle.namespace_state_updates_facts();
 
 --
 -- Name: namespaces namespaces_1_traversal_ids_cascade; Type: TRIGGER; Schema: lifecycle; Owner: -
@@ -2753,6 +3301,12 @@ CREATE TRIGGER namespaces_2_visibility BEFORE INSERT OR UPDATE OF visibility, pa
 CREATE TRIGGER namespaces_3_state_record AFTER INSERT OR UPDATE OF state ON lifecycle.namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.namespaces_state_record();
 
 --
+-- Name: namespaces namespaces_4_facts; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER namespaces_4_facts AFTER INSERT OR UPDATE OF path, visibility ON lifecycle.namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.namespaces_facts();
+
+--
 -- Name: namespaces namespaces_deletion_guard; Type: TRIGGER; Schema: lifecycle; Owner: -
 --
 
@@ -2763,6 +3317,12 @@ CREATE TRIGGER namespaces_deletion_guard BEFORE DELETE ON lifecycle.namespaces F
 --
 
 CREATE TRIGGER settings_validate BEFORE INSERT OR UPDATE ON lifecycle.settings FOR EACH ROW EXECUTE FUNCTION lifecycle.settings_validate();
+
+--
+-- Name: transfer_requests transfer_requests_facts; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER transfer_requests_facts AFTER INSERT OR UPDATE OF status ON lifecycle.transfer_requests FOR EACH ROW EXECUTE FUNCTION lifecycle.transfer_requests_facts();
 
 --
 -- Name: event_sources event_sources_event_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
@@ -2849,6 +3409,13 @@ ALTER TABLE ONLY lifecycle.namespaces
     ADD CONSTRAINT namespaces_visibility_fkey FOREIGN KEY (visibility) REFERENCES lifecycle.visibility_levels(name);
 
 --
+-- Name: notifications notifications_audit_event_id_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.notifications
+    ADD CONSTRAINT notifications_audit_event_id_fkey FOREIGN KEY (audit_event_id) REFERENCES lifecycle.audit_events(id) ON DELETE CASCADE;
+
+--
 -- Name: state_transitions state_transitions_from_state_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
 --
 
@@ -2898,6 +3465,27 @@ ALTER TABLE ONLY lifecycle.transition_policies
     ADD CONSTRAINT transition_policies_to_state_fkey FOREIGN KEY (to_state) REFERENCES lifecycle.states(code);
 
 --
+-- Name: webhook_deliveries webhook_deliveries_audit_event_id_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.webhook_deliveries
+    ADD CONSTRAINT webhook_deliveries_audit_event_id_fkey FOREIGN KEY (audit_event_id) REFERENCES lifecycle.audit_events(id) ON DELETE CASCADE;
+
+--
+-- Name: webhook_deliveries webhook_deliveries_webhook_id_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.webhook_deliveries
+    ADD CONSTRAINT webhook_deliveries_webhook_id_fkey FOREIGN KEY (webhook_id) REFERENCES lifecycle.webhooks(id) ON DELETE CASCADE;
+
+--
+-- Name: webhooks webhooks_namespace_id_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.webhooks
+    ADD CONSTRAINT webhooks_namespace_id_fkey FOREIGN KEY (namespace_id) REFERENCES lifecycle.namespaces(id) ON DELETE CASCADE;
+
+--
 -- Name: SCHEMA lifecycle; Type: ACL; Schema: -; Owner: -
 --
 
@@ -2911,10 +3499,23 @@ GRANT USAGE ON SCHEMA lifecycle TO lifecycle_worker;
 REVOKE ALL ON FUNCTION lifecycle.actor_refusal(namespace_id bigint, traversal_ids bigint[], actor_id bigint, required_level smallint, action text) FROM PUBLIC;
 
 --
+-- Name: FUNCTION audit_record(idempotency_key text, source_lsn pg_lsn, source_position integer, committed_at timestamp with time zone, fact jsonb); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.audit_record(idempotency_key text, source_lsn pg_lsn, source_position integer, committed_at timestamp with time zone, fact jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.audit_record(idempotency_key text, source_lsn pg_lsn, source_position integer, committed_at timestamp with time zone, fact jsonb) TO lifecycle_worker;
+
+--
 -- Name: FUNCTION caller_may_act_as_system(); Type: ACL; Schema: lifecycle; Owner: -
 --
 
 REVOKE ALL ON FUNCTION lifecycle.caller_may_act_as_system() FROM PUBLIC;
+
+--
+-- Name: FUNCTION deleted_namespaces_facts(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.deleted_namespaces_facts() FROM PUBLIC;
 
 --
 -- Name: FUNCTION effective_states_refresh(); Type: ACL; Schema: lifecycle; Owner: -
@@ -2922,6 +3523,12 @@ REVOKE ALL ON FUNCTION lifecycle.caller_may_act_as_system() FROM PUBLIC;
 
 REVOKE ALL ON FUNCTION lifecycle.effective_states_refresh() FROM PUBLIC;
 GRANT ALL ON FUNCTION lifecycle.effective_states_refresh() TO lifecycle_worker;
+
+--
+-- Name: FUNCTION fact_emit(action text, namespace_id bigint, traversal_ids bigint[], full_path text, actor_id bigint, details jsonb); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.fact_emit(action text, namespace_id bigint, traversal_ids bigint[], full_path text, actor_id bigint, details jsonb) FROM PUBLIC;
 
 --
 -- Name: FUNCTION jsonb_schema_violation(schema jsonb, doc jsonb, at text); Type: ACL; Schema: lifecycle; Owner: -
@@ -3061,6 +3668,12 @@ REVOKE ALL ON FUNCTION lifecycle.namespace_lock_path(ids bigint[]) FROM PUBLIC;
 REVOKE ALL ON FUNCTION lifecycle.namespace_lock_sibling_path(parent_id bigint, path text) FROM PUBLIC;
 
 --
+-- Name: FUNCTION namespace_members_facts(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_members_facts() FROM PUBLIC;
+
+--
 -- Name: FUNCTION namespace_rename(id bigint, new_path text, actor_id bigint); Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -3083,6 +3696,12 @@ GRANT ALL ON FUNCTION lifecycle.namespace_resolve(full_path text) TO lifecycle_w
 REVOKE ALL ON FUNCTION lifecycle.namespace_set_visibility(id bigint, new_visibility text, actor_id bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION lifecycle.namespace_set_visibility(id bigint, new_visibility text, actor_id bigint) TO lifecycle_app;
 GRANT ALL ON FUNCTION lifecycle.namespace_set_visibility(id bigint, new_visibility text, actor_id bigint) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION namespace_state_updates_facts(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_state_updates_facts() FROM PUBLIC;
 
 --
 -- Name: FUNCTION namespace_transfer_accept(id bigint, actor_id bigint); Type: ACL; Schema: lifecycle; Owner: -
@@ -3143,6 +3762,12 @@ REVOKE ALL ON FUNCTION lifecycle.namespace_walk(segments text[]) FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION lifecycle.namespaces_deletion_guard() FROM PUBLIC;
+
+--
+-- Name: FUNCTION namespaces_facts(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespaces_facts() FROM PUBLIC;
 
 --
 -- Name: FUNCTION namespaces_moves(); Type: ACL; Schema: lifecycle; Owner: -
@@ -3289,6 +3914,20 @@ REVOKE ALL ON FUNCTION lifecycle.sweep_stuck_operations(as_of timestamp with tim
 GRANT ALL ON FUNCTION lifecycle.sweep_stuck_operations(as_of timestamp with time zone, stuck_after interval, creation_timeout interval, max_attempts integer) TO lifecycle_worker;
 
 --
+-- Name: FUNCTION syncer_progress_save(slot_name text, lsn pg_lsn, committed_at timestamp with time zone); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.syncer_progress_save(slot_name text, lsn pg_lsn, committed_at timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.syncer_progress_save(slot_name text, lsn pg_lsn, committed_at timestamp with time zone) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION syncer_publication_ensure(publication_name text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.syncer_publication_ensure(publication_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.syncer_publication_ensure(publication_name text) TO lifecycle_worker;
+
+--
 -- Name: TABLE transfer_requests; Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -3315,6 +3954,12 @@ REVOKE ALL ON FUNCTION lifecycle.transfer_requests_expire(as_of timestamp with t
 GRANT ALL ON FUNCTION lifecycle.transfer_requests_expire(as_of timestamp with time zone) TO lifecycle_worker;
 
 --
+-- Name: FUNCTION transfer_requests_facts(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.transfer_requests_facts() FROM PUBLIC;
+
+--
 -- Name: FUNCTION transfer_target_refusal(namespace_id bigint, to_parent_id bigint); Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -3325,6 +3970,27 @@ REVOKE ALL ON FUNCTION lifecycle.transfer_target_refusal(namespace_id bigint, to
 --
 
 REVOKE ALL ON FUNCTION lifecycle.transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint) FROM PUBLIC;
+
+--
+-- Name: FUNCTION webhook_deliveries_claim(batch_size integer, lease interval); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.webhook_deliveries_claim(batch_size integer, lease interval) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.webhook_deliveries_claim(batch_size integer, lease interval) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION webhook_delivery_result(delivery_id bigint, status_code integer, error text, max_attempts integer); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.webhook_delivery_result(delivery_id bigint, status_code integer, error text, max_attempts integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.webhook_delivery_result(delivery_id bigint, status_code integer, error text, max_attempts integer) TO lifecycle_worker;
+
+--
+-- Name: TABLE audit_events; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.audit_events TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.audit_events TO lifecycle_worker;
 
 --
 -- Name: TABLE deleted_namespaces; Type: ACL; Schema: lifecycle; Owner: -
@@ -3411,6 +4077,19 @@ GRANT SELECT ON TABLE lifecycle.namespace_state_updates TO lifecycle_app;
 GRANT SELECT ON TABLE lifecycle.namespace_state_updates TO lifecycle_worker;
 
 --
+-- Name: TABLE notifications; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.notifications TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.notifications TO lifecycle_worker;
+
+--
+-- Name: COLUMN notifications.read_at; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT UPDATE(read_at) ON TABLE lifecycle.notifications TO lifecycle_app;
+
+--
 -- Name: TABLE operation_policies; Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -3432,6 +4111,13 @@ GRANT SELECT ON TABLE lifecycle.state_transitions TO lifecycle_app;
 GRANT SELECT ON TABLE lifecycle.state_transitions TO lifecycle_worker;
 
 --
+-- Name: TABLE syncer_progress; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.syncer_progress TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.syncer_progress TO lifecycle_worker;
+
+--
 -- Name: TABLE transition_guards; Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -3451,6 +4137,20 @@ GRANT SELECT ON TABLE lifecycle.transition_policies TO lifecycle_worker;
 
 GRANT SELECT ON TABLE lifecycle.visibility_levels TO lifecycle_app;
 GRANT SELECT ON TABLE lifecycle.visibility_levels TO lifecycle_worker;
+
+--
+-- Name: TABLE webhook_deliveries; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.webhook_deliveries TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.webhook_deliveries TO lifecycle_worker;
+
+--
+-- Name: TABLE webhooks; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE lifecycle.webhooks TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.webhooks TO lifecycle_worker;
 
 --
 -- PostgreSQL database dump complete

@@ -10,6 +10,20 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
+type LifecycleAuditEvent struct {
+	ID             int64
+	IdempotencyKey string
+	SourceLsn      interface{}
+	SourcePosition int32
+	CommittedAt    time.Time
+	Action         string
+	NamespaceID    *int64
+	FullPath       *string
+	ActorID        *int64
+	Details        []byte
+	RecordedAt     time.Time
+}
+
 type LifecycleDeletedNamespace struct {
 	NamespaceID         int64
 	FullPath            string
@@ -78,6 +92,16 @@ type LifecycleNamespaceStateUpdate struct {
 	CreatedAt   time.Time
 }
 
+type LifecycleNotification struct {
+	ID           int64
+	UserID       int64
+	AuditEventID int64
+	NamespaceID  *int64
+	Action       string
+	CreatedAt    time.Time
+	ReadAt       *time.Time
+}
+
 type LifecycleOperationPolicy struct {
 	Operation      string
 	MinAccessLevel int16
@@ -116,9 +140,17 @@ type LifecycleState struct {
 
 // DESIGN §3 transition matrix (ADR 003), one row per allowed pair; from_state null = creation.
 type LifecycleStateTransition struct {
-	FromState *int16
-	ToState   int16
-	Reason    string
+	FromState   *int16
+	ToState     int16
+	Reason      string
+	AuditAction string
+}
+
+type LifecycleSyncerProgress struct {
+	SlotName    string
+	Lsn         interface{}
+	CommittedAt *time.Time
+	UpdatedAt   time.Time
 }
 
 // Offers to move a namespace below a new parent; the row's status is the audit fact of each step.
@@ -154,6 +186,31 @@ type LifecycleTransitionPolicy struct {
 type LifecycleVisibilityLevel struct {
 	Name string
 	Rank int16
+}
+
+type LifecycleWebhook struct {
+	ID          int64
+	NamespaceID int64
+	Url         string
+	Secret      string
+	Actions     []string
+	Active      bool
+	CreatedAt   time.Time
+}
+
+type LifecycleWebhookDelivery struct {
+	ID             int64
+	WebhookID      int64
+	AuditEventID   int64
+	IdempotencyKey string
+	Body           []byte
+	Status         string
+	Attempts       int32
+	NextAttemptAt  time.Time
+	LastStatusCode *int32
+	LastError      *string
+	CreatedAt      time.Time
+	DeliveredAt    *time.Time
 }
 
 // Memberships, inherited down the tree: the effective level is the highest on the path root … self.

@@ -5,7 +5,7 @@
 -- (lifecycle.settings: rename_limit per rename_window, counted under the row lock so two renames at
 -- once cannot both pass), NS010 invalid path, NS006 a live sibling has it. A failed call changes
 -- nothing. Audit fact: the redirect row (kind rename, old and new full path, actor).
-create function lifecycle.namespace_rename(id bigint, new_path text, actor_id bigint)
+create or replace function lifecycle.namespace_rename(id bigint, new_path text, actor_id bigint)
 returns table (namespace_id bigint, old_full_path text, new_full_path text, changed boolean)
 language plpgsql
 -- Definer: path, redirects and locks are not writable by the application role.
@@ -57,7 +57,10 @@ begin
 
   old_path := lifecycle.namespace_full_path(ns.id);
   -- The paths trigger validates the new path (NS010) and that no live sibling has it (NS006).
+  -- The fact trigger reads who acted from the context (reset right after).
+  perform pg_catalog.set_config('lifecycle.actor_id', coalesce(actor_id::text, ''), true);
   update lifecycle.namespaces n set path = new_path, updated_at = pg_catalog.now() where n.id = ns.id;
+  perform pg_catalog.set_config('lifecycle.actor_id', '', true);
   insert into lifecycle.namespace_redirects (old_full_path, namespace_id, kind, actor_id, new_full_path)
   values (old_path, ns.id, 'rename', actor_id, lifecycle.namespace_full_path(ns.id));
 

@@ -3,7 +3,7 @@
 -- NS010 unknown level, NS005, NS001/NS002 read-only, and (from the visibility trigger, on every
 -- write path) NS002 more visible than the parent, NS003 less visible than a descendant (the hint
 -- names it). Audit fact: the namespace row's visibility change.
-create function lifecycle.namespace_set_visibility(id bigint, new_visibility text, actor_id bigint)
+create or replace function lifecycle.namespace_set_visibility(id bigint, new_visibility text, actor_id bigint)
 returns table (namespace_id bigint, visibility text, changed boolean)
 language plpgsql
 security definer
@@ -38,8 +38,11 @@ begin
   if found then
     raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
   end if;
+  -- The fact trigger reads who acted from the context (reset right after).
+  perform pg_catalog.set_config('lifecycle.actor_id', coalesce(actor_id::text, ''), true);
   update lifecycle.namespaces n set visibility = new_visibility, updated_at = pg_catalog.now()
    where n.id = ns.id;
+  perform pg_catalog.set_config('lifecycle.actor_id', '', true);
   return query select ns.id, new_visibility, true;
 end
 $$;

@@ -1,0 +1,146 @@
+// Command syncer is the long-running half of the product (DESIGN §6): it consumes a logical
+// replication slot and turns every committed lifecycle fact into exactly one audit row, with
+// notifications, pg_notify and signed webhook deliveries; it runs the asynchronous half of
+// transfers and "delete now", and keeps lifecycle.effective_states fresh. /healthz and /metrics
+// are served over HTTP. SIGTERM or SIGINT: the transaction in hand is finished, the position
+// reported, exit 0.
+//
+// The database comes from DATABASE_URL (a URL or libpq keywords; the PG* variables fill the
+// rest). The role needs REPLICATION and membership of lifecycle_worker. Exit status: 0 after a
+// clean shutdown, 2 when it could not start.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/nslifecycle/nslifecycle/internal/syncer"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stderr))
+}
+
+func run(args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("syncer", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg := syncer.Config{DatabaseURL: os.Getenv("DATABASE_URL")}
+	var (
+		listen    = fs.String("listen", "127.0.0.1:9187", "address for /healthz and /metrics (empty: none)")
+		logFormat = fs.String("log-format", "text", "log format: text or json")
+		logLevel  = fs.String("log-level", "info", "log level: debug, info, warn or error")
+		maxLag    = fs.Int64("health-max-lag-bytes", 64<<20, "/healthz fails when the slot is further behind than this")
+	)
+	fs.StringVar(&cfg.Slot, "slot", envOr("LIFECYCLE_SLOT", "nslifecycle_syncer"), "logical replication slot (env LIFECYCLE_SLOT)")
+	fs.StringVar(&cfg.Publication, "publication", envOr("LIFECYCLE_PUBLICATION", "nslifecycle_facts"), "publication (env LIFECYCLE_PUBLICATION)")
+	fs.DurationVar(&cfg.StandbyInterval, "standby-interval", 10*time.Second, "report the confirmed position at least this often")
+	fs.DurationVar(&cfg.HeartbeatInterval, "heartbeat-interval", 30*time.Second, "heartbeat message interval (keeps an idle slot moving)")
+	fs.DurationVar(&cfg.RefreshDebounce, "refresh-debounce", time.Second, "refresh lifecycle.effective_states this long after a change")
+	fs.DurationVar(&cfg.WebhookTimeout, "webhook-timeout", 10*time.Second, "timeout of one webhook attempt")
+	fs.IntVar(&cfg.WebhookMaxAttempts, "webhook-max-attempts", 8, "attempts before a delivery is dead")
+	fs.IntVar(&cfg.WebhookWorkers, "webhook-workers", 4, "webhook attempts in parallel")
+	fs.DurationVar(&cfg.DeliveryPoll, "delivery-poll", time.Second, "how often to look for due webhook deliveries when idle")
+	fs.IntVar(&cfg.HardDeleteBatch, "hard-delete-batch", 0, "rows per hard-delete batch (0: lifecycle.settings.hard_delete_batch_size)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	cfg.HealthMaxLagBytes = *maxLag
+
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		fmt.Fprintf(stderr, "syncer: -log-level: %v\n", err)
+		return 2
+	}
+	var handler slog.Handler
+	switch *logFormat {
+	case "text":
+		handler = slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})
+	case "json":
+		handler = slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level})
+	default:
+		fmt.Fprintf(stderr, "syncer: -log-format must be text or json, not %q\n", *logFormat)
+		return 2
+	}
+	log := slog.New(handler)
+	if cfg.StandbyInterval <= 0 || cfg.HeartbeatInterval <= 0 || cfg.RefreshDebounce < 0 || cfg.WebhookTimeout <= 0 ||
+		cfg.WebhookMaxAttempts < 1 || cfg.WebhookWorkers < 1 || cfg.DeliveryPoll <= 0 || cfg.HardDeleteBatch < 0 {
+		log.Error("bad flags: intervals and timeouts must be positive, counts at least 1")
+		return 2
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	pool, err := pgxpool.New(ctx, cfg.DatabaseURL)
+	if err != nil {
+		log.Error("database", "err", err)
+		return 2
+	}
+	defer pool.Close()
+	if err := pool.Ping(ctx); err != nil {
+		log.Error("database unreachable", "err", err)
+		return 2
+	}
+
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	s := syncer.New(pool, cfg, log, reg)
+
+	if *listen != "" {
+		ln, err := net.Listen("tcp", *listen)
+		if err != nil {
+			log.Error("listen", "addr", *listen, "err", err)
+			return 2
+		}
+		mux := http.NewServeMux()
+		mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+		mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) {
+			ok, why := s.Healthy()
+			if !ok {
+				w.WriteHeader(http.StatusServiceUnavailable)
+			}
+			fmt.Fprintln(w, why)
+		})
+		srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+		go func() {
+			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				log.Error("http", "err", err)
+			}
+		}()
+		defer func() {
+			sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_ = srv.Shutdown(sctx)
+		}()
+		log.Info("serving /healthz and /metrics", "addr", ln.Addr().String())
+	}
+
+	if err := s.Run(ctx); err != nil {
+		log.Error("syncer", "err", err)
+		return 1
+	}
+	log.Info("shut down")
+	return 0
+}
+
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}

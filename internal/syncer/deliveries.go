@@ -1,0 +1,124 @@
+package syncer
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/nslifecycle/nslifecycle"
+	"github.com/nslifecycle/nslifecycle/internal/db"
+)
+
+// Signature is the header a webhook receiver checks: "sha256=" and the hex HMAC-SHA256 of the
+// request body under the webhook's secret.
+const (
+	SignatureHeader   = "X-Lifecycle-Signature"
+	IdempotencyHeader = "Idempotency-Key"
+)
+
+// Sign computes the signature header's value for a body.
+func Sign(secret string, body []byte) string {
+	mac := hmac.New(sha256.New, []byte(secret))
+	mac.Write(body)
+	return "sha256=" + hex.EncodeToString(mac.Sum(nil))
+}
+
+// deliverLoop sends due webhook deliveries, a few at a time in parallel, entirely apart from the
+// replication stream: a slow or dead receiver delays only its own deliveries. Whether a response
+// means delivered, retry later or give up is decided by lifecycle.webhook_delivery_result.
+func (s *Syncer) deliverLoop(ctx context.Context) {
+	for ctx.Err() == nil {
+		batch, err := db.New(s.pool).WebhookDeliveriesClaim(ctx, db.WebhookDeliveriesClaimParams{
+			BatchSize: int32(s.cfg.WebhookWorkers * 4),
+			// Leased for longer than an attempt can take: a crash mid-attempt retries after it.
+			Lease: pgtype.Interval{Microseconds: (2*s.cfg.WebhookTimeout + time.Minute).Microseconds(), Valid: true},
+		})
+		if err != nil {
+			if ctx.Err() == nil {
+				s.log.Error("claim webhook deliveries", "err", nslifecycle.FromDB(err))
+			}
+			sleep(ctx, s.cfg.DeliveryPoll)
+			continue
+		}
+		if len(batch) == 0 {
+			sleep(ctx, s.cfg.DeliveryPoll)
+			continue
+		}
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, s.cfg.WebhookWorkers)
+		for _, d := range batch {
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer wg.Done()
+				defer func() { <-sem }()
+				s.deliver(ctx, d)
+			}()
+		}
+		wg.Wait()
+	}
+}
+
+func (s *Syncer) deliver(ctx context.Context, d db.WebhookDeliveriesClaimRow) {
+	id := *d.DeliveryID
+	code, errText := s.post(ctx, *d.Url, *d.Secret, *d.IdempotencyKey, d.Body)
+	var codeArg *int32
+	var errArg *string
+	if code != 0 {
+		codeArg = &code
+	}
+	if errText != "" {
+		errArg = &errText
+	}
+	status, err := db.New(s.pool).WebhookDeliveryResult(context.WithoutCancel(ctx), db.WebhookDeliveryResultParams{
+		DeliveryID: id, StatusCode: codeArg, Error: errArg, MaxAttempts: int32(s.cfg.WebhookMaxAttempts),
+	})
+	if err != nil {
+		s.log.Error("record webhook delivery", "delivery_id", id, "err", nslifecycle.FromDB(err))
+		return
+	}
+	s.metrics.deliveries.WithLabelValues(status).Inc()
+	level := s.log.Info
+	if status != "delivered" {
+		level = s.log.Warn
+	}
+	level("webhook delivery", "delivery_id", id, "url", *d.Url, "status", status, "http_status", code, "err", errText)
+}
+
+// post sends one attempt; it returns the HTTP status, or 0 and why there was none.
+func (s *Syncer) post(ctx context.Context, url, secret, key string, body []byte) (int32, string) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return 0, err.Error()
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "nslifecycle-syncer")
+	req.Header.Set(SignatureHeader, Sign(secret, body))
+	req.Header.Set(IdempotencyHeader, key)
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return 0, err.Error()
+	}
+	defer resp.Body.Close()
+	snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+	if resp.StatusCode >= 300 {
+		return int32(resp.StatusCode), fmt.Sprintf("HTTP %d: %s", resp.StatusCode, bytes.TrimSpace(snippet))
+	}
+	return int32(resp.StatusCode), ""
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	select {
+	case <-ctx.Done():
+	case <-time.After(d):
+	}
+}

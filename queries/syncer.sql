@@ -1,0 +1,35 @@
+-- The syncer's calls (sql/006_facts_and_audit.sql holds the rules). LSNs travel as text.
+
+-- name: SyncerPublicationEnsure :one
+SELECT lifecycle.syncer_publication_ensure(@publication_name)::text AS outcome;
+
+-- name: SyncerProgressGet :one
+SELECT p.lsn::text AS lsn FROM lifecycle.syncer_progress p WHERE p.slot_name = @slot_name;
+
+-- name: SyncerProgressSave :exec
+SELECT lifecycle.syncer_progress_save(@slot_name, CAST(sqlc.arg(lsn) AS text)::pg_lsn, @committed_at);
+
+-- name: AuditRecord :one
+-- 0 when the fact was recorded before (a replay after a crash).
+SELECT coalesce(lifecycle.audit_record(@idempotency_key, CAST(sqlc.arg(source_lsn) AS text)::pg_lsn, @source_position,
+                                       @committed_at, @fact::jsonb), 0)::bigint AS audit_event_id;
+
+-- name: SyncerHeartbeat :one
+-- A non-transactional message: an idle slot still sees WAL move, so it can confirm and not pin WAL.
+SELECT pg_catalog.pg_logical_emit_message(false, 'nslifecycle.heartbeat', pg_catalog.now()::text)::text AS lsn;
+
+-- name: SyncerSlotLag :one
+-- How far the slot's confirmed position is behind the server's WAL, in bytes.
+SELECT s.active, s.confirmed_flush_lsn::text AS confirmed_flush_lsn,
+       pg_catalog.pg_wal_lsn_diff(pg_catalog.pg_current_wal_lsn(), s.confirmed_flush_lsn)::bigint AS lag_bytes
+FROM pg_catalog.pg_replication_slots s WHERE s.slot_name = @slot_name;
+
+-- name: EffectiveStatesRefresh :exec
+SELECT lifecycle.effective_states_refresh();
+
+-- name: WebhookDeliveriesClaim :many
+SELECT c.delivery_id, c.url, c.secret, c.body, c.idempotency_key, c.attempts
+FROM lifecycle.webhook_deliveries_claim(@batch_size, @lease::interval) c;
+
+-- name: WebhookDeliveryResult :one
+SELECT lifecycle.webhook_delivery_result(@delivery_id, sqlc.narg('status_code'), sqlc.narg('error'), @max_attempts)::text AS status;

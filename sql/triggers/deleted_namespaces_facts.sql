@@ -1,0 +1,19 @@
+-- hard_deleted, with the snapshot of what was deleted (the rows are gone once it commits).
+create function lifecycle.deleted_namespaces_facts()
+returns trigger
+language plpgsql
+set search_path to ''
+as $$
+begin
+  perform lifecycle.fact_emit('hard_deleted', new.namespace_id, new.traversal_ids, new.full_path, null,
+    pg_catalog.jsonb_build_object('type', new.type, 'parent_id', new.parent_id,
+                                  'deletion_scheduled_by', new.deletion_scheduled_by,
+                                  'deletion_scheduled_at', new.deletion_scheduled_at,
+                                  'descendant_count', new.descendant_count));
+  return null;
+end
+$$;
+
+create trigger deleted_namespaces_facts
+  after insert on lifecycle.deleted_namespaces
+  for each row execute function lifecycle.deleted_namespaces_facts();
