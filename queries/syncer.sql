@@ -32,4 +32,5 @@ SELECT c.delivery_id, c.url, c.secret, c.body, c.idempotency_key, c.attempts
 FROM lifecycle.webhook_deliveries_claim(@batch_size, @lease::interval) c;
 
 -- name: WebhookDeliveryResult :one
-SELECT lifecycle.webhook_delivery_result(@delivery_id, sqlc.narg('status_code'), sqlc.narg('error'), @max_attempts)::text AS status;
+SELECT lifecycle.webhook_delivery_result(@delivery_id, sqlc.narg('status_code'), sqlc.narg('error'), @max_attempts,
+                                         @backoff::interval)::text AS status;

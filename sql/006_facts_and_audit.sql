@@ -118,7 +118,7 @@ grant update (read_at) on lifecycle.notifications to lifecycle_app;
 grant execute on function
   lifecycle.audit_record(text, pg_lsn, int, timestamptz, jsonb),
   lifecycle.webhook_deliveries_claim(int, interval),
-  lifecycle.webhook_delivery_result(bigint, int, text, int),
+  lifecycle.webhook_delivery_result(bigint, int, text, int, interval),
   lifecycle.syncer_progress_save(text, pg_lsn, timestamptz),
   lifecycle.syncer_publication_ensure(text)
   to lifecycle_worker;
@@ -135,7 +135,7 @@ revoke all on lifecycle.audit_events, lifecycle.notifications, lifecycle.webhook
   lifecycle.syncer_progress from lifecycle_app, lifecycle_worker;
 drop function lifecycle.syncer_publication_ensure(text);
 drop function lifecycle.syncer_progress_save(text, pg_lsn, timestamptz);
-drop function lifecycle.webhook_delivery_result(bigint, int, text, int);
+drop function lifecycle.webhook_delivery_result(bigint, int, text, int, interval);
 drop function lifecycle.webhook_deliveries_claim(int, interval);
 drop function lifecycle.audit_record(text, pg_lsn, int, timestamptz, jsonb);
 drop trigger namespace_members_facts on lifecycle.namespace_members;

@@ -2049,7 +2049,7 @@ begin
                               pg_catalog.array_to_string(want, ', '));
     return 'created';
   end if;
-  select pg_catalog.array_agg(t.schemaname || '.' || t.tablename order by 1) into have
+  select pg_catalog.array_agg(t.schemaname || '.' || t.tablename order by t.schemaname || '.' || t.tablename) into have
     from pg_catalog.pg_publication_tables t where t.pubname = publication_name;
   if have is distinct from (select pg_catalog.array_agg(x order by x) from pg_catalog.unnest(want) x)
      or p.pubinsert or p.pubupdate or p.pubdelete or not p.pubtruncate or p.puballtables then
@@ -2448,10 +2448,10 @@ CREATE FUNCTION lifecycle.webhook_deliveries_claim(batch_size integer, lease int
 $$;
 
 --
--- Name: webhook_delivery_result(bigint, integer, text, integer); Type: FUNCTION; Schema: lifecycle; Owner: -
+-- Name: webhook_delivery_result(bigint, integer, text, integer, interval); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
-CREATE FUNCTION lifecycle.webhook_delivery_result(delivery_id bigint, status_code integer, error text, max_attempts integer) RETURNS text
+CREATE FUNCTION lifecycle.webhook_delivery_result(delivery_id bigint, status_code integer, error text, max_attempts integer, backoff interval) RETURNS text
     LANGUAGE sql SECURITY DEFINER
     SET search_path TO ''
     AS $$
@@ -2466,7 +2466,7 @@ CREATE FUNCTION lifecycle.webhook_delivery_result(delivery_id bigint, status_cod
            else 'pending' end,
          delivered_at = case when status_code between 200 and 299 then pg_catalog.now() end,
          next_attempt_at = pg_catalog.now()
-           + least(interval '1 hour', interval '10 seconds' * pg_catalog.power(2, d.attempts))
+           + least(interval '1 hour', backoff * pg_catalog.power(2, d.attempts))
              * (0.5 + pg_catalog.random() / 2)
    where d.id = delivery_id
   returning d.status
@@ -3979,11 +3979,11 @@ REVOKE ALL ON FUNCTION lifecycle.webhook_deliveries_claim(batch_size integer, le
 GRANT ALL ON FUNCTION lifecycle.webhook_deliveries_claim(batch_size integer, lease interval) TO lifecycle_worker;
 
 --
--- Name: FUNCTION webhook_delivery_result(delivery_id bigint, status_code integer, error text, max_attempts integer); Type: ACL; Schema: lifecycle; Owner: -
+-- Name: FUNCTION webhook_delivery_result(delivery_id bigint, status_code integer, error text, max_attempts integer, backoff interval); Type: ACL; Schema: lifecycle; Owner: -
 --
 
-REVOKE ALL ON FUNCTION lifecycle.webhook_delivery_result(delivery_id bigint, status_code integer, error text, max_attempts integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION lifecycle.webhook_delivery_result(delivery_id bigint, status_code integer, error text, max_attempts integer) TO lifecycle_worker;
+REVOKE ALL ON FUNCTION lifecycle.webhook_delivery_result(delivery_id bigint, status_code integer, error text, max_attempts integer, backoff interval) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.webhook_delivery_result(delivery_id bigint, status_code integer, error text, max_attempts integer, backoff interval) TO lifecycle_worker;
 
 --
 -- Name: TABLE audit_events; Type: ACL; Schema: lifecycle; Owner: -

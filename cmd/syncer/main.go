@@ -54,6 +54,7 @@ func run(args []string, stderr io.Writer) int {
 	fs.DurationVar(&cfg.WebhookTimeout, "webhook-timeout", 10*time.Second, "timeout of one webhook attempt")
 	fs.IntVar(&cfg.WebhookMaxAttempts, "webhook-max-attempts", 8, "attempts before a delivery is dead")
 	fs.IntVar(&cfg.WebhookWorkers, "webhook-workers", 4, "webhook attempts in parallel")
+	fs.DurationVar(&cfg.WebhookBackoff, "webhook-backoff", 10*time.Second, "first webhook retry after this; doubles, jittered, at most an hour")
 	fs.DurationVar(&cfg.DeliveryPoll, "delivery-poll", time.Second, "how often to look for due webhook deliveries when idle")
 	fs.IntVar(&cfg.HardDeleteBatch, "hard-delete-batch", 0, "rows per hard-delete batch (0: lifecycle.settings.hard_delete_batch_size)")
 	if err := fs.Parse(args); err != nil {
@@ -78,7 +79,7 @@ func run(args []string, stderr io.Writer) int {
 	}
 	log := slog.New(handler)
 	if cfg.StandbyInterval <= 0 || cfg.HeartbeatInterval <= 0 || cfg.RefreshDebounce < 0 || cfg.WebhookTimeout <= 0 ||
-		cfg.WebhookMaxAttempts < 1 || cfg.WebhookWorkers < 1 || cfg.DeliveryPoll <= 0 || cfg.HardDeleteBatch < 0 {
+		cfg.WebhookMaxAttempts < 1 || cfg.WebhookWorkers < 1 || cfg.WebhookBackoff <= 0 || cfg.DeliveryPoll <= 0 || cfg.HardDeleteBatch < 0 {
 		log.Error("bad flags: intervals and timeouts must be positive, counts at least 1")
 		return 2
 	}

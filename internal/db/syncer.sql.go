@@ -166,7 +166,8 @@ func (q *Queries) WebhookDeliveriesClaim(ctx context.Context, arg WebhookDeliver
 }
 
 const webhookDeliveryResult = `-- name: WebhookDeliveryResult :one
-SELECT lifecycle.webhook_delivery_result($1, $2, $3, $4)::text AS status
+SELECT lifecycle.webhook_delivery_result($1, $2, $3, $4,
+                                         $5::interval)::text AS status
 `
 
 type WebhookDeliveryResultParams struct {
@@ -174,6 +175,7 @@ type WebhookDeliveryResultParams struct {
 	StatusCode  *int32
 	Error       *string
 	MaxAttempts int32
+	Backoff     pgtype.Interval
 }
 
 func (q *Queries) WebhookDeliveryResult(ctx context.Context, arg WebhookDeliveryResultParams) (string, error) {
@@ -182,6 +184,7 @@ func (q *Queries) WebhookDeliveryResult(ctx context.Context, arg WebhookDelivery
 		arg.StatusCode,
 		arg.Error,
 		arg.MaxAttempts,
+		arg.Backoff,
 	)
 	var status string
 	err := row.Scan(&status)

@@ -107,6 +107,30 @@ func Pool(t testing.TB) *pgxpool.Pool {
 	return pool
 }
 
+// NewDatabase creates a migrated database of the test's own (a clone of the template) and returns
+// its URL; it is dropped when the test ends. For tests that need a database to themselves: a
+// replication slot, or counts over whole tables.
+func NewDatabase(t testing.TB) string {
+	t.Helper()
+	ServerURL(t)
+	ctx := context.Background()
+	tmpl, err := ensureTemplate(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin, err := adminConn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	name := databaseName("test")
+	if _, err := admin.Exec(ctx, "create database "+pgx.Identifier{name}.Sanitize()+" template "+pgx.Identifier{tmpl}.Sanitize()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { dropDatabase(t, name) })
+	return urlFor(name)
+}
+
 // EmptyDatabase creates a database with nothing in it (for migration tests) and returns its URL.
 // It is dropped when the test ends.
 func EmptyDatabase(t testing.TB) string {
@@ -122,18 +146,51 @@ func EmptyDatabase(t testing.TB) string {
 	if _, err := admin.Exec(ctx, "create database "+pgx.Identifier{name}.Sanitize()); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		admin, err := adminConn(ctx)
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer admin.Close(ctx)
-		if _, err := admin.Exec(ctx, "drop database if exists "+pgx.Identifier{name}.Sanitize()+" with (force)"); err != nil {
-			t.Error(err)
-		}
-	})
+	t.Cleanup(func() { dropDatabase(t, name) })
 	return urlFor(name)
+}
+
+// dropDatabase drops a test's database, and first the logical replication slots on it, which
+// would otherwise keep it from being dropped.
+func dropDatabase(t testing.TB, name string) {
+	ctx := context.Background()
+	admin, err := adminConn(ctx)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	defer admin.Close(ctx)
+	if err := DropSlots(ctx, admin, name, ""); err != nil {
+		t.Error(err)
+	}
+	if _, err := admin.Exec(ctx, "drop database if exists "+pgx.Identifier{name}.Sanitize()+" with (force)"); err != nil {
+		t.Error(err)
+	}
+}
+
+// DropSlots drops the logical replication slots of a database (only the one named slot, if not
+// empty). A slot stays active for a moment after its consumer is gone (its walsender ends), so
+// this ends the walsender and retries for up to ten seconds.
+func DropSlots(ctx context.Context, conn *pgx.Conn, database, slot string) error {
+	var err error
+	for range 100 {
+		var left int
+		err = conn.QueryRow(ctx, `
+			with s as (select slot_name, active, active_pid from pg_replication_slots
+			            where database = $1 and ($2 = '' or slot_name = $2)),
+			     ended as (select pg_terminate_backend(active_pid) from s where active),
+			     dropped as (select pg_drop_replication_slot(slot_name) from s where not active)
+			select (select count(*) from s where active) + (select count(*) from ended) * 0 + (select count(*) from dropped) * 0`,
+			database, slot).Scan(&left)
+		if err == nil && left == 0 {
+			return nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err != nil {
+		return fmt.Errorf("drop the replication slots of %s: %w", database, err)
+	}
+	return fmt.Errorf("the replication slots of %s stay active", database)
 }
 
 // cloneTemplate makes sure the template for the embedded SQL exists, then clones it.

@@ -32,39 +32,55 @@ func Sign(secret string, body []byte) string {
 	return "sha256=" + hex.EncodeToString(mac.Sum(nil))
 }
 
-// deliverLoop sends due webhook deliveries, a few at a time in parallel, entirely apart from the
-// replication stream: a slow or dead receiver delays only its own deliveries. Whether a response
+// deliverLoop sends due webhook deliveries with up to WebhookWorkers attempts in flight, entirely
+// apart from the replication stream: it claims only as many as there are free workers, so a slow
+// or dead receiver occupies one worker and delays only its own deliveries. Whether a response
 // means delivered, retry later or give up is decided by lifecycle.webhook_delivery_result.
 func (s *Syncer) deliverLoop(ctx context.Context) {
+	free := make(chan struct{}, s.cfg.WebhookWorkers)
+	for range s.cfg.WebhookWorkers {
+		free <- struct{}{}
+	}
+	var inFlight sync.WaitGroup
+	defer inFlight.Wait()
 	for ctx.Err() == nil {
+		// Wait for one free worker, then take the others that are free too.
+		select {
+		case <-ctx.Done():
+			return
+		case <-free:
+		}
+		n := 1
+		for more := true; more; {
+			select {
+			case <-free:
+				n++
+			default:
+				more = false
+			}
+		}
 		batch, err := db.New(s.pool).WebhookDeliveriesClaim(ctx, db.WebhookDeliveriesClaimParams{
-			BatchSize: int32(s.cfg.WebhookWorkers * 4),
+			BatchSize: int32(n),
 			// Leased for longer than an attempt can take: a crash mid-attempt retries after it.
 			Lease: pgtype.Interval{Microseconds: (2*s.cfg.WebhookTimeout + time.Minute).Microseconds(), Valid: true},
 		})
-		if err != nil {
-			if ctx.Err() == nil {
-				s.log.Error("claim webhook deliveries", "err", nslifecycle.FromDB(err))
-			}
-			sleep(ctx, s.cfg.DeliveryPoll)
-			continue
+		if err != nil && ctx.Err() == nil {
+			s.log.Error("claim webhook deliveries", "err", nslifecycle.FromDB(err))
 		}
-		if len(batch) == 0 {
-			sleep(ctx, s.cfg.DeliveryPoll)
-			continue
-		}
-		var wg sync.WaitGroup
-		sem := make(chan struct{}, s.cfg.WebhookWorkers)
 		for _, d := range batch {
-			wg.Add(1)
-			sem <- struct{}{}
+			inFlight.Add(1)
 			go func() {
-				defer wg.Done()
-				defer func() { <-sem }()
+				defer inFlight.Done()
+				defer func() { free <- struct{}{} }()
 				s.deliver(ctx, d)
 			}()
 		}
-		wg.Wait()
+		for range n - len(batch) {
+			free <- struct{}{}
+		}
+		if len(batch) == 0 {
+			sleep(ctx, s.cfg.DeliveryPoll)
+		}
 	}
 }
 
@@ -81,6 +97,7 @@ func (s *Syncer) deliver(ctx context.Context, d db.WebhookDeliveriesClaimRow) {
 	}
 	status, err := db.New(s.pool).WebhookDeliveryResult(context.WithoutCancel(ctx), db.WebhookDeliveryResultParams{
 		DeliveryID: id, StatusCode: codeArg, Error: errArg, MaxAttempts: int32(s.cfg.WebhookMaxAttempts),
+		Backoff: pgtype.Interval{Microseconds: s.cfg.WebhookBackoff.Microseconds(), Valid: true},
 	})
 	if err != nil {
 		s.log.Error("record webhook delivery", "delivery_id", id, "err", nslifecycle.FromDB(err))

@@ -8,6 +8,7 @@
 package syncer
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -234,7 +235,9 @@ func (st *stream) apply(ctx context.Context, msg pglogrepl.Message) error {
 			f = fact{Action: "unreadable_fact"}
 			f.raw, _ = json.Marshal(map[string]any{"action": "unreadable_fact", "details": map[string]any{"content": string(m.Content)}})
 		} else {
-			f.raw = m.Content
+			// The message lives in the connection's receive buffer, reused by the next one; the
+			// transaction's facts are kept until its commit arrives.
+			f.raw = bytes.Clone(m.Content)
 		}
 		st.tx.facts = append(st.tx.facts, f)
 	case *pglogrepl.TruncateMessage:

@@ -26,6 +26,7 @@ type Config struct {
 	RefreshDebounce    time.Duration // effective-state view refresh after changes
 	WebhookTimeout     time.Duration
 	WebhookMaxAttempts int
+	WebhookBackoff     time.Duration // first retry after this (doubling, jittered, at most an hour)
 	WebhookWorkers     int
 	DeliveryPoll       time.Duration
 	HealthMaxLagBytes  int64

@@ -28,7 +28,7 @@ begin
                               pg_catalog.array_to_string(want, ', '));
     return 'created';
   end if;
-  select pg_catalog.array_agg(t.schemaname || '.' || t.tablename order by 1) into have
+  select pg_catalog.array_agg(t.schemaname || '.' || t.tablename order by t.schemaname || '.' || t.tablename) into have
     from pg_catalog.pg_publication_tables t where t.pubname = publication_name;
   if have is distinct from (select pg_catalog.array_agg(x order by x) from pg_catalog.unnest(want) x)
      or p.pubinsert or p.pubupdate or p.pubdelete or not p.pubtruncate or p.puballtables then

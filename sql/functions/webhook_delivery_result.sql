@@ -1,8 +1,9 @@
 -- What an attempt's response means for a delivery: 2xx delivered; a 4xx other than 408 and 429
 -- failed for good; anything else (another status, or no response: status_code null with the
--- error) is retried after an exponential backoff with jitter (10 s doubling, at most an hour,
--- times 0.5 to 1), until max_attempts: then dead. Returns the new status.
-create function lifecycle.webhook_delivery_result(delivery_id bigint, status_code int, error text, max_attempts int)
+-- error) is retried after an exponential backoff with jitter (backoff doubling from the first
+-- retry, at most an hour, times 0.5 to 1), until max_attempts: then dead. Returns the new status.
+create function lifecycle.webhook_delivery_result(delivery_id bigint, status_code int, error text, max_attempts int,
+                                                  backoff interval)
 returns text
 language sql
 security definer
@@ -19,7 +20,7 @@ as $$
            else 'pending' end,
          delivered_at = case when status_code between 200 and 299 then pg_catalog.now() end,
          next_attempt_at = pg_catalog.now()
-           + least(interval '1 hour', interval '10 seconds' * pg_catalog.power(2, d.attempts))
+           + least(interval '1 hour', backoff * pg_catalog.power(2, d.attempts))
              * (0.5 + pg_catalog.random() / 2)
    where d.id = delivery_id
   returning d.status

@@ -1,0 +1,516 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"math/big"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/nslifecycle/nslifecycle"
+	"github.com/nslifecycle/nslifecycle/internal/db"
+	"github.com/nslifecycle/nslifecycle/internal/dbtest"
+	"github.com/nslifecycle/nslifecycle/internal/syncer"
+)
+
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "syncer-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	binary = filepath.Join(dir, "syncer")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build the syncer: %v\n%s", err, out)
+		os.Exit(2)
+	}
+	code := dbtest.Main(m)
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// env is a test's own database, with the syncer run against it as a subprocess.
+type env struct {
+	t    *testing.T
+	ctx  context.Context
+	url  string
+	slot string
+	pool *pgxpool.Pool
+	lc   *nslifecycle.Client
+	q    *db.Queries
+	args []string
+	cmd  *exec.Cmd
+	log  *syncBuffer
+	addr string
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func newEnv(t *testing.T, args ...string) *env {
+	e := &env{t: t, ctx: context.Background(), url: dbtest.NewDatabase(t), args: args, log: &syncBuffer{}}
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	e.slot = "nslt_" + hex.EncodeToString(b)
+	pool, err := pgxpool.New(e.ctx, e.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	e.pool, e.lc, e.q = pool, nslifecycle.NewClient(pool), db.New(pool)
+	t.Cleanup(func() {
+		if e.cmd != nil && e.cmd.ProcessState == nil {
+			_ = e.cmd.Process.Kill()
+			_ = e.cmd.Wait()
+		}
+		if t.Failed() {
+			t.Logf("syncer log (%d bytes, last lines):\n%s", len(e.log.String()), tail(e.log.String(), 40))
+		}
+	})
+	return e
+}
+
+func freeAddr(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// start runs the syncer and waits until it is streaming.
+func (e *env) start() {
+	e.t.Helper()
+	e.addr = freeAddr(e.t)
+	args := append([]string{"-slot", e.slot, "-listen", e.addr, "-log-format", "json", "-standby-interval", "1s",
+		"-refresh-debounce", "100ms", "-delivery-poll", "100ms"}, e.args...)
+	e.cmd = exec.Command(binary, args...)
+	e.cmd.Env = append(os.Environ(), "DATABASE_URL="+e.url)
+	e.cmd.Stderr = e.log
+	if err := e.cmd.Start(); err != nil {
+		e.t.Fatal(err)
+	}
+	// Creating a slot waits for every transaction running on the server to end: give it time.
+	e.eventually("the syncer streams", 3*time.Minute, func() bool {
+		resp, err := http.Get("http://" + e.addr + "/healthz")
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == 200
+	})
+}
+
+func (e *env) kill() {
+	e.t.Helper()
+	_ = e.cmd.Process.Signal(syscall.SIGKILL)
+	_ = e.cmd.Wait()
+}
+
+func (e *env) eventually(what string, timeout time.Duration, cond func() bool) {
+	e.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			e.t.Fatalf("timed out waiting until %s", what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// caughtUp: the syncer has recorded everything committed so far (a marker fact, then its audit row).
+func (e *env) caughtUp() {
+	e.t.Helper()
+	marker := e.insert(nil, "organization", "marker-"+suffix())
+	e.eventually("the syncer catches up", 60*time.Second, func() bool {
+		var n int
+		_ = e.pool.QueryRow(e.ctx, `select count(*) from lifecycle.audit_events where namespace_id = $1 and action = 'namespace_created'`,
+			marker).Scan(&n)
+		return n == 1
+	})
+}
+
+func (e *env) insert(parent *int64, typ, path string) int64 {
+	e.t.Helper()
+	ns, err := e.q.NamespaceInsert(e.ctx, db.NamespaceInsertParams{ParentID: parent, Type: typ, Path: path, Name: path})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return ns.ID
+}
+
+func (e *env) member(ns, user int64, level int16) {
+	e.t.Helper()
+	if _, err := e.q.MemberUpsert(e.ctx, db.MemberUpsertParams{NamespaceID: ns, UserID: user, AccessLevel: level}); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func (e *env) exec(sql string, args ...any) {
+	e.t.Helper()
+	if _, err := e.pool.Exec(e.ctx, sql, args...); err != nil {
+		e.t.Fatalf("%s: %v", sql, err)
+	}
+}
+
+func suffix() string {
+	b := make([]byte, 3)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func tail(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// auditRow is what the tests compare: the action, the namespace and the actor of one audit row.
+type auditRow struct {
+	Action string
+	NS     int64
+	Actor  int64 // 0: none
+}
+
+// Every kind of lifecycle change, from the API and from raw SQL, becomes exactly one audit row
+// with the right action, namespace and actor, in commit order.
+func TestEveryActionBecomesExactlyOneAuditRow(t *testing.T) {
+	e := newEnv(t)
+	e.start()
+	const owner, other = int64(11), int64(12)
+	org := e.insert(nil, "organization", "acme")
+	e.member(org, owner, 50)
+	if _, err := e.lc.SetVisibility(e.ctx, org, "public", ptr(owner)); err != nil {
+		t.Fatal(err)
+	}
+	grp := e.insert(&org, "group", "eng")
+	prj := e.insert(&grp, "project", "api")
+	dst := e.insert(&org, "group", "ops")
+	e.member(grp, other, 30)
+	e.member(grp, other, 40)
+	if err := e.q.MemberDelete(e.ctx, db.MemberDeleteParams{NamespaceID: grp, UserID: other}); err != nil {
+		t.Fatal(err)
+	}
+	mustEvent := func(ns int64, ev string, actor *int64) {
+		t.Helper()
+		if _, err := e.lc.Event(e.ctx, ns, ev, actor, nil); err != nil {
+			t.Fatalf("%s: %v", ev, err)
+		}
+	}
+	mustEvent(prj, "archive", ptr(owner))
+	mustEvent(prj, "unarchive", ptr(owner))
+	e.exec(`update lifecycle.namespaces set state = 6 where id = $1`, prj) // raw SQL: no actor
+	mustEvent(prj, "unmaintain", ptr(owner))
+	mustEvent(prj, "schedule_deletion", ptr(owner))
+	mustEvent(prj, "restore", ptr(owner))
+	if _, err := e.lc.Rename(e.ctx, prj, "api2", ptr(owner)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.lc.SetVisibility(e.ctx, dst, "internal", ptr(owner)); err != nil {
+		t.Fatal(err)
+	}
+	// A transfer the owner of both sides requests: accepted at once; the syncer moves it.
+	if _, err := e.lc.RequestTransfer(e.ctx, prj, dst, ptr(owner)); err != nil {
+		t.Fatal(err)
+	}
+	e.eventually("the syncer moves the project", 20*time.Second, func() bool {
+		var parent int64
+		_ = e.pool.QueryRow(e.ctx, `select parent_id from lifecycle.namespaces where id = $1`, prj).Scan(&parent)
+		return parent == dst
+	})
+	// Delete now: the owner starts the deletion; the syncer removes it.
+	doomed := e.insert(&org, "project", "doomed")
+	mustEvent(doomed, "schedule_deletion", ptr(owner))
+	mustEvent(doomed, "deletion_start", ptr(owner))
+	e.eventually("the syncer deletes the project", 20*time.Second, func() bool {
+		var n int
+		_ = e.pool.QueryRow(e.ctx, `select count(*) from lifecycle.deleted_namespaces where namespace_id = $1`, doomed).Scan(&n)
+		return n == 1
+	})
+	e.exec(`truncate lifecycle.namespace_redirects`)
+	e.caughtUp()
+
+	rows, err := e.pool.Query(e.ctx, `select action, coalesce(namespace_id, 0), coalesce(actor_id, 0) from lifecycle.audit_events
+		where action <> 'namespace_created' or namespace_id in ($1, $2, $3, $4, $5) order by id`, org, grp, prj, dst, doomed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []auditRow
+	for rows.Next() {
+		var r auditRow
+		if err := rows.Scan(&r.Action, &r.NS, &r.Actor); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, r)
+	}
+	want := []auditRow{
+		{"namespace_created", org, 0}, {"member_added", org, 0}, {"visibility_changed", org, owner}, {"namespace_created", grp, 0}, {"namespace_created", prj, 0},
+		{"namespace_created", dst, 0}, {"member_added", grp, 0}, {"member_changed", grp, 0}, {"member_removed", grp, 0},
+		{"archived", prj, owner}, {"unarchived", prj, owner}, {"maintenance_started", prj, 0}, {"maintenance_ended", prj, owner},
+		{"deletion_scheduled", prj, owner}, {"restored", prj, owner}, {"renamed", prj, owner}, {"visibility_changed", dst, owner},
+		{"transfer_requested", prj, owner}, {"transfer_accepted", prj, owner}, {"transfer_started", prj, owner},
+		{"transfer_completed", prj, owner}, {"transfer_finished", prj, 0},
+		{"namespace_created", doomed, 0}, {"deletion_scheduled", doomed, owner}, {"deletion_started", doomed, owner},
+		{"hard_deleted", doomed, 0}, {"table_truncated", 0, 0},
+	}
+	// The move and the delete are the syncer's own work, made with its role: the system acts.
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("audit rows:\n got %v\nwant %v", got, want)
+	}
+	var notified int
+	if err := e.pool.QueryRow(e.ctx, `select count(*) from lifecycle.notifications n join lifecycle.audit_events a on a.id = n.audit_event_id
+		where a.action = 'archived' and n.user_id = $1`, owner).Scan(&notified); err != nil || notified != 1 {
+		t.Fatalf("the owner's notifications for the archive: %d (%v), want 1", notified, err)
+	}
+}
+
+// 5,000 transitions while the syncer is killed at random moments and restarted: in the end every
+// history row has exactly one audit row, and nothing else was recorded twice.
+func TestKilledSyncerLosesAndDuplicatesNothing(t *testing.T) {
+	e := newEnv(t)
+	e.start()
+	org := e.insert(nil, "organization", "load")
+	var projects []int64
+	for i := 0; i < 50; i++ {
+		projects = append(projects, e.insert(&org, "project", fmt.Sprintf("p%d", i)))
+	}
+
+	const transitions = 5000
+	done := make(chan error, 1)
+	go func() {
+		archived := make([]bool, len(projects))
+		for i := 0; i < transitions; i++ {
+			k := i % len(projects)
+			ev := "archive"
+			if archived[k] {
+				ev = "unarchive"
+			}
+			if _, err := e.lc.Event(e.ctx, projects[k], ev, nil, nil); err != nil {
+				done <- err
+				return
+			}
+			archived[k] = !archived[k]
+		}
+		done <- nil
+	}()
+
+	kills := 0
+	for running := true; running; {
+		n, _ := rand.Int(rand.Reader, big.NewInt(700))
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			running = false
+		case <-time.After(300*time.Millisecond + time.Duration(n.Int64())*time.Millisecond):
+			e.kill()
+			kills++
+			e.start()
+		}
+	}
+	if kills < 3 {
+		e.kill()
+		kills++
+		e.start()
+	}
+	e.caughtUp()
+
+	var history, audited, missing, duplicated int
+	err := e.pool.QueryRow(e.ctx, `
+		with a as (select (details ->> 'state_update_id')::bigint as h, count(*) as n from lifecycle.audit_events
+		            where details ? 'state_update_id' group by 1)
+		select (select count(*) from lifecycle.namespace_state_updates),
+		       (select coalesce(sum(n), 0) from a),
+		       (select count(*) from lifecycle.namespace_state_updates s where not exists (select from a where a.h = s.id)),
+		       (select count(*) from a where n > 1)`).Scan(&history, &audited, &missing, &duplicated)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d transitions, %d kills: %d history rows, %d audit rows for them", transitions, kills, history, audited)
+	if history != transitions || audited != history || missing != 0 || duplicated != 0 {
+		t.Fatalf("history %d, audit rows %d, history rows without an audit row %d, duplicated %d", history, audited, missing, duplicated)
+	}
+}
+
+// Webhooks: signed, with an idempotency key; a 500 is retried until the attempts run out, a 400
+// is not retried; a slow receiver does not hold up the audit.
+func TestWebhookDeliveries(t *testing.T) {
+	var mu sync.Mutex
+	got := map[string][]*http.Request{}
+	bodies := map[string][][]byte{}
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		got[r.URL.Path] = append(got[r.URL.Path], r)
+		bodies[r.URL.Path] = append(bodies[r.URL.Path], body)
+		mu.Unlock()
+		switch r.URL.Path {
+		case "/ok":
+			w.WriteHeader(200)
+		case "/500":
+			w.WriteHeader(500)
+		case "/400":
+			w.WriteHeader(400)
+		case "/slow":
+			<-release
+			w.WriteHeader(200)
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+
+	e := newEnv(t, "-webhook-max-attempts", "3", "-webhook-backoff", "100ms", "-webhook-timeout", "30s")
+	org := e.insert(nil, "organization", "hooks")
+	grp := e.insert(&org, "group", "eng")
+	const secret = "0123456789abcdef-secret"
+	for _, path := range []string{"/ok", "/500", "/400", "/slow"} {
+		e.exec(`insert into lifecycle.webhooks (namespace_id, url, secret, actions) values ($1, $2, $3, '{archived}')`,
+			org, srv.URL+path, secret)
+	}
+	e.start()
+	if _, err := e.lc.Event(e.ctx, grp, "archive", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	count := func(path string) int {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(got[path])
+	}
+	e.eventually("/ok is called and /500 tried 3 times", 30*time.Second, func() bool { return count("/ok") == 1 && count("/500") == 3 })
+
+	mu.Lock()
+	req, body := got["/ok"][0], bodies["/ok"][0]
+	mu.Unlock()
+	if sig := req.Header.Get(syncer.SignatureHeader); sig != syncer.Sign(secret, body) {
+		t.Errorf("signature %q does not verify", sig)
+	}
+	if req.Header.Get(syncer.IdempotencyHeader) == "" || !bytes.Contains(body, []byte(`"action": "archived"`)) {
+		t.Errorf("delivery without an idempotency key or the action: %s %s", req.Header, body)
+	}
+	statuses := map[string]string{}
+	rows, err := e.pool.Query(e.ctx, `select w.url, d.status from lifecycle.webhook_deliveries d join lifecycle.webhooks w on w.id = d.webhook_id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var url, status string
+		if err := rows.Scan(&url, &status); err != nil {
+			t.Fatal(err)
+		}
+		statuses[strings.TrimPrefix(url, srv.URL)] = status
+	}
+	if statuses["/ok"] != "delivered" || statuses["/500"] != "dead" || statuses["/400"] != "failed" || statuses["/slow"] != "pending" {
+		t.Fatalf("delivery statuses %v: want /ok delivered, /500 dead, /400 failed, /slow still pending", statuses)
+	}
+	if n := count("/400"); n != 1 {
+		t.Errorf("/400 called %d times, want once (a 400 is not retried)", n)
+	}
+
+	// The slow receiver still holds its request: the audit goes on regardless.
+	if count("/slow") != 1 {
+		t.Fatalf("/slow called %d times, want 1 (in flight)", count("/slow"))
+	}
+	start := time.Now()
+	if _, err := e.lc.Event(e.ctx, grp, "unarchive", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	e.eventually("the audit row of a change made while a delivery hangs", 10*time.Second, func() bool {
+		var n int
+		_ = e.pool.QueryRow(e.ctx, `select count(*) from lifecycle.audit_events where action = 'unarchived' and namespace_id = $1`, grp).Scan(&n)
+		return n == 1
+	})
+	t.Logf("audit row recorded %s after the change, while a webhook request was in flight", time.Since(start).Round(time.Millisecond))
+}
+
+// With no lifecycle traffic at all, the slot's confirmed position keeps moving (the heartbeat),
+// so an idle syncer does not make the server keep WAL.
+func TestAnIdleSlotKeepsAdvancing(t *testing.T) {
+	e := newEnv(t, "-heartbeat-interval", "200ms")
+	e.start()
+	confirmed := func() string {
+		var lsn string
+		if err := e.pool.QueryRow(e.ctx, `select confirmed_flush_lsn::text from pg_replication_slots where slot_name = $1`, e.slot).Scan(&lsn); err != nil {
+			t.Fatal(err)
+		}
+		return lsn
+	}
+	seen := map[string]bool{confirmed(): true}
+	e.eventually("the confirmed position moves three times", 20*time.Second, func() bool {
+		seen[confirmed()] = true
+		return len(seen) >= 4
+	})
+}
+
+// SIGTERM: the syncer reports its position and exits 0; a missing slot is recreated, loudly.
+func TestShutdownAndAMissingSlot(t *testing.T) {
+	e := newEnv(t)
+	e.start()
+	org := e.insert(nil, "organization", "term")
+	e.caughtUp()
+	if err := e.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.cmd.Wait(); err != nil {
+		t.Fatalf("after SIGTERM: %v, want exit 0", err)
+	}
+	if !strings.Contains(e.log.String(), `"msg":"shut down"`) {
+		t.Fatalf("no clean shutdown in the log:\n%s", tail(e.log.String(), 10))
+	}
+
+	conn, err := e.pool.Acquire(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var database string
+	if err := conn.QueryRow(e.ctx, "select current_database()").Scan(&database); err != nil {
+		t.Fatal(err)
+	}
+	if err := dbtest.DropSlots(e.ctx, conn.Conn(), database, e.slot); err != nil {
+		t.Fatal(err)
+	}
+	conn.Release()
+	e.start()
+	if !strings.Contains(e.log.String(), "REPLICATION SLOT WAS MISSING") {
+		t.Fatalf("a recreated slot is not reported:\n%s", tail(e.log.String(), 10))
+	}
+	_ = org
+	e.caughtUp()
+}
