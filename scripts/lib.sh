@@ -30,10 +30,21 @@ url_with_db() {
 	printf '%s\n' "$1" | sed -E "s#^(postgres(ql)?://[^/?]*)(/[^?]*)?#\\1/$2#"
 }
 
-# scratch_db URL NAME: drop and create database NAME on URL's server, print its URL.
+# drop_slot URL SLOT: drop a logical replication slot, ending its consumer first if it lingers.
+drop_slot() {
+	PGOPTIONS="-c client_min_messages=warning" psql "$(url_with_db "$1" postgres)" -qAtX -v ON_ERROR_STOP=0 >/dev/null 2>&1 <<-SQL || true
+		select pg_terminate_backend(active_pid) from pg_replication_slots where slot_name = '$2' and active;
+		select pg_sleep(0.2);
+		select pg_drop_replication_slot(slot_name) from pg_replication_slots where slot_name = '$2';
+	SQL
+}
+
+# scratch_db URL NAME: drop and create database NAME on URL's server, print its URL. Slots left on
+# it (a demo killed before its cleanup) are dropped first: they would keep it from being dropped.
 scratch_db() {
 	local admin
 	admin=$(url_with_db "$1" postgres)
+	PGOPTIONS="-c client_min_messages=warning" psql "$admin" -qAtX -c "select pg_drop_replication_slot(slot_name) from pg_replication_slots where database = '$2' and not active" >/dev/null
 	PGOPTIONS="-c client_min_messages=warning" psql "$admin" -qAtX -v ON_ERROR_STOP=1 -c "drop database if exists \"$2\" with (force)" -c "create database \"$2\"" >/dev/null
 	url_with_db "$1" "$2"
 }

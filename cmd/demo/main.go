@@ -4,15 +4,20 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/signal"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -22,6 +27,7 @@ import (
 	"github.com/nslifecycle/nslifecycle"
 	"github.com/nslifecycle/nslifecycle/internal/db"
 	"github.com/nslifecycle/nslifecycle/internal/sweeper"
+	"github.com/nslifecycle/nslifecycle/internal/syncer"
 )
 
 // seed is the demo hierarchy: each entry is a full path and a type; parents come before children.
@@ -55,6 +61,16 @@ func run(ctx context.Context, out io.Writer) error {
 	}
 	defer conn.Close(context.Background())
 
+	// The syncer (started by make demo) streams from its slot; a local receiver takes its webhooks.
+	slot := os.Getenv("LIFECYCLE_SLOT")
+	if slot != "" {
+		if err := waitForSlot(ctx, conn, slot); err != nil {
+			return err
+		}
+	}
+	hooks := newReceiver()
+	defer hooks.Close()
+
 	tx, err := conn.Begin(ctx)
 	if err != nil {
 		return err
@@ -76,6 +92,12 @@ func run(ctx context.Context, out io.Writer) error {
 		ids[s.path] = ns.ID
 	}
 	if err := tx.Commit(ctx); err != nil {
+		return err
+	}
+
+	if _, err := conn.Exec(ctx, `insert into lifecycle.webhooks (namespace_id, url, secret, actions)
+		values ($1, $2, $3, '{archived,renamed,transfer_completed,restored,hard_deleted}')`,
+		ids["acme"], hooks.URL, receiverSecret); err != nil {
 		return err
 	}
 
@@ -266,7 +288,14 @@ func run(ctx context.Context, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "restored: acme/ops/ml/models is %s again; last_error: %s\n", state, lastErr)
 
-	step(out, "9. What a UI would offer Alice for acme/platform/storage/blobs")
+	if slot != "" {
+		step(out, "9. The audit trail, written by the syncer from the write-ahead log")
+		if err := printAudit(ctx, out, conn, hooks); err != nil {
+			return err
+		}
+	}
+
+	step(out, "10. What a UI would offer Alice for acme/platform/storage/blobs")
 	avail, err := lc.AvailableTransitions(ctx, ids["acme/platform/storage/blobs"], ptr(alice))
 	if err != nil {
 		return err
@@ -341,4 +370,107 @@ func hasLaterSibling(rows []db.NamespaceListSubtreeRow, i, level int) bool {
 		}
 	}
 	return false
+}
+
+const receiverSecret = "demo-webhook-secret-0123456789"
+
+// receiver is the demo's webhook endpoint: it checks each delivery's signature and keeps it.
+type receiver struct {
+	*httptest.Server
+	mu       sync.Mutex
+	received []delivery
+}
+
+type delivery struct {
+	signatureOK bool
+	key         string
+	body        []byte
+}
+
+func newReceiver() *receiver {
+	r := &receiver{}
+	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		body, _ := io.ReadAll(req.Body)
+		r.mu.Lock()
+		r.received = append(r.received, delivery{
+			signatureOK: req.Header.Get(syncer.SignatureHeader) == syncer.Sign(receiverSecret, body),
+			key:         req.Header.Get(syncer.IdempotencyHeader), body: body,
+		})
+		r.mu.Unlock()
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	return r
+}
+
+func (r *receiver) first() (delivery, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.received) == 0 {
+		return delivery{}, false
+	}
+	return r.received[0], true
+}
+
+func waitForSlot(ctx context.Context, conn *pgx.Conn, slot string) error {
+	deadline := time.Now().Add(2 * time.Minute)
+	for time.Now().Before(deadline) {
+		var active bool
+		err := conn.QueryRow(ctx, `select coalesce((select active from pg_replication_slots where slot_name = $1), false)`, slot).Scan(&active)
+		if err != nil {
+			return err
+		}
+		if active {
+			return nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return fmt.Errorf("the syncer did not start streaming from slot %s", slot)
+}
+
+// printAudit waits until the syncer has recorded everything (a last fact's audit row) and a
+// webhook has arrived, then prints the trail and the delivery.
+func printAudit(ctx context.Context, out io.Writer, conn *pgx.Conn, hooks *receiver) error {
+	var marker int64
+	if err := conn.QueryRow(ctx, `insert into lifecycle.namespaces (type, path, name) values ('organization', 'end-of-tour', 'End')
+		returning id`).Scan(&marker); err != nil {
+		return err
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var n int
+		if err := conn.QueryRow(ctx, `select count(*) from lifecycle.audit_events where namespace_id = $1`, marker).Scan(&n); err != nil {
+			return err
+		}
+		if _, ok := hooks.first(); n > 0 && ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			return errors.New("the syncer did not catch up within 30s")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	rows, err := conn.Query(ctx, `select a.id, a.action, coalesce(a.full_path, ''), coalesce(a.actor_id::text, '-'),
+		(select count(*) from lifecycle.notifications n where n.audit_event_id = a.id)
+		from lifecycle.audit_events a where a.namespace_id is distinct from $1 order by a.id`, marker)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "%-4s %-20s %-34s %-6s %s\n", "id", "action", "namespace", "actor", "notified")
+	for rows.Next() {
+		var id, notified int64
+		var action, path, actor string
+		if err := rows.Scan(&id, &action, &path, &actor, &notified); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "%-4d %-20s %-34s %-6s %d\n", id, action, path, actor, notified)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	d, _ := hooks.first()
+	var pretty bytes.Buffer
+	_ = json.Indent(&pretty, d.body, "  ", "  ")
+	fmt.Fprintf(out, "\nthe first webhook the local receiver got (signature verified: %v, Idempotency-Key %s):\n  %s\n",
+		d.signatureOK, d.key, pretty.String())
+	return nil
 }

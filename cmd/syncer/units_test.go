@@ -1,0 +1,39 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The shipped unit passes systemd-analyze verify, with the paths that exist only on a target
+// machine (the binary, the environment file) pointed at this test's own.
+func TestSystemdUnitVerifies(t *testing.T) {
+	analyze, err := exec.LookPath("systemd-analyze")
+	if err != nil {
+		t.Skip("systemd-analyze is not installed here")
+	}
+	dir := t.TempDir()
+	env := filepath.Join(dir, "syncer.env")
+	if err := os.WriteFile(env, []byte("DATABASE_URL=postgres://localhost/app\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	unit, err := os.ReadFile("../../deploy/systemd/lifecycle-syncer.service")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.NewReplacer("/usr/local/bin/lifecycle-syncer", binary, "/etc/nslifecycle/syncer.env", env).Replace(string(unit))
+	if s == string(unit) {
+		t.Fatal("the unit no longer names the paths this test replaces")
+	}
+	path := filepath.Join(dir, "lifecycle-syncer.service")
+	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(analyze, "verify", "--man=no", path).CombinedOutput()
+	if err != nil || len(strings.TrimSpace(string(out))) > 0 {
+		t.Fatalf("systemd-analyze verify: %v\n%s", err, out)
+	}
+}
