@@ -249,7 +249,7 @@ func TestEveryActionBecomesExactlyOneAuditRow(t *testing.T) {
 	if _, err := e.lc.RequestTransfer(e.ctx, prj, dst, ptr(owner)); err != nil {
 		t.Fatal(err)
 	}
-	e.eventually("the syncer moves the project", 20*time.Second, func() bool {
+	e.eventually("the syncer moves the project", 60*time.Second, func() bool {
 		var parent int64
 		_ = e.pool.QueryRow(e.ctx, `select parent_id from lifecycle.namespaces where id = $1`, prj).Scan(&parent)
 		return parent == dst
@@ -258,16 +258,67 @@ func TestEveryActionBecomesExactlyOneAuditRow(t *testing.T) {
 	doomed := e.insert(&org, "project", "doomed")
 	mustEvent(doomed, "schedule_deletion", ptr(owner))
 	mustEvent(doomed, "deletion_start", ptr(owner))
-	e.eventually("the syncer deletes the project", 20*time.Second, func() bool {
+	e.eventually("the syncer deletes the project", 60*time.Second, func() bool {
 		var n int
 		_ = e.pool.QueryRow(e.ctx, `select count(*) from lifecycle.deleted_namespaces where namespace_id = $1`, doomed).Scan(&n)
 		return n == 1
 	})
+	// Requests that do not end in a move: declined, canceled, expired; and a move that fails.
+	const dstOwner = int64(13)
+	e.member(dst, dstOwner, 50)
+	srcOwner := int64(14)
+	e.member(grp, srcOwner, 50)
+	a := e.insert(&grp, "project", "a")
+	b := e.insert(&grp, "project", "b")
+	c := e.insert(&grp, "project", "c")
+	for _, ns := range []int64{a, b, c} {
+		if _, err := e.lc.RequestTransfer(e.ctx, ns, dst, ptr(srcOwner)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var ra, rb int64
+	e.pool.QueryRow(e.ctx, `select id from lifecycle.transfer_requests where namespace_id = $1`, a).Scan(&ra)
+	e.pool.QueryRow(e.ctx, `select id from lifecycle.transfer_requests where namespace_id = $1`, b).Scan(&rb)
+	if _, err := e.lc.DeclineTransfer(e.ctx, ra, ptr(dstOwner)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.lc.CancelTransfer(e.ctx, rb, ptr(srcOwner)); err != nil {
+		t.Fatal(err)
+	}
+	e.exec(`select lifecycle.transfer_requests_expire(now() + interval '30 days')`)
+	d := e.insert(&grp, "project", "d")
+	tx, err := e.pool.Begin(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := nslifecycle.NewClient(tx).RequestTransfer(e.ctx, d, dst, ptr(owner)); err != nil {
+		t.Fatal(err)
+	}
+	// The target is archived in the same transaction as the accept: the syncer's move fails.
+	if _, err := tx.Exec(e.ctx, `update lifecycle.namespaces set state = 1 where id = $1`, dst); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(e.ctx); err != nil {
+		t.Fatal(err)
+	}
+	e.eventually("the syncer's move fails and ends the transfer", 60*time.Second, func() bool {
+		var st int
+		_ = e.pool.QueryRow(e.ctx, `select state from lifecycle.namespaces where id = $1`, d).Scan(&st)
+		return st == 0
+	})
+	// A deletion started by the system is the sweeper's to run; here it fails and is requeued.
+	f := e.insert(&grp, "project", "f")
+	mustEvent(f, "schedule_deletion", ptr(owner))
+	mustEvent(f, "deletion_start", nil)
+	mustEvent(f, "deletion_failed", nil)
+
 	e.exec(`truncate lifecycle.namespace_redirects`)
 	e.caughtUp()
 
 	rows, err := e.pool.Query(e.ctx, `select action, coalesce(namespace_id, 0), coalesce(actor_id, 0) from lifecycle.audit_events
-		where action <> 'namespace_created' or namespace_id in ($1, $2, $3, $4, $5) order by id`, org, grp, prj, dst, doomed)
+		where (action <> 'namespace_created' or namespace_id in ($1, $2, $3, $4, $5)) and action not like 'member_%'
+		   or namespace_id in ($1, $2) and action like 'member_%'
+		order by id`, org, grp, prj, dst, doomed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +338,14 @@ func TestEveryActionBecomesExactlyOneAuditRow(t *testing.T) {
 		{"transfer_requested", prj, owner}, {"transfer_accepted", prj, owner}, {"transfer_started", prj, owner},
 		{"transfer_completed", prj, owner}, {"transfer_finished", prj, 0},
 		{"namespace_created", doomed, 0}, {"deletion_scheduled", doomed, owner}, {"deletion_started", doomed, owner},
-		{"hard_deleted", doomed, 0}, {"table_truncated", 0, 0},
+		{"hard_deleted", doomed, 0},
+		{"member_added", grp, 0},
+		{"transfer_requested", a, srcOwner}, {"transfer_requested", b, srcOwner}, {"transfer_requested", c, srcOwner},
+		{"transfer_declined", a, dstOwner}, {"transfer_canceled", b, srcOwner}, {"transfer_expired", c, 0},
+		{"transfer_requested", d, owner}, {"transfer_accepted", d, owner}, {"transfer_started", d, owner}, {"archived", dst, 0},
+		{"transfer_failed", d, owner}, {"transfer_finished", d, 0},
+		{"deletion_scheduled", f, owner}, {"deletion_started", f, 0}, {"deletion_failed", f, 0},
+		{"table_truncated", 0, 0},
 	}
 	// The move and the delete are the syncer's own work, made with its role: the system acts.
 	if fmt.Sprint(got) != fmt.Sprint(want) {
@@ -295,8 +353,24 @@ func TestEveryActionBecomesExactlyOneAuditRow(t *testing.T) {
 	}
 	var notified int
 	if err := e.pool.QueryRow(e.ctx, `select count(*) from lifecycle.notifications n join lifecycle.audit_events a on a.id = n.audit_event_id
-		where a.action = 'archived' and n.user_id = $1`, owner).Scan(&notified); err != nil || notified != 1 {
+		where a.action = 'archived' and a.namespace_id = $2 and n.user_id = $1`, owner, prj).Scan(&notified); err != nil || notified != 1 {
 		t.Fatalf("the owner's notifications for the archive: %d (%v), want 1", notified, err)
+	}
+	// The effective-state view follows, refreshed by the syncer: dst was archived.
+	e.eventually("lifecycle.effective_states shows the archived target", 60*time.Second, func() bool {
+		var eff string
+		_ = e.pool.QueryRow(e.ctx, `select effective_state from lifecycle.effective_states where namespace_id = $1`, prj).Scan(&eff)
+		return eff == "archived"
+	})
+	resp, err := http.Get("http://" + e.addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !bytes.Contains(metrics, []byte(`lifecycle_syncer_audit_events_total{action="archived"}`)) ||
+		!bytes.Contains(metrics, []byte("lifecycle_syncer_effective_states_refresh_seconds_count")) {
+		t.Fatalf("/metrics lacks the audit and refresh series:\n%s", tail(string(metrics), 20))
 	}
 }
 
@@ -473,7 +547,7 @@ func TestAnIdleSlotKeepsAdvancing(t *testing.T) {
 		return lsn
 	}
 	seen := map[string]bool{confirmed(): true}
-	e.eventually("the confirmed position moves three times", 20*time.Second, func() bool {
+	e.eventually("the confirmed position moves three times", 60*time.Second, func() bool {
 		seen[confirmed()] = true
 		return len(seen) >= 4
 	})
