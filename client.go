@@ -64,10 +64,15 @@ func (c *Client) Transition(ctx context.Context, namespaceID int64, toState stri
 	if err != nil {
 		return Transition{}, notFound(err, namespaceID)
 	}
+	return transition(db.NamespaceEventRow(r)), nil
+}
+
+// transition converts a row of namespace_transition or namespace_event (the same columns).
+func transition(r db.NamespaceEventRow) Transition {
 	return Transition{
 		NamespaceID: deref(r.NamespaceID), FromState: deref(r.FromState), ToState: deref(r.ToState),
 		EffectiveState: deref(r.EffectiveState), Changed: deref(r.Changed),
-	}, nil
+	}
 }
 
 // Event applies one of ADR 001's events (lifecycle.events) to a namespace.
@@ -82,10 +87,7 @@ func (c *Client) Event(ctx context.Context, namespaceID int64, event string, act
 	if err != nil {
 		return Transition{}, notFound(err, namespaceID)
 	}
-	return Transition{
-		NamespaceID: deref(r.NamespaceID), FromState: deref(r.FromState), ToState: deref(r.ToState),
-		EffectiveState: deref(r.EffectiveState), Changed: deref(r.Changed),
-	}, nil
+	return transition(r), nil
 }
 
 // EffectiveState reads a namespace's effective state, always fresh.

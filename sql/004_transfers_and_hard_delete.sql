@@ -45,6 +45,7 @@ create table lifecycle.deleted_namespaces (
 
 {{ template "functions/transfer_target_refusal.sql" . }}
 {{ template "functions/transfer_request_lock.sql" . }}
+{{ template "functions/transfer_request_lock_open.sql" . }}
 {{ template "functions/transfer_accept_locked.sql" . }}
 {{ template "functions/namespace_transfer_request.sql" . }}
 {{ template "functions/namespace_transfer_accept.sql" . }}
@@ -91,6 +92,7 @@ drop function lifecycle.namespace_transfer_decline(bigint, bigint);
 drop function lifecycle.namespace_transfer_accept(bigint, bigint);
 drop function lifecycle.namespace_transfer_request(bigint, bigint, bigint);
 drop function lifecycle.transfer_accept_locked(lifecycle.transfer_requests, bigint);
+drop function lifecycle.transfer_request_lock_open(bigint, text);
 drop function lifecycle.transfer_request_lock(bigint);
 drop function lifecycle.transfer_target_refusal(bigint, bigint);
 drop table lifecycle.deleted_namespaces;

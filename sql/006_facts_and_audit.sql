@@ -105,7 +105,8 @@ create table lifecycle.syncer_progress (
 {{ template "functions/webhook_delivery_result.sql" . }}
 {{ template "functions/syncer_progress_save.sql" . }}
 {{ template "functions/syncer_publication_ensure.sql" . }}
--- rename and set_visibility now tell the fact triggers who acted.
+-- rename and set_visibility now tell the fact triggers who acted (and share their checks).
+{{ template "functions/operation_check.sql" . }}
 {{ template "functions/namespace_rename.sql" . }}
 {{ template "functions/namespace_set_visibility.sql" . }}
 
@@ -131,6 +132,7 @@ grant execute on function
 
 {{ template "snapshots/003/namespace_rename.sql" . }}
 {{ template "snapshots/003/namespace_set_visibility.sql" . }}
+drop function lifecycle.operation_check(lifecycle.namespaces, bigint, text, text, boolean);
 revoke all on lifecycle.audit_events, lifecycle.notifications, lifecycle.webhooks, lifecycle.webhook_deliveries,
   lifecycle.syncer_progress from lifecycle_app, lifecycle_worker;
 drop function lifecycle.syncer_publication_ensure(text);

@@ -769,7 +769,6 @@ CREATE FUNCTION lifecycle.namespace_rename(id bigint, new_path text, actor_id bi
 #variable_conflict use_variable
 declare
   ns lifecycle.namespaces;
-  refusal record;
   cfg lifecycle.settings;
   recent int;
   old_path text;
@@ -784,17 +783,7 @@ begin
     return;
   end if;
 
-  select * into refusal
-    from lifecycle.actor_refusal(ns.id, ns.traversal_ids, actor_id,
-           (select p.min_access_level from lifecycle.operation_policies p where p.operation = 'rename'),
-           'rename this namespace');
-  if found then
-    raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
-  end if;
-  select * into refusal from lifecycle.read_only_refusal(ns.id, 'rename');
-  if found then
-    raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
-  end if;
+  perform lifecycle.operation_check(ns, actor_id, 'rename', 'rename', true);
 
   select * into cfg from lifecycle.settings;
   select count(*), min(r.created_at) + cfg.rename_window into recent, next_allowed
@@ -901,7 +890,6 @@ CREATE FUNCTION lifecycle.namespace_set_visibility(id bigint, new_visibility tex
 #variable_conflict use_variable
 declare
   ns lifecycle.namespaces;
-  refusal record;
 begin
   if id is null then
     raise exception using errcode = 'NS010', message = 'id is required', hint = 'Pass the id of the namespace.';
@@ -915,17 +903,7 @@ begin
     return query select ns.id, ns.visibility, false;
     return;
   end if;
-  select * into refusal
-    from lifecycle.actor_refusal(ns.id, ns.traversal_ids, actor_id,
-           (select p.min_access_level from lifecycle.operation_policies p where p.operation = 'change_visibility'),
-           'change the visibility of this namespace');
-  if found then
-    raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
-  end if;
-  select * into refusal from lifecycle.read_only_refusal(ns.id, 'change the visibility of');
-  if found then
-    raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
-  end if;
+  perform lifecycle.operation_check(ns, actor_id, 'change_visibility', 'change the visibility of', true);
   -- The fact trigger reads who acted from the context (reset right after).
   perform pg_catalog.set_config('lifecycle.actor_id', coalesce(actor_id::text, ''), true);
   update lifecycle.namespaces n set visibility = new_visibility, updated_at = pg_catalog.now()
@@ -978,11 +956,7 @@ declare
   r lifecycle.transfer_requests;
   refusal record;
 begin
-  r := lifecycle.transfer_request_lock(id);
-  if r.status <> 'pending' then
-    raise exception using errcode = 'NS009', message = pg_catalog.format('transfer request is %s', r.status),
-      detail = pg_catalog.format('request_id=%s status=%s', r.id, r.status), hint = 'Only a pending request can be accepted.';
-  end if;
+  r := lifecycle.transfer_request_lock_open(id, 'accepted');
   select * into refusal
     from lifecycle.actor_refusal(r.to_parent_id, (select t.traversal_ids from lifecycle.namespaces t where t.id = r.to_parent_id),
            actor_id, (select p.min_access_level from lifecycle.operation_policies p where p.operation = 'transfer_accept'),
@@ -1009,11 +983,7 @@ declare
   r lifecycle.transfer_requests;
   refusal record;
 begin
-  r := lifecycle.transfer_request_lock(id);
-  if r.status <> 'pending' then
-    raise exception using errcode = 'NS009', message = pg_catalog.format('transfer request is %s', r.status),
-      detail = pg_catalog.format('request_id=%s status=%s', r.id, r.status), hint = 'Only a pending request can be canceled.';
-  end if;
+  r := lifecycle.transfer_request_lock_open(id, 'canceled');
   if actor_id is distinct from r.requested_by then
     select * into refusal
       from lifecycle.actor_refusal(r.namespace_id, (select t.traversal_ids from lifecycle.namespaces t where t.id = r.namespace_id),
@@ -1043,11 +1013,7 @@ declare
   r lifecycle.transfer_requests;
   refusal record;
 begin
-  r := lifecycle.transfer_request_lock(id);
-  if r.status <> 'pending' then
-    raise exception using errcode = 'NS009', message = pg_catalog.format('transfer request is %s', r.status),
-      detail = pg_catalog.format('request_id=%s status=%s', r.id, r.status), hint = 'Only a pending request can be declined.';
-  end if;
+  r := lifecycle.transfer_request_lock_open(id, 'declined');
   select * into refusal
     from lifecycle.actor_refusal(r.to_parent_id, (select t.traversal_ids from lifecycle.namespaces t where t.id = r.to_parent_id),
            actor_id, (select p.min_access_level from lifecycle.operation_policies p where p.operation = 'transfer_accept'),
@@ -1681,6 +1647,33 @@ end
 $$;
 
 --
+-- Name: operation_check(lifecycle.namespaces, bigint, text, text, boolean); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.operation_check(ns lifecycle.namespaces, actor_id bigint, operation text, action text, needs_writable boolean) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  refusal record;
+begin
+  select * into refusal
+    from lifecycle.actor_refusal(ns.id, ns.traversal_ids, actor_id,
+           (select p.min_access_level from lifecycle.operation_policies p where p.operation = operation_check.operation),
+           action || ' this namespace');
+  if found then
+    raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
+  end if;
+  if needs_writable then
+    select * into refusal from lifecycle.read_only_refusal(ns.id, action);
+    if found then
+      raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
+    end if;
+  end if;
+end
+$$;
+
+--
 -- Name: path_refusal(text, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -2135,6 +2128,26 @@ begin
   if not found then
     raise exception using errcode = 'NS004', message = 'transfer request not found',
       detail = pg_catalog.format('request_id=%s', request_id), hint = 'Check the request id.';
+  end if;
+  return r;
+end
+$$;
+
+--
+-- Name: transfer_request_lock_open(bigint, text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.transfer_request_lock_open(request_id bigint, verb text) RETURNS lifecycle.transfer_requests
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  r lifecycle.transfer_requests := lifecycle.transfer_request_lock(request_id);
+begin
+  if r.status <> 'pending' then
+    raise exception using errcode = 'NS009', message = pg_catalog.format('transfer request is %s', r.status),
+      detail = pg_catalog.format('request_id=%s status=%s', r.id, r.status),
+      hint = pg_catalog.format('Only a pending request can be %s.', verb);
   end if;
   return r;
 end
@@ -3812,6 +3825,12 @@ REVOKE ALL ON FUNCTION lifecycle.namespaces_traversal_ids_maintain() FROM PUBLIC
 REVOKE ALL ON FUNCTION lifecycle.namespaces_visibility() FROM PUBLIC;
 
 --
+-- Name: FUNCTION operation_check(ns lifecycle.namespaces, actor_id bigint, operation text, action text, needs_writable boolean); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.operation_check(ns lifecycle.namespaces, actor_id bigint, operation text, action text, needs_writable boolean) FROM PUBLIC;
+
+--
 -- Name: FUNCTION path_refusal(path text, parent_id bigint); Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -3945,6 +3964,12 @@ REVOKE ALL ON FUNCTION lifecycle.transfer_accept_locked(r lifecycle.transfer_req
 --
 
 REVOKE ALL ON FUNCTION lifecycle.transfer_request_lock(request_id bigint) FROM PUBLIC;
+
+--
+-- Name: FUNCTION transfer_request_lock_open(request_id bigint, verb text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.transfer_request_lock_open(request_id bigint, verb text) FROM PUBLIC;
 
 --
 -- Name: FUNCTION transfer_requests_expire(as_of timestamp with time zone); Type: ACL; Schema: lifecycle; Owner: -

@@ -141,3 +141,26 @@ begin
   update lifecycle.namespaces set state = 4 where id = lifecycle_test.id_of('acme/doomed');
 end
 $$;
+
+-- create_doomed_tree builds acme/doomed (a root to hard-delete) with 14 descendants on two more
+-- levels: g1 (a b c d), g2 (a b c), g3 (a b c) and the project p0; acme/keep, a sibling that must
+-- survive, with its project site; user 1001 owns acme.
+create function lifecycle_test.create_doomed_tree()
+returns void
+language plpgsql
+set search_path to ''
+as $$
+begin
+  perform lifecycle_test.create_namespace(null, 'organization', 'acme');
+  perform lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'group', 'doomed');
+  perform lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'group', 'keep');
+  perform lifecycle_test.create_namespace(lifecycle_test.id_of('acme/doomed'), 'group', g) from pg_catalog.unnest(array['g1', 'g2', 'g3']) g;
+  perform lifecycle_test.create_namespace(lifecycle_test.id_of('acme/doomed'), 'project', 'p0');
+  perform lifecycle_test.create_namespace(lifecycle_test.id_of('acme/doomed/' || g), 'project', p)
+    from (values ('g1', 'a'), ('g1', 'b'), ('g1', 'c'), ('g1', 'd'), ('g2', 'a'), ('g2', 'b'), ('g2', 'c'),
+                 ('g3', 'a'), ('g3', 'b'), ('g3', 'c')) v(g, p);
+  perform lifecycle_test.create_namespace(lifecycle_test.id_of('acme/keep'), 'project', 'site');
+  insert into lifecycle.namespace_members (namespace_id, user_id, access_level)
+  values (lifecycle_test.id_of('acme'), 1001, 50);
+end
+$$;

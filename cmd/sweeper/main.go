@@ -22,6 +22,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/nslifecycle/nslifecycle/internal/logging"
 	"github.com/nslifecycle/nslifecycle/internal/sweeper"
 )
 
@@ -51,22 +52,11 @@ func run(args []string, stderr io.Writer) int {
 		return 2
 	}
 
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
-		fmt.Fprintf(stderr, "sweeper: -log-level: %v\n", err)
+	log, err := logging.New(stderr, *logFormat, *logLevel)
+	if err != nil {
+		fmt.Fprintf(stderr, "sweeper: %v\n", err)
 		return 2
 	}
-	var handler slog.Handler
-	switch *logFormat {
-	case "text":
-		handler = slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})
-	case "json":
-		handler = slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level})
-	default:
-		fmt.Fprintf(stderr, "sweeper: -log-format must be text or json, not %q\n", *logFormat)
-		return 2
-	}
-	log := slog.New(handler)
 	if *now != "" {
 		t, err := time.Parse(time.RFC3339, *now)
 		if err != nil {

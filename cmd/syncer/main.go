@@ -16,7 +16,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -29,6 +28,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/nslifecycle/nslifecycle/internal/logging"
 	"github.com/nslifecycle/nslifecycle/internal/syncer"
 )
 
@@ -62,22 +62,11 @@ func run(args []string, stderr io.Writer) int {
 	}
 	cfg.HealthMaxLagBytes = *maxLag
 
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
-		fmt.Fprintf(stderr, "syncer: -log-level: %v\n", err)
+	log, err := logging.New(stderr, *logFormat, *logLevel)
+	if err != nil {
+		fmt.Fprintf(stderr, "syncer: %v\n", err)
 		return 2
 	}
-	var handler slog.Handler
-	switch *logFormat {
-	case "text":
-		handler = slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})
-	case "json":
-		handler = slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level})
-	default:
-		fmt.Fprintf(stderr, "syncer: -log-format must be text or json, not %q\n", *logFormat)
-		return 2
-	}
-	log := slog.New(handler)
 	if cfg.StandbyInterval <= 0 || cfg.HeartbeatInterval <= 0 || cfg.RefreshDebounce < 0 || cfg.WebhookTimeout <= 0 ||
 		cfg.WebhookMaxAttempts < 1 || cfg.WebhookWorkers < 1 || cfg.WebhookBackoff <= 0 || cfg.DeliveryPoll <= 0 || cfg.HardDeleteBatch < 0 {
 		log.Error("bad flags: intervals and timeouts must be positive, counts at least 1")

@@ -16,7 +16,6 @@ as $$
 #variable_conflict use_variable
 declare
   ns lifecycle.namespaces;
-  refusal record;
   cfg lifecycle.settings;
   recent int;
   old_path text;
@@ -31,17 +30,7 @@ begin
     return;
   end if;
 
-  select * into refusal
-    from lifecycle.actor_refusal(ns.id, ns.traversal_ids, actor_id,
-           (select p.min_access_level from lifecycle.operation_policies p where p.operation = 'rename'),
-           'rename this namespace');
-  if found then
-    raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
-  end if;
-  select * into refusal from lifecycle.read_only_refusal(ns.id, 'rename');
-  if found then
-    raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
-  end if;
+  perform lifecycle.operation_check(ns, actor_id, 'rename', 'rename', true);
 
   select * into cfg from lifecycle.settings;
   select count(*), min(r.created_at) + cfg.rename_window into recent, next_allowed

@@ -13,7 +13,6 @@ as $$
 #variable_conflict use_variable
 declare
   ns lifecycle.namespaces;
-  refusal record;
 begin
   if id is null then
     raise exception using errcode = 'NS010', message = 'id is required', hint = 'Pass the id of the namespace.';
@@ -27,17 +26,7 @@ begin
     return query select ns.id, ns.visibility, false;
     return;
   end if;
-  select * into refusal
-    from lifecycle.actor_refusal(ns.id, ns.traversal_ids, actor_id,
-           (select p.min_access_level from lifecycle.operation_policies p where p.operation = 'change_visibility'),
-           'change the visibility of this namespace');
-  if found then
-    raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
-  end if;
-  select * into refusal from lifecycle.read_only_refusal(ns.id, 'change the visibility of');
-  if found then
-    raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
-  end if;
+  perform lifecycle.operation_check(ns, actor_id, 'change_visibility', 'change the visibility of', true);
   -- The fact trigger reads who acted from the context (reset right after).
   perform pg_catalog.set_config('lifecycle.actor_id', coalesce(actor_id::text, ''), true);
   update lifecycle.namespaces n set visibility = new_visibility, updated_at = pg_catalog.now()

@@ -3,7 +3,7 @@
 -- (namespace_transfer_execute: the syncer, the sweeper, or any client). Refused: NS004, NS005,
 -- NS009 (not pending, or expired), and what the target check and transfer_start's gate refuse.
 -- Serialised with decline, cancel and expiry on the request's row lock: one of them wins.
-create function lifecycle.namespace_transfer_accept(id bigint, actor_id bigint)
+create or replace function lifecycle.namespace_transfer_accept(id bigint, actor_id bigint)
 returns table (request_id bigint, status text, namespace_id bigint)
 language plpgsql
 security definer
@@ -15,11 +15,7 @@ declare
   r lifecycle.transfer_requests;
   refusal record;
 begin
-  r := lifecycle.transfer_request_lock(id);
-  if r.status <> 'pending' then
-    raise exception using errcode = 'NS009', message = pg_catalog.format('transfer request is %s', r.status),
-      detail = pg_catalog.format('request_id=%s status=%s', r.id, r.status), hint = 'Only a pending request can be accepted.';
-  end if;
+  r := lifecycle.transfer_request_lock_open(id, 'accepted');
   select * into refusal
     from lifecycle.actor_refusal(r.to_parent_id, (select t.traversal_ids from lifecycle.namespaces t where t.id = r.to_parent_id),
            actor_id, (select p.min_access_level from lifecycle.operation_policies p where p.operation = 'transfer_accept'),

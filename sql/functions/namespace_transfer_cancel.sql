@@ -1,6 +1,6 @@
 -- Cancel a pending transfer request: the requester always may, others need the 'transfer_cancel'
 -- level on the namespace. NS009 when the request is no longer pending (an accept won the race).
-create function lifecycle.namespace_transfer_cancel(id bigint, actor_id bigint)
+create or replace function lifecycle.namespace_transfer_cancel(id bigint, actor_id bigint)
 returns table (request_id bigint, status text)
 language plpgsql
 security definer
@@ -12,11 +12,7 @@ declare
   r lifecycle.transfer_requests;
   refusal record;
 begin
-  r := lifecycle.transfer_request_lock(id);
-  if r.status <> 'pending' then
-    raise exception using errcode = 'NS009', message = pg_catalog.format('transfer request is %s', r.status),
-      detail = pg_catalog.format('request_id=%s status=%s', r.id, r.status), hint = 'Only a pending request can be canceled.';
-  end if;
+  r := lifecycle.transfer_request_lock_open(id, 'canceled');
   if actor_id is distinct from r.requested_by then
     select * into refusal
       from lifecycle.actor_refusal(r.namespace_id, (select t.traversal_ids from lifecycle.namespaces t where t.id = r.namespace_id),

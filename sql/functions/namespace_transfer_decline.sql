@@ -1,6 +1,6 @@
 -- Decline a pending transfer request (by the 'transfer_accept' level on the new parent). The
 -- namespace is untouched. NS009 when the request is no longer pending.
-create function lifecycle.namespace_transfer_decline(id bigint, actor_id bigint)
+create or replace function lifecycle.namespace_transfer_decline(id bigint, actor_id bigint)
 returns table (request_id bigint, status text)
 language plpgsql
 security definer
@@ -12,11 +12,7 @@ declare
   r lifecycle.transfer_requests;
   refusal record;
 begin
-  r := lifecycle.transfer_request_lock(id);
-  if r.status <> 'pending' then
-    raise exception using errcode = 'NS009', message = pg_catalog.format('transfer request is %s', r.status),
-      detail = pg_catalog.format('request_id=%s status=%s', r.id, r.status), hint = 'Only a pending request can be declined.';
-  end if;
+  r := lifecycle.transfer_request_lock_open(id, 'declined');
   select * into refusal
     from lifecycle.actor_refusal(r.to_parent_id, (select t.traversal_ids from lifecycle.namespaces t where t.id = r.to_parent_id),
            actor_id, (select p.min_access_level from lifecycle.operation_policies p where p.operation = 'transfer_accept'),

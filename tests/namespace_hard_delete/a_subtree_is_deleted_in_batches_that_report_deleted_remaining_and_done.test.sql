@@ -1,19 +1,8 @@
 begin;
 select plan(9);
 
--- acme/doomed (the root being deleted) with 14 descendants on two more levels: g1 (a b c d),
--- g2 (a b c), g3 (a b c) and the project p0. acme/keep, a sibling, must survive.
-select lifecycle_test.create_namespace(null, 'organization', 'acme');
-select lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'group', 'doomed');
-select lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'group', 'keep');
-select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/doomed'), 'group', g) from unnest(array['g1', 'g2', 'g3']) g;
-select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/doomed'), 'project', 'p0');
-select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/doomed/' || g), 'project', p)
-  from (values ('g1', 'a'), ('g1', 'b'), ('g1', 'c'), ('g1', 'd'), ('g2', 'a'), ('g2', 'b'), ('g2', 'c'),
-               ('g3', 'a'), ('g3', 'b'), ('g3', 'c')) v(g, p);
-select lifecycle_test.create_namespace(lifecycle_test.id_of('acme/keep'), 'project', 'site');
-insert into lifecycle.namespace_members (namespace_id, user_id, access_level)
-values (lifecycle_test.id_of('acme'), 1001, 50);
+-- acme/doomed with 14 descendants and a sibling acme/keep; user 1001 owns acme (tests/helpers.sql).
+select lifecycle_test.create_doomed_tree();
 create temp table subtree as
   select id, pg_catalog.cardinality(traversal_ids) - 2 as depth from lifecycle.namespaces
    where traversal_ids[1:2] = array[lifecycle_test.id_of('acme'), lifecycle_test.id_of('acme/doomed')];
