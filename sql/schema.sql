@@ -1798,6 +1798,32 @@ CREATE FUNCTION lifecycle.state_code(name text) RETURNS smallint
 $$;
 
 --
+-- Name: state_diagram(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.state_diagram() RETURNS text
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select pg_catalog.concat_ws(E'\n',
+    'stateDiagram-v2',
+    '    direction LR',
+    (select pg_catalog.string_agg(pg_catalog.format('    s%s: %s%s', s.code, s.name, coalesce(' (' || s.alias || ')', '')),
+                                  E'\n' order by s.code)
+       from lifecycle.states s),
+    (select pg_catalog.string_agg(pg_catalog.format('    %s --> s%s: %s', coalesce('s' || t.from_state, '[*]'), t.to_state,
+                                                    t.audit_action),
+                                  E'\n' order by t.from_state nulls first, t.to_state)
+       from lifecycle.state_transitions t))
+$$;
+
+--
+-- Name: FUNCTION state_diagram(); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.state_diagram() IS 'The state machine as a mermaid stateDiagram (from lifecycle.state_transitions).';
+
+--
 -- Name: state_metadata_refusal(jsonb); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -3868,6 +3894,14 @@ REVOKE ALL ON FUNCTION lifecycle.settings_validate() FROM PUBLIC;
 REVOKE ALL ON FUNCTION lifecycle.state_code(name text) FROM PUBLIC;
 GRANT ALL ON FUNCTION lifecycle.state_code(name text) TO lifecycle_app;
 GRANT ALL ON FUNCTION lifecycle.state_code(name text) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION state_diagram(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.state_diagram() FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.state_diagram() TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.state_diagram() TO lifecycle_worker;
 
 --
 -- Name: FUNCTION state_metadata_refusal(doc jsonb); Type: ACL; Schema: lifecycle; Owner: -
