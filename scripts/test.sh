@@ -43,7 +43,16 @@ drop_leftovers() {
 		while read -r name; do
 			pid=${name#nslt_}
 			pid=${pid%%_*}
-			kill -0 "$pid" 2>/dev/null || drop_db "$url" "$name"
+			if ! kill -0 "$pid" 2>/dev/null; then
+				# Its replication slots would keep it from being dropped; a consumer still attached
+				# is ended first.
+				PGOPTIONS="-c client_min_messages=warning" psql "$admin" -qAtX >/dev/null <<-SQL
+					select pg_terminate_backend(active_pid) from pg_replication_slots where database = '$name' and active;
+					select pg_sleep(0.5);
+					select pg_drop_replication_slot(slot_name) from pg_replication_slots where database = '$name';
+				SQL
+				drop_db "$url" "$name"
+			fi
 		done
 }
 

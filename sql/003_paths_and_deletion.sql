@@ -131,7 +131,7 @@ insert into lifecycle.operation_policies (operation, min_access_level, descripti
 -- delete-now setting (NS005) and a restore into a taken path (NS006); the gate records who
 -- scheduled a deletion and when.
 {{ template "functions/transition_refusal.sql" . }}
-{{ template "triggers/namespaces_state_gate.sql" . }}
+{{ template "snapshots/003/namespaces_state_gate.sql" . }}
 
 revoke all on all functions in schema lifecycle from public;
 

@@ -119,6 +119,73 @@ CREATE FUNCTION lifecycle.caller_may_act_as_system() RETURNS boolean
 $$;
 
 --
+-- Name: check_invariants(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.check_invariants() RETURNS TABLE(namespace_id bigint, invariant text, reason text)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select n.id, 'transfer_below_pending_operation',
+         pg_catalog.format('%s is transfer_in_progress below %s, which is %s', lifecycle.namespace_full_path(n.id),
+                           lifecycle.namespace_full_path(a.id), lifecycle.state_name(a.state))
+    from lifecycle.namespaces n
+    join lifecycle.namespaces a on a.id = any (n.traversal_ids[1:pg_catalog.cardinality(n.traversal_ids) - 1])
+   where n.state = 5 and a.state in (2, 4, 5)
+  union all
+  select n.id, 'traversal_ids_inconsistent',
+         pg_catalog.format('traversal_ids %s, parent %s has %s', n.traversal_ids, n.parent_id, p.traversal_ids)
+    from lifecycle.namespaces n
+    left join lifecycle.namespaces p on p.id = n.parent_id
+   where n.traversal_ids is distinct from coalesce(p.traversal_ids, '{}') || n.id
+  union all
+  select n.id, 'details_missing', 'no lifecycle.namespace_details row'
+    from lifecycle.namespaces n
+   where not exists (select from lifecycle.namespace_details d where d.namespace_id = n.id)
+  union all
+  select n.id, 'live_path_clash',
+         pg_catalog.format('path %s is held by %s live siblings', n.path, c.holders)
+    from lifecycle.namespaces n
+    join (select coalesce(x.parent_id, 0) as parent, x.path, count(*) as holders
+            from lifecycle.namespaces x where x.state <> 2 and x.state <> 4
+           group by 1, 2 having count(*) > 1) c
+      on c.parent = coalesce(n.parent_id, 0) and c.path = n.path and n.state <> 2 and n.state <> 4
+  union all
+  select n.id, 'history_count_mismatch',
+         pg_catalog.format('%s state changes counted, %s history rows', n.state_changes, coalesce(h.rows, 0))
+    from lifecycle.namespaces n
+    left join (select u.namespace_id, count(*) as rows from lifecycle.namespace_state_updates u group by 1) h
+      on h.namespace_id = n.id
+   where n.state_changes <> coalesce(h.rows, 0)
+  union all
+  select n.id, 'state_without_history',
+         case when last.to_state is null
+           then pg_catalog.format('state %s without any history row, and not an initial state', lifecycle.state_name(n.state))
+           else pg_catalog.format('state %s, but the last history row led to %s', lifecycle.state_name(n.state),
+                                  lifecycle.state_name(last.to_state)) end
+    from lifecycle.namespaces n
+    left join lateral (select u.to_state from lifecycle.namespace_state_updates u
+                        where u.namespace_id = n.id order by u.id desc limit 1) last on true
+   where (last.to_state is not null and last.to_state <> n.state)
+      or (last.to_state is null and not exists (select from lifecycle.state_transitions t
+                                                 where t.from_state is null and t.to_state = n.state))
+  union all
+  select c.namespace_id, 'history_chain_broken',
+         pg_catalog.format('history row %s goes from %s, but the row before it led to %s', c.id,
+                           lifecycle.state_name(c.from_state), lifecycle.state_name(c.previous_to))
+    from (select u.id, u.namespace_id, u.from_state,
+                 pg_catalog.lag(u.to_state) over (partition by u.namespace_id order by u.id) as previous_to
+            from lifecycle.namespace_state_updates u) c
+   where c.previous_to is not null and c.previous_to <> c.from_state
+$$;
+
+--
+-- Name: FUNCTION check_invariants(); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.check_invariants() IS 'Every violation of the lifecycle invariants (empty when consistent); reads every row.';
+
+--
 -- Name: deleted_namespaces_facts(); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -642,6 +709,7 @@ CREATE TABLE lifecycle.namespaces (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     deletion_scheduled_at timestamp with time zone,
     deletion_scheduled_by bigint,
+    state_changes bigint DEFAULT 0 NOT NULL,
     CONSTRAINT namespaces_no_self_parent CHECK ((parent_id <> id)),
     CONSTRAINT namespaces_organization_is_root CHECK (((type <> 'organization'::text) OR (parent_id IS NULL))),
     CONSTRAINT namespaces_type_check CHECK ((type = ANY (ARRAY['organization'::text, 'group'::text, 'project'::text, 'user'::text])))
@@ -1421,6 +1489,9 @@ begin
 
   if tg_op = 'UPDATE' then
     new.updated_at := pg_catalog.now();
+    -- Counted here, apart from the history rows, so lifecycle.check_invariants can tell a state
+    -- change that lost its history row.
+    new.state_changes := old.state_changes + 1;
     -- Who scheduled the deletion and when: set when it is scheduled from a permanent state, kept
     -- while the deletion runs or is requeued, cleared when the namespace is restored.
     if (select s.permanent from lifecycle.states s where s.code = new.state) then
@@ -3549,6 +3620,13 @@ GRANT ALL ON FUNCTION lifecycle.audit_record(idempotency_key text, source_lsn pg
 --
 
 REVOKE ALL ON FUNCTION lifecycle.caller_may_act_as_system() FROM PUBLIC;
+
+--
+-- Name: FUNCTION check_invariants(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.check_invariants() FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.check_invariants() TO lifecycle_worker;
 
 --
 -- Name: FUNCTION deleted_namespaces_facts(); Type: ACL; Schema: lifecycle; Owner: -

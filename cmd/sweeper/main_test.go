@@ -57,6 +57,7 @@ func sweep(t *testing.T, ctx context.Context, args ...string) (int, []logLine, s
 	cmd.Env = append(os.Environ(), "DATABASE_URL="+dbtest.URL(t))
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
+	dieWithParent(cmd)
 	err := cmd.Run()
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
@@ -310,6 +311,7 @@ func TestASweeperKilledMidDeleteIsFinishedByTheNextRun(t *testing.T) {
 	cmd.Env = append(os.Environ(), "DATABASE_URL="+dbtest.URL(t))
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
+	dieWithParent(cmd)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -119,6 +119,7 @@ func (e *env) start() {
 	e.cmd = exec.Command(binary, args...)
 	e.cmd.Env = append(os.Environ(), "DATABASE_URL="+e.url)
 	e.cmd.Stderr = e.log
+	dieWithParent(e.cmd)
 	if err := e.cmd.Start(); err != nil {
 		e.t.Fatal(err)
 	}

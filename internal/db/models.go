@@ -237,4 +237,5 @@ type Namespace struct {
 	UpdatedAt           time.Time
 	DeletionScheduledAt *time.Time
 	DeletionScheduledBy *int64
+	StateChanges        int64
 }

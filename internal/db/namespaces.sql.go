@@ -123,7 +123,7 @@ func (q *Queries) NamespaceEvent(ctx context.Context, arg NamespaceEventParams) 
 }
 
 const namespaceGetByID = `-- name: NamespaceGetByID :one
-SELECT id, parent_id, type, path, name, visibility, state, traversal_ids, created_at, updated_at, deletion_scheduled_at, deletion_scheduled_by FROM lifecycle.namespaces WHERE id = $1
+SELECT id, parent_id, type, path, name, visibility, state, traversal_ids, created_at, updated_at, deletion_scheduled_at, deletion_scheduled_by, state_changes FROM lifecycle.namespaces WHERE id = $1
 `
 
 func (q *Queries) NamespaceGetByID(ctx context.Context, id int64) (Namespace, error) {
@@ -142,6 +142,7 @@ func (q *Queries) NamespaceGetByID(ctx context.Context, id int64) (Namespace, er
 		&i.UpdatedAt,
 		&i.DeletionScheduledAt,
 		&i.DeletionScheduledBy,
+		&i.StateChanges,
 	)
 	return i, err
 }
@@ -173,7 +174,7 @@ const namespaceInsert = `-- name: NamespaceInsert :one
 
 INSERT INTO lifecycle.namespaces (parent_id, type, path, name)
 VALUES ($1, $2, $3, $4)
-RETURNING id, parent_id, type, path, name, visibility, state, traversal_ids, created_at, updated_at, deletion_scheduled_at, deletion_scheduled_by
+RETURNING id, parent_id, type, path, name, visibility, state, traversal_ids, created_at, updated_at, deletion_scheduled_at, deletion_scheduled_by, state_changes
 `
 
 type NamespaceInsertParams struct {
@@ -207,6 +208,7 @@ func (q *Queries) NamespaceInsert(ctx context.Context, arg NamespaceInsertParams
 		&i.UpdatedAt,
 		&i.DeletionScheduledAt,
 		&i.DeletionScheduledBy,
+		&i.StateChanges,
 	)
 	return i, err
 }

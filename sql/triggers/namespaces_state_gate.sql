@@ -61,6 +61,9 @@ begin
 
   if tg_op = 'UPDATE' then
     new.updated_at := pg_catalog.now();
+    -- Counted here, apart from the history rows, so lifecycle.check_invariants can tell a state
+    -- change that lost its history row.
+    new.state_changes := old.state_changes + 1;
     -- Who scheduled the deletion and when: set when it is scheduled from a permanent state, kept
     -- while the deletion runs or is requeued, cleared when the namespace is restored.
     if (select s.permanent from lifecycle.states s where s.code = new.state) then
