@@ -3,7 +3,7 @@
 
 SHELL := /bin/bash
 
-.PHONY: help demo test db db-stop migrate generate verify-generated fmt vet clean
+.PHONY: help demo test stress db db-stop migrate generate verify-generated fmt vet clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -13,6 +13,9 @@ demo: ## seed a small organization into a fresh database and print it
 
 test: ## every check: gofmt, vet, generated files, pgTAP, go test -race
 	@scripts/test.sh
+
+stress: ## random operations under chaos (syncer kills, a PostgreSQL restart), then invariants and counts
+	@scripts/stress.sh
 
 db: ## start the private PostgreSQL 15 cluster (reused when running) and print DATABASE_URL
 	@scripts/db.sh start

@@ -18,11 +18,16 @@ SELECT coalesce(lifecycle.audit_record(@idempotency_key, CAST(sqlc.arg(source_ls
 -- A non-transactional message: an idle slot still sees WAL move, so it can confirm and not pin WAL.
 SELECT pg_catalog.pg_logical_emit_message(false, 'nslifecycle.heartbeat', pg_catalog.now()::text)::text AS lsn;
 
+-- name: SyncerSlotGet :one
+-- The slot of that name, wherever it is: slot names are cluster-wide.
+SELECT s.database::text AS database, s.plugin::text AS plugin, s.slot_type::text AS slot_type, pg_catalog.current_database()::text AS current_database
+FROM pg_catalog.pg_replication_slots s WHERE s.slot_name = @slot_name::text;
+
 -- name: SyncerSlotLag :one
 -- How far the slot's confirmed position is behind the server's WAL, in bytes.
 SELECT s.active, s.confirmed_flush_lsn::text AS confirmed_flush_lsn,
        pg_catalog.pg_wal_lsn_diff(pg_catalog.pg_current_wal_lsn(), s.confirmed_flush_lsn)::bigint AS lag_bytes
-FROM pg_catalog.pg_replication_slots s WHERE s.slot_name = @slot_name;
+FROM pg_catalog.pg_replication_slots s WHERE s.slot_name = @slot_name::text;
 
 -- name: EffectiveStatesRefresh :exec
 SELECT lifecycle.effective_states_refresh();

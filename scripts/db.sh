@@ -7,6 +7,7 @@
 #   scripts/db.sh url      print DATABASE_URL of the running cluster
 #   scripts/db.sh install  install the server, pgTAP and pg_prove with apt-get when missing
 #   scripts/db.sh dir      print the cluster's directory
+#   scripts/db.sh restart-immediate   restart it as after a crash (make stress)
 #
 # The cluster belongs to this checkout: its directory is .pgdata/ inside the checkout, or, when the
 # postgres OS user cannot reach the checkout (a home directory with mode 700), a directory under
@@ -159,6 +160,14 @@ start() {
 	url
 }
 
+# restart_immediate: what a crash does to clients (no shutdown checkpoint, every session cut off),
+# for make stress. The server comes back on the same port with crash recovery.
+restart_immediate() {
+	running || die "the private cluster is not running"
+	run_pg "$(bindir)/pg_ctl" -D "$data" -m immediate -w -t 60 restart >/dev/null
+	say "restarted the cluster in $dir (immediate)"
+}
+
 stop() {
 	if running; then
 		run_pg "$(bindir)/pg_ctl" -D "$data" -m fast -w stop >/dev/null
@@ -173,5 +182,6 @@ status) running ;;
 url) running || die "the private cluster is not running (make db)"; url ;;
 install) install_packages ;;
 dir) echo "$dir" ;;
-*) die "usage: $0 start|stop|status|url|install|dir" ;;
+restart-immediate) restart_immediate ;;
+*) die "usage: $0 start|stop|status|url|install|dir|restart-immediate" ;;
 esac

@@ -56,11 +56,13 @@ func run(args []string, stderr io.Writer) int {
 	fs.IntVar(&cfg.WebhookWorkers, "webhook-workers", 4, "webhook attempts in parallel")
 	fs.DurationVar(&cfg.WebhookBackoff, "webhook-backoff", 10*time.Second, "first webhook retry after this; doubles, jittered, at most an hour")
 	fs.DurationVar(&cfg.DeliveryPoll, "delivery-poll", time.Second, "how often to look for due webhook deliveries when idle")
+	async := fs.Bool("async-operations", true, "run the moves of accepted transfers and \"delete now\" (false: leave them to the sweeper or a client)")
 	fs.IntVar(&cfg.HardDeleteBatch, "hard-delete-batch", 0, "rows per hard-delete batch (0: lifecycle.settings.hard_delete_batch_size)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	cfg.HealthMaxLagBytes = *maxLag
+	cfg.NoAsync = !*async
 
 	log, err := logging.New(stderr, *logFormat, *logLevel)
 	if err != nil {

@@ -589,3 +589,26 @@ func TestShutdownAndAMissingSlot(t *testing.T) {
 	_ = org
 	e.caughtUp()
 }
+
+// Slot names are cluster-wide: a slot of the same name that belongs to another database is
+// refused with a clear error, not streamed from (nor taken over).
+func TestASlotOfAnotherDatabaseIsRefused(t *testing.T) {
+	other := newEnv(t)
+	other.exec(`select pg_create_logical_replication_slot($1, 'pgoutput')`, other.slot)
+	e := newEnv(t)
+	cmd := exec.Command(binary, "-slot", other.slot, "-listen", "", "-log-format", "json")
+	cmd.Env = append(os.Environ(), "DATABASE_URL="+e.url)
+	cmd.Stderr = e.log
+	dieWithParent(cmd)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	e.eventually("the syncer refuses the other database's slot", 60*time.Second, func() bool {
+		return strings.Contains(e.log.String(), "not this database's pgoutput slot: choose another -slot")
+	})
+	var active bool
+	if err := other.pool.QueryRow(other.ctx, `select active from pg_replication_slots where slot_name = $1`, other.slot).Scan(&active); err != nil || active {
+		t.Fatalf("the other database's slot: active %v (%v), want untouched", active, err)
+	}
+}

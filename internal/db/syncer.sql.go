@@ -99,10 +99,35 @@ func (q *Queries) SyncerPublicationEnsure(ctx context.Context, publicationName s
 	return outcome, err
 }
 
+const syncerSlotGet = `-- name: SyncerSlotGet :one
+SELECT s.database::text AS database, s.plugin::text AS plugin, s.slot_type::text AS slot_type, pg_catalog.current_database()::text AS current_database
+FROM pg_catalog.pg_replication_slots s WHERE s.slot_name = $1::text
+`
+
+type SyncerSlotGetRow struct {
+	Database        string
+	Plugin          string
+	SlotType        string
+	CurrentDatabase string
+}
+
+// The slot of that name, wherever it is: slot names are cluster-wide.
+func (q *Queries) SyncerSlotGet(ctx context.Context, slotName string) (SyncerSlotGetRow, error) {
+	row := q.db.QueryRow(ctx, syncerSlotGet, slotName)
+	var i SyncerSlotGetRow
+	err := row.Scan(
+		&i.Database,
+		&i.Plugin,
+		&i.SlotType,
+		&i.CurrentDatabase,
+	)
+	return i, err
+}
+
 const syncerSlotLag = `-- name: SyncerSlotLag :one
 SELECT s.active, s.confirmed_flush_lsn::text AS confirmed_flush_lsn,
        pg_catalog.pg_wal_lsn_diff(pg_catalog.pg_current_wal_lsn(), s.confirmed_flush_lsn)::bigint AS lag_bytes
-FROM pg_catalog.pg_replication_slots s WHERE s.slot_name = $1
+FROM pg_catalog.pg_replication_slots s WHERE s.slot_name = $1::text
 `
 
 type SyncerSlotLagRow struct {
@@ -112,7 +137,7 @@ type SyncerSlotLagRow struct {
 }
 
 // How far the slot's confirmed position is behind the server's WAL, in bytes.
-func (q *Queries) SyncerSlotLag(ctx context.Context, slotName *string) (SyncerSlotLagRow, error) {
+func (q *Queries) SyncerSlotLag(ctx context.Context, slotName string) (SyncerSlotLagRow, error) {
 	row := q.db.QueryRow(ctx, syncerSlotLag, slotName)
 	var i SyncerSlotLagRow
 	err := row.Scan(&i.Active, &i.ConfirmedFlushLsn, &i.LagBytes)

@@ -122,8 +122,13 @@ func (s *Syncer) recordedLSN(ctx context.Context) (pglogrepl.LSN, error) {
 // ensureSlot creates the slot when it is missing. A missing slot after progress was recorded means
 // facts were lost (the slot was dropped): say so loudly.
 func (s *Syncer) ensureSlot(ctx context.Context, conn *pgconn.PgConn, recorded pglogrepl.LSN) error {
-	_, err := db.New(s.pool).SyncerSlotLag(ctx, &s.cfg.Slot)
+	slot, err := db.New(s.pool).SyncerSlotGet(ctx, s.cfg.Slot)
 	if err == nil {
+		// Slot names are cluster-wide: one of this name may be another database's, or not ours.
+		if slot.Database != slot.CurrentDatabase || slot.Plugin != "pgoutput" || slot.SlotType != "logical" {
+			return fmt.Errorf("replication slot %s exists but is a %s slot of database %q with plugin %q, not this database's pgoutput slot: choose another -slot",
+				s.cfg.Slot, slot.SlotType, slot.Database, slot.Plugin)
+		}
 		return nil
 	}
 	if !errors.Is(err, pgx.ErrNoRows) {
@@ -327,6 +332,7 @@ func (s *Syncer) record(ctx context.Context, tx *sourceTx, commit *pglogrepl.Com
 // (the sweeper's own deletions it carries out itself), and a refresh of the effective-state view.
 func (s *Syncer) afterFact(f fact) {
 	switch {
+	case s.cfg.NoAsync:
 	case f.Action == "transfer_started" && f.NamespaceID != nil:
 		s.async.enqueue(job{kind: "transfer", namespaceID: *f.NamespaceID})
 	case f.Action == "deletion_started" && f.NamespaceID != nil && f.ActorID != nil:

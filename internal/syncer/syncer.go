@@ -30,7 +30,8 @@ type Config struct {
 	WebhookWorkers     int
 	DeliveryPoll       time.Duration
 	HealthMaxLagBytes  int64
-	HardDeleteBatch    int // rows per hard-delete batch of a "delete now"; 0: lifecycle.settings
+	HardDeleteBatch    int  // rows per hard-delete batch of a "delete now"; 0: lifecycle.settings
+	NoAsync            bool // leave transfers and "delete now" to others (the sweeper's recovery, a client)
 }
 
 // Syncer is the long-running service.
@@ -141,7 +142,7 @@ func (s *Syncer) lagLoop(ctx context.Context) {
 	t := time.NewTicker(5 * time.Second)
 	defer t.Stop()
 	for {
-		row, err := db.New(s.pool).SyncerSlotLag(ctx, &s.cfg.Slot)
+		row, err := db.New(s.pool).SyncerSlotLag(ctx, s.cfg.Slot)
 		if err == nil {
 			s.mu.Lock()
 			s.lagBytes = row.LagBytes
