@@ -10,9 +10,15 @@ SELECT p.lsn::text AS lsn FROM lifecycle.syncer_progress p WHERE p.slot_name = @
 SELECT lifecycle.syncer_progress_save(@slot_name, CAST(sqlc.arg(lsn) AS text)::pg_lsn, @committed_at);
 
 -- name: AuditRecord :one
--- 0 when the fact was recorded before (a replay after a crash).
-SELECT coalesce(lifecycle.audit_record(@idempotency_key, CAST(sqlc.arg(source_lsn) AS text)::pg_lsn, @source_position,
-                                       @committed_at, @fact::jsonb), 0)::bigint AS audit_event_id;
+-- The audit row's id and action: id 0 when the fact was recorded before (a replay after a crash),
+-- action forged_fact when it did not verify.
+WITH r AS (
+  SELECT lifecycle.audit_record(@idempotency_key, CAST(sqlc.arg(source_lsn) AS text)::pg_lsn, @source_position,
+                                @committed_at, @fact::jsonb, @verify::boolean) AS id
+)
+SELECT coalesce(r.id, 0)::bigint AS audit_event_id,
+       coalesce((SELECT a.action FROM lifecycle.audit_events a WHERE a.id = r.id), '')::text AS action
+FROM r;
 
 -- name: SyncerHeartbeat :one
 -- A non-transactional message: an idle slot still sees WAL move, so it can confirm and not pin WAL.

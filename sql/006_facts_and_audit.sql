@@ -94,6 +94,17 @@ create table lifecycle.syncer_progress (
   updated_at timestamptz not null default pg_catalog.now()
 );
 
+-- The key facts are signed with: only the schema's owner (the SECURITY DEFINER fact functions) can
+-- read it, so a role that calls pg_logical_emit_message itself cannot make a fact the syncer trusts.
+create table lifecycle.fact_key (
+  singleton boolean primary key default true check (singleton),
+  key bytea not null
+);
+-- gen_random_uuid draws from the server's strong random source: 244 random bits.
+insert into lifecycle.fact_key (key)
+values (pg_catalog.sha256(pg_catalog.convert_to(pg_catalog.gen_random_uuid()::text || pg_catalog.gen_random_uuid()::text, 'UTF8')));
+
+{{ template "functions/fact_mac.sql" . }}
 {{ template "functions/fact_emit.sql" . }}
 {{ template "triggers/namespaces_facts.sql" . }}
 {{ template "triggers/namespace_state_updates_facts.sql" . }}
@@ -117,7 +128,7 @@ grant select on lifecycle.audit_events, lifecycle.notifications, lifecycle.webho
 grant insert, update, delete on lifecycle.webhooks to lifecycle_app;
 grant update (read_at) on lifecycle.notifications to lifecycle_app;
 grant execute on function
-  lifecycle.audit_record(text, pg_lsn, int, timestamptz, jsonb),
+  lifecycle.audit_record(text, pg_lsn, int, timestamptz, jsonb, boolean),
   lifecycle.webhook_deliveries_claim(int, interval),
   lifecycle.webhook_delivery_result(bigint, int, text, int, interval),
   lifecycle.syncer_progress_save(text, pg_lsn, timestamptz),
@@ -139,7 +150,7 @@ drop function lifecycle.syncer_publication_ensure(text);
 drop function lifecycle.syncer_progress_save(text, pg_lsn, timestamptz);
 drop function lifecycle.webhook_delivery_result(bigint, int, text, int, interval);
 drop function lifecycle.webhook_deliveries_claim(int, interval);
-drop function lifecycle.audit_record(text, pg_lsn, int, timestamptz, jsonb);
+drop function lifecycle.audit_record(text, pg_lsn, int, timestamptz, jsonb, boolean);
 drop trigger namespace_members_facts on lifecycle.namespace_members;
 drop trigger deleted_namespaces_facts on lifecycle.deleted_namespaces;
 drop trigger transfer_requests_facts on lifecycle.transfer_requests;
@@ -151,6 +162,8 @@ drop function lifecycle.transfer_requests_facts();
 drop function lifecycle.namespace_state_updates_facts();
 drop function lifecycle.namespaces_facts();
 drop function lifecycle.fact_emit(text, bigint, bigint[], text, bigint, jsonb);
+drop function lifecycle.fact_mac(jsonb);
+drop table lifecycle.fact_key;
 drop table lifecycle.syncer_progress;
 drop table lifecycle.webhook_deliveries;
 drop table lifecycle.webhooks;

@@ -55,10 +55,10 @@ end
 $$;
 
 --
--- Name: audit_record(text, pg_lsn, integer, timestamp with time zone, jsonb); Type: FUNCTION; Schema: lifecycle; Owner: -
+-- Name: audit_record(text, pg_lsn, integer, timestamp with time zone, jsonb, boolean); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
-CREATE FUNCTION lifecycle.audit_record(idempotency_key text, source_lsn pg_lsn, source_position integer, committed_at timestamp with time zone, fact jsonb) RETURNS bigint
+CREATE FUNCTION lifecycle.audit_record(idempotency_key text, source_lsn pg_lsn, source_position integer, committed_at timestamp with time zone, fact jsonb, verify boolean DEFAULT true) RETURNS bigint
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
@@ -70,6 +70,15 @@ declare
   ns_id bigint := (fact ->> 'namespace_id')::bigint;
   actor bigint := (fact ->> 'actor_id')::bigint;
 begin
+  if verify and (fact ->> 'mac') is distinct from lifecycle.fact_mac(fact - 'mac') then
+    insert into lifecycle.audit_events (idempotency_key, source_lsn, source_position, committed_at, action, details)
+    values (idempotency_key, source_lsn, source_position, committed_at, 'forged_fact',
+            pg_catalog.jsonb_build_object('claimed', fact))
+    on conflict on constraint audit_events_idempotency_key_key do nothing
+    returning id into event_id;
+    return event_id;
+  end if;
+  fact := fact - 'mac';
   insert into lifecycle.audit_events (idempotency_key, source_lsn, source_position, committed_at, action, namespace_id,
                                       full_path, actor_id, details)
   values (idempotency_key, source_lsn, source_position, committed_at, action, ns_id, fact ->> 'full_path', actor,
@@ -190,7 +199,7 @@ COMMENT ON FUNCTION lifecycle.check_invariants() IS 'Every violation of the life
 --
 
 CREATE FUNCTION lifecycle.deleted_namespaces_facts() RETURNS trigger
-    LANGUAGE plpgsql
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
 begin
@@ -221,19 +230,32 @@ $$;
 --
 
 CREATE FUNCTION lifecycle.fact_emit(action text, namespace_id bigint, traversal_ids bigint[], full_path text, actor_id bigint, details jsonb) RETURNS void
-    LANGUAGE sql
+    LANGUAGE sql SECURITY DEFINER
     SET search_path TO ''
     AS $$
   select null::void
-    from (select pg_catalog.pg_logical_emit_message(true, 'nslifecycle.fact',
-            pg_catalog.jsonb_build_object(
-              'action', action,
-              'namespace_id', namespace_id,
-              'traversal_ids', traversal_ids,
-              'full_path', full_path,
-              'actor_id', actor_id,
-              'details', coalesce(details, '{}'),
-              'occurred_at', pg_catalog.now())::text)) emitted
+    from (select pg_catalog.jsonb_build_object(
+                   'action', action,
+                   'namespace_id', namespace_id,
+                   'traversal_ids', traversal_ids,
+                   'full_path', full_path,
+                   'actor_id', actor_id,
+                   'details', coalesce(details, '{}'),
+                   'occurred_at', pg_catalog.now()) as fact) f,
+         lateral (select pg_catalog.pg_logical_emit_message(true, 'nslifecycle.fact',
+                    (f.fact || pg_catalog.jsonb_build_object('mac', lifecycle.fact_mac(f.fact)))::text)) emitted
+$$;
+
+--
+-- Name: fact_mac(jsonb); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.fact_mac(fact jsonb) RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select pg_catalog.encode(pg_catalog.sha256(k.key || pg_catalog.sha256(k.key || pg_catalog.convert_to(fact::text, 'UTF8'))), 'hex')
+    from lifecycle.fact_key k
 $$;
 
 --
@@ -801,7 +823,7 @@ $$;
 --
 
 CREATE FUNCTION lifecycle.namespace_members_facts() RETURNS trigger
-    LANGUAGE plpgsql
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
 declare
@@ -992,7 +1014,7 @@ COMMENT ON FUNCTION lifecycle.namespace_set_visibility(id bigint, new_visibility
 --
 
 CREATE FUNCTION lifecycle.namespace_state_updates_facts() RETURNS trigger
-    LANGUAGE plpgsql
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
 declare
@@ -1344,7 +1366,7 @@ $$;
 --
 
 CREATE FUNCTION lifecycle.namespaces_facts() RETURNS trigger
-    LANGUAGE plpgsql
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
 declare
@@ -2275,7 +2297,7 @@ $$;
 --
 
 CREATE FUNCTION lifecycle.transfer_requests_facts() RETURNS trigger
-    LANGUAGE plpgsql
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
 declare
@@ -2719,6 +2741,16 @@ CREATE TABLE lifecycle.events (
 );
 
 --
+-- Name: fact_key; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.fact_key (
+    singleton boolean DEFAULT true NOT NULL,
+    key bytea NOT NULL,
+    CONSTRAINT fact_key_singleton_check CHECK (singleton)
+);
+
+--
 -- Name: json_schemas; Type: TABLE; Schema: lifecycle; Owner: -
 --
 
@@ -3061,6 +3093,13 @@ ALTER TABLE ONLY lifecycle.event_sources
 
 ALTER TABLE ONLY lifecycle.events
     ADD CONSTRAINT events_pkey PRIMARY KEY (name);
+
+--
+-- Name: fact_key fact_key_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.fact_key
+    ADD CONSTRAINT fact_key_pkey PRIMARY KEY (singleton);
 
 --
 -- Name: json_schemas json_schemas_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
@@ -3609,11 +3648,11 @@ GRANT USAGE ON SCHEMA lifecycle TO lifecycle_worker;
 REVOKE ALL ON FUNCTION lifecycle.actor_refusal(namespace_id bigint, traversal_ids bigint[], actor_id bigint, required_level smallint, action text) FROM PUBLIC;
 
 --
--- Name: FUNCTION audit_record(idempotency_key text, source_lsn pg_lsn, source_position integer, committed_at timestamp with time zone, fact jsonb); Type: ACL; Schema: lifecycle; Owner: -
+-- Name: FUNCTION audit_record(idempotency_key text, source_lsn pg_lsn, source_position integer, committed_at timestamp with time zone, fact jsonb, verify boolean); Type: ACL; Schema: lifecycle; Owner: -
 --
 
-REVOKE ALL ON FUNCTION lifecycle.audit_record(idempotency_key text, source_lsn pg_lsn, source_position integer, committed_at timestamp with time zone, fact jsonb) FROM PUBLIC;
-GRANT ALL ON FUNCTION lifecycle.audit_record(idempotency_key text, source_lsn pg_lsn, source_position integer, committed_at timestamp with time zone, fact jsonb) TO lifecycle_worker;
+REVOKE ALL ON FUNCTION lifecycle.audit_record(idempotency_key text, source_lsn pg_lsn, source_position integer, committed_at timestamp with time zone, fact jsonb, verify boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.audit_record(idempotency_key text, source_lsn pg_lsn, source_position integer, committed_at timestamp with time zone, fact jsonb, verify boolean) TO lifecycle_worker;
 
 --
 -- Name: FUNCTION caller_may_act_as_system(); Type: ACL; Schema: lifecycle; Owner: -
@@ -3646,6 +3685,12 @@ GRANT ALL ON FUNCTION lifecycle.effective_states_refresh() TO lifecycle_worker;
 --
 
 REVOKE ALL ON FUNCTION lifecycle.fact_emit(action text, namespace_id bigint, traversal_ids bigint[], full_path text, actor_id bigint, details jsonb) FROM PUBLIC;
+
+--
+-- Name: FUNCTION fact_mac(fact jsonb); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.fact_mac(fact jsonb) FROM PUBLIC;
 
 --
 -- Name: FUNCTION jsonb_schema_violation(schema jsonb, doc jsonb, at text); Type: ACL; Schema: lifecycle; Owner: -

@@ -612,3 +612,26 @@ func TestASlotOfAnotherDatabaseIsRefused(t *testing.T) {
 		t.Fatalf("the other database's slot: active %v (%v), want untouched", active, err)
 	}
 }
+
+// Any role may call pg_logical_emit_message; a fact emitted that way does not carry this schema's
+// MAC, so it is recorded as forged_fact with what it claimed, notifies no one and triggers nothing.
+func TestAForgedFactIsRecordedAsForged(t *testing.T) {
+	e := newEnv(t)
+	e.start()
+	org := e.insert(nil, "organization", "forge")
+	e.member(org, 21, 50)
+	e.exec(`select pg_logical_emit_message(true, 'nslifecycle.fact',
+		'{"action": "archived", "namespace_id": ' || $1::bigint || ', "traversal_ids": [' || $1::bigint || '], "actor_id": 21, "details": {}}')`, org)
+	e.caughtUp()
+	var action string
+	var claimed []byte
+	var notified int
+	err := e.pool.QueryRow(e.ctx, `select a.action, a.details -> 'claimed', (select count(*) from lifecycle.notifications n where n.audit_event_id = a.id)
+		from lifecycle.audit_events a where a.action in ('archived', 'forged_fact')`).Scan(&action, &claimed, &notified)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if action != "forged_fact" || !bytes.Contains(claimed, []byte(`"archived"`)) || notified != 0 {
+		t.Fatalf("recorded %s (claimed %s), %d notifications: want forged_fact, the claim kept, no notification", action, claimed, notified)
+	}
+}

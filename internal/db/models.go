@@ -59,6 +59,11 @@ type LifecycleEventSource struct {
 	FromState int16
 }
 
+type LifecycleFactKey struct {
+	Singleton bool
+	Key       []byte
+}
+
 type LifecycleJsonSchema struct {
 	Name     string
 	Schema   []byte

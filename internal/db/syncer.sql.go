@@ -13,8 +13,13 @@ import (
 )
 
 const auditRecord = `-- name: AuditRecord :one
-SELECT coalesce(lifecycle.audit_record($1, CAST($2 AS text)::pg_lsn, $3,
-                                       $4, $5::jsonb), 0)::bigint AS audit_event_id
+WITH r AS (
+  SELECT lifecycle.audit_record($1, CAST($2 AS text)::pg_lsn, $3,
+                                $4, $5::jsonb, $6::boolean) AS id
+)
+SELECT coalesce(r.id, 0)::bigint AS audit_event_id,
+       coalesce((SELECT a.action FROM lifecycle.audit_events a WHERE a.id = r.id), '')::text AS action
+FROM r
 `
 
 type AuditRecordParams struct {
@@ -23,20 +28,28 @@ type AuditRecordParams struct {
 	SourcePosition int32
 	CommittedAt    time.Time
 	Fact           []byte
+	Verify         bool
 }
 
-// 0 when the fact was recorded before (a replay after a crash).
-func (q *Queries) AuditRecord(ctx context.Context, arg AuditRecordParams) (int64, error) {
+type AuditRecordRow struct {
+	AuditEventID int64
+	Action       string
+}
+
+// The audit row's id and action: id 0 when the fact was recorded before (a replay after a crash),
+// action forged_fact when it did not verify.
+func (q *Queries) AuditRecord(ctx context.Context, arg AuditRecordParams) (AuditRecordRow, error) {
 	row := q.db.QueryRow(ctx, auditRecord,
 		arg.IdempotencyKey,
 		arg.SourceLsn,
 		arg.SourcePosition,
 		arg.CommittedAt,
 		arg.Fact,
+		arg.Verify,
 	)
-	var audit_event_id int64
-	err := row.Scan(&audit_event_id)
-	return audit_event_id, err
+	var i AuditRecordRow
+	err := row.Scan(&i.AuditEventID, &i.Action)
+	return i, err
 }
 
 const effectiveStatesRefresh = `-- name: EffectiveStatesRefresh :exec

@@ -39,6 +39,7 @@ type fact struct {
 	ActorID     *int64  `json:"actor_id"`
 	Traversal   []int64 `json:"traversal_ids"`
 	raw         []byte
+	seen        bool // synthesized from what the replication protocol itself showed (not a message)
 }
 
 // sourceTx is a source transaction being received: its facts, kept until its commit arrives.
@@ -256,7 +257,7 @@ func (st *stream) apply(ctx context.Context, msg pglogrepl.Message) error {
 		}
 		raw, _ := json.Marshal(map[string]any{"action": "table_truncated", "details": map[string]any{
 			"tables": tables, "cascade": m.Option&1 != 0, "restart_identity": m.Option&2 != 0}})
-		st.tx.facts = append(st.tx.facts, fact{Action: "table_truncated", raw: raw})
+		st.tx.facts = append(st.tx.facts, fact{Action: "table_truncated", raw: raw, seen: true})
 	case *pglogrepl.CommitMessage:
 		tx := st.tx
 		st.tx = nil
@@ -300,15 +301,22 @@ func (s *Syncer) record(ctx context.Context, tx *sourceTx, commit *pglogrepl.Com
 	err := pgx.BeginFunc(ctx, s.pool, func(dbtx pgx.Tx) error {
 		q := db.New(dbtx)
 		for i, f := range tx.facts {
-			_, err := q.AuditRecord(ctx, db.AuditRecordParams{
+			rec, err := q.AuditRecord(ctx, db.AuditRecordParams{
 				IdempotencyKey: fmt.Sprintf("%s/%d", commit.CommitLSN, i),
 				SourceLsn:      commit.CommitLSN.String(),
 				SourcePosition: int32(i),
 				CommittedAt:    commit.CommitTime,
 				Fact:           f.raw,
+				Verify:         !f.seen,
 			})
 			if err != nil {
 				return fmt.Errorf("record fact %d of %s: %w", i, commit.CommitLSN, nslifecycle.FromDB(err))
+			}
+			if rec.Action == "forged_fact" {
+				// Not emitted by this schema: recorded as such, and acted on by no one.
+				s.log.Warn("a fact message that does not verify was recorded as forged_fact", "lsn", commit.CommitLSN.String(),
+					"claimed_action", f.Action, "audit_event_id", rec.AuditEventID)
+				tx.facts[i].Action = "forged_fact"
 			}
 		}
 		return q.SyncerProgressSave(ctx, db.SyncerProgressSaveParams{
@@ -323,7 +331,9 @@ func (s *Syncer) record(ctx context.Context, tx *sourceTx, commit *pglogrepl.Com
 	s.metrics.commitToAudit.Observe(time.Since(commit.CommitTime).Seconds())
 	for _, f := range tx.facts {
 		s.metrics.events.WithLabelValues(f.Action).Inc()
-		s.afterFact(f)
+		if f.Action != "forged_fact" {
+			s.afterFact(f)
+		}
 	}
 	return nil
 }

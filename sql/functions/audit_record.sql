@@ -4,13 +4,17 @@
 -- whose namespace is on the path and whose actions include this one (or are empty); and a
 -- pg_notify on channel 'nslifecycle_audit' (sent when the transaction commits). idempotency_key is
 -- the source position; a key seen before records nothing and returns null, so a replay after a
--- crash duplicates nothing.
+-- crash duplicates nothing. A fact whose MAC does not verify (verify true: a message emitted by
+-- hand, not by this schema's triggers) is recorded as action 'forged_fact' with what it claimed,
+-- and fans out to nobody. The syncer passes verify false only for what it saw itself in the
+-- replication protocol (a TRUNCATE).
 create function lifecycle.audit_record(
   idempotency_key text,
   source_lsn pg_lsn,
   source_position int,
   committed_at timestamptz,
-  fact jsonb
+  fact jsonb,
+  verify boolean default true
 )
 returns bigint
 language plpgsql
@@ -25,6 +29,15 @@ declare
   ns_id bigint := (fact ->> 'namespace_id')::bigint;
   actor bigint := (fact ->> 'actor_id')::bigint;
 begin
+  if verify and (fact ->> 'mac') is distinct from lifecycle.fact_mac(fact - 'mac') then
+    insert into lifecycle.audit_events (idempotency_key, source_lsn, source_position, committed_at, action, details)
+    values (idempotency_key, source_lsn, source_position, committed_at, 'forged_fact',
+            pg_catalog.jsonb_build_object('claimed', fact))
+    on conflict on constraint audit_events_idempotency_key_key do nothing
+    returning id into event_id;
+    return event_id;
+  end if;
+  fact := fact - 'mac';
   insert into lifecycle.audit_events (idempotency_key, source_lsn, source_position, committed_at, action, namespace_id,
                                       full_path, actor_id, details)
   values (idempotency_key, source_lsn, source_position, committed_at, action, ns_id, fact ->> 'full_path', actor,

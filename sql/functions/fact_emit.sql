@@ -1,7 +1,10 @@
 -- Emit one lifecycle fact: a transactional logical message (prefix 'nslifecycle.fact') written to
 -- the WAL with the change, so it exists if and only if the change commits, in commit order. The
 -- syncer turns each into exactly one audit row. The payload carries what the fan-out needs after
--- the rows may be gone: the namespace's id, path of ids and full path, the actor, the details.
+-- the rows may be gone: the namespace's id, path of ids and full path, the actor, the details; and
+-- its MAC (lifecycle.fact_mac), which only this schema's functions can compute: a message someone
+-- emits by hand is recorded as a forged fact, not as what it claims. Not granted to anyone: the
+-- fact triggers (SECURITY DEFINER) call it.
 create function lifecycle.fact_emit(
   action text,
   namespace_id bigint,
@@ -12,16 +15,18 @@ create function lifecycle.fact_emit(
 )
 returns void
 language sql
+security definer
 set search_path to ''
 as $$
   select null::void
-    from (select pg_catalog.pg_logical_emit_message(true, 'nslifecycle.fact',
-            pg_catalog.jsonb_build_object(
-              'action', action,
-              'namespace_id', namespace_id,
-              'traversal_ids', traversal_ids,
-              'full_path', full_path,
-              'actor_id', actor_id,
-              'details', coalesce(details, '{}'),
-              'occurred_at', pg_catalog.now())::text)) emitted
+    from (select pg_catalog.jsonb_build_object(
+                   'action', action,
+                   'namespace_id', namespace_id,
+                   'traversal_ids', traversal_ids,
+                   'full_path', full_path,
+                   'actor_id', actor_id,
+                   'details', coalesce(details, '{}'),
+                   'occurred_at', pg_catalog.now()) as fact) f,
+         lateral (select pg_catalog.pg_logical_emit_message(true, 'nslifecycle.fact',
+                    (f.fact || pg_catalog.jsonb_build_object('mac', lifecycle.fact_mac(f.fact)))::text)) emitted
 $$;

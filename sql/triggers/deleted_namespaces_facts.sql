@@ -2,6 +2,8 @@
 create function lifecycle.deleted_namespaces_facts()
 returns trigger
 language plpgsql
+-- Definer: facts are emitted by this schema alone (lifecycle.fact_emit is granted to no one).
+security definer
 set search_path to ''
 as $$
 begin

@@ -3,6 +3,8 @@
 create function lifecycle.namespace_state_updates_facts()
 returns trigger
 language plpgsql
+-- Definer: facts are emitted by this schema alone (lifecycle.fact_emit is granted to no one).
+security definer
 set search_path to ''
 as $$
 declare

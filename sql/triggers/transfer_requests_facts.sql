@@ -4,6 +4,8 @@
 create function lifecycle.transfer_requests_facts()
 returns trigger
 language plpgsql
+-- Definer: facts are emitted by this schema alone (lifecycle.fact_emit is granted to no one).
+security definer
 set search_path to ''
 as $$
 declare
