@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -634,4 +635,59 @@ func TestAForgedFactIsRecordedAsForged(t *testing.T) {
 	if action != "forged_fact" || !bytes.Contains(claimed, []byte(`"archived"`)) || notified != 0 {
 		t.Fatalf("recorded %s (claimed %s), %d notifications: want forged_fact, the claim kept, no notification", action, claimed, notified)
 	}
+}
+
+// The syncer needs no more than a role with LOGIN and REPLICATION that is a member of
+// lifecycle_worker: with such a role it creates its publication and slot, records facts, runs a
+// transfer's move and refreshes the view.
+func TestTheSyncerRunsWithALeastPrivilegeRole(t *testing.T) {
+	e := newEnv(t)
+	role := "nslt_syncer_" + suffix()
+	if _, err := e.pool.Exec(e.ctx, fmt.Sprintf(`create role %s login replication in role lifecycle_worker`, role)); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if _, err := e.pool.Exec(context.Background(), "drop role if exists "+role); err != nil {
+			t.Logf("drop role %s: %v", role, err)
+		}
+	})
+	var super bool
+	if err := e.pool.QueryRow(e.ctx, `select rolsuper from pg_roles where rolname = $1`, role).Scan(&super); err != nil || super {
+		t.Fatalf("the role is a superuser or missing: %v %v", super, err)
+	}
+	u, err := url.Parse(e.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.User = url.User(role)
+	superURL := e.url
+	e.url = u.String()
+	e.start()
+	e.url = superURL
+
+	org := e.insert(nil, "organization", "least")
+	e.member(org, 31, 50)
+	src := e.insert(&org, "group", "src")
+	dst := e.insert(&org, "group", "dst")
+	prj := e.insert(&src, "project", "app")
+	if _, err := e.lc.RequestTransfer(e.ctx, prj, dst, ptr(int64(31))); err != nil {
+		t.Fatal(err)
+	}
+	e.eventually("the syncer, as "+role+", moves the project", 60*time.Second, func() bool {
+		var parent int64
+		_ = e.pool.QueryRow(e.ctx, `select parent_id from lifecycle.namespaces where id = $1`, prj).Scan(&parent)
+		return parent == dst
+	})
+	e.caughtUp()
+	var n int
+	if err := e.pool.QueryRow(e.ctx, `select count(*) from lifecycle.audit_events where namespace_id = $1 and action = 'transfer_completed'`,
+		prj).Scan(&n); err != nil || n != 1 {
+		t.Fatalf("transfer_completed audit rows: %d (%v), want 1", n, err)
+	}
+	var walsenders int
+	if err := e.pool.QueryRow(e.ctx, `select count(*) from pg_stat_activity where usename = $1 and backend_type = 'walsender'`,
+		role).Scan(&walsenders); err != nil || walsenders != 1 {
+		t.Fatalf("walsenders of %s: %d (%v), want the syncer's one", role, walsenders, err)
+	}
+	e.kill()
 }
