@@ -129,19 +129,30 @@ func derefS(p *string) string {
 	return *p
 }
 
+// fuzzTarget adds the seeds and returns a pool and a project owned by user 1 to aim at.
+func fuzzTarget(f *testing.F, seeds []string) (context.Context, *pgxpool.Pool, int64) {
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	ctx := context.Background()
+	pool := dbtest.Pool(f)
+	return ctx, pool, hostileTree(f, ctx, pool)
+}
+
+// skipNonText: PostgreSQL text holds only valid UTF-8 without NUL; pgx refuses the rest before the
+// server sees it.
+func skipNonText(t *testing.T, s string) {
+	if !utf8.ValidString(s) || strings.Contains(s, "\x00") {
+		t.Skip("not valid PostgreSQL text")
+	}
+}
+
 // Path validation through a rename: any text is either accepted as a valid slug or refused with a
 // documented code, never an internal error.
 func FuzzRenamePath(f *testing.F) {
-	for _, s := range append(hostileStrings, "good-path", "a.b_c-d", "x.git", "admin", "a..b", "-a", "a.") {
-		f.Add(s)
-	}
-	pool := dbtest.Pool(f)
-	ctx := context.Background()
-	project := hostileTree(f, ctx, pool)
+	ctx, pool, project := fuzzTarget(f, append(hostileStrings, "good-path", "a.b_c-d", "x.git", "admin", "a..b", "-a", "a."))
 	f.Fuzz(func(t *testing.T, path string) {
-		if !utf8.ValidString(path) || strings.Contains(path, "\x00") {
-			t.Skip("PostgreSQL text holds only valid UTF-8 without NUL; pgx refuses it before the server")
-		}
+		skipNonText(t, path)
 		err := callInSavepoint(ctx, pool, `select * from lifecycle.namespace_rename($1, $2, 1)`, project, path)
 		if !documented(err) {
 			t.Fatalf("rename to %q: %v", path, err)
@@ -152,18 +163,11 @@ func FuzzRenamePath(f *testing.F) {
 // Metadata validation: any JSON text is accepted as state metadata or refused with NS010 (or
 // 22P02 when it is not JSON at all, before the API sees it), never an internal error.
 func FuzzTransitionMetadata(f *testing.F) {
-	for _, s := range []string{`{}`, `{"reason":"x"}`, `{"unknown":1}`, `[]`, `null`, `"x"`, `{"attempt_count":-1}`,
+	ctx, pool, project := fuzzTarget(f, []string{`{}`, `{"reason":"x"}`, `{"unknown":1}`, `[]`, `null`, `"x"`, `{"attempt_count":-1}`,
 		`{"progress":{"done":1}}`, `{"progress":{"done":1,"total":2}}`, `{"last_updated_at":"not a time"}`,
-		`{"preserved_state":"nope"}`, `{"reason":` + `"` + strings.Repeat("x", 20000) + `"}`, `{"correlation_id":1e400}`} {
-		f.Add(s)
-	}
-	pool := dbtest.Pool(f)
-	ctx := context.Background()
-	project := hostileTree(f, ctx, pool)
+		`{"preserved_state":"nope"}`, `{"reason":` + `"` + strings.Repeat("x", 20000) + `"}`, `{"correlation_id":1e400}`})
 	f.Fuzz(func(t *testing.T, md string) {
-		if !utf8.ValidString(md) || strings.Contains(md, "\x00") {
-			t.Skip("not valid PostgreSQL text")
-		}
+		skipNonText(t, md)
 		err := callInSavepoint(ctx, pool, `select * from lifecycle.namespace_transition($1, 'archived', 1, $2::jsonb)`, project, md)
 		var pg *pgconn.PgError
 		if errors.As(err, &pg) && pg.Code == "22P02" {
@@ -178,16 +182,9 @@ func FuzzTransitionMetadata(f *testing.F) {
 // State and event names: any text is a known name or refused with NS010 (or a documented refusal
 // of the transition), never an internal error.
 func FuzzStateAndEventNames(f *testing.F) {
-	for _, s := range append(hostileStrings, "archive", "unarchive", "deletion_scheduled", "maintenance", "restore") {
-		f.Add(s)
-	}
-	pool := dbtest.Pool(f)
-	ctx := context.Background()
-	project := hostileTree(f, ctx, pool)
+	ctx, pool, project := fuzzTarget(f, append(hostileStrings, "archive", "unarchive", "deletion_scheduled", "maintenance", "restore"))
 	f.Fuzz(func(t *testing.T, name string) {
-		if !utf8.ValidString(name) || strings.Contains(name, "\x00") {
-			t.Skip("not valid PostgreSQL text")
-		}
+		skipNonText(t, name)
 		for _, sql := range []string{`select * from lifecycle.namespace_transition($1, $2, 1)`,
 			`select * from lifecycle.namespace_event($1, $2, 1)`} {
 			if err := callInSavepoint(ctx, pool, sql, project, name); !documented(err) {
