@@ -258,6 +258,7 @@ create index namespace_state_updates_namespace_id_idx on lifecycle.namespace_sta
 {{ template "functions/caller_may_act_as_system.sql" . }}
 {{ template "functions/namespace_access_level.sql" . }}
 {{ template "snapshots/002/transition_refusal.sql" . }}
+{{ template "functions/namespace_lock.sql" . }}
 {{ template "functions/namespace_change_state.sql" . }}
 {{ template "functions/namespace_transition.sql" . }}
 {{ template "functions/namespace_event.sql" . }}
@@ -369,6 +370,7 @@ drop function lifecycle.namespace_effective_state(bigint);
 drop function lifecycle.namespace_event(bigint, text, bigint, jsonb);
 drop function lifecycle.namespace_transition(bigint, text, bigint, jsonb);
 drop function lifecycle.namespace_change_state(bigint, text, text, bigint, jsonb);
+drop function lifecycle.namespace_lock(bigint);
 drop function lifecycle.transition_refusal(bigint, bigint[], smallint, smallint, bigint);
 drop function lifecycle.namespace_access_level(bigint[], bigint);
 drop function lifecycle.caller_may_act_as_system();

@@ -117,7 +117,6 @@ insert into lifecycle.operation_policies (operation, min_access_level, descripti
 {{ template "functions/path_refusal.sql" . }}
 {{ template "functions/namespace_lock_sibling_path.sql" . }}
 {{ template "functions/actor_refusal.sql" . }}
-{{ template "functions/namespace_lock.sql" . }}
 {{ template "functions/read_only_refusal.sql" . }}
 {{ template "functions/namespace_walk.sql" . }}
 {{ template "functions/namespace_resolve.sql" . }}
@@ -161,7 +160,6 @@ drop function lifecycle.namespace_rename(bigint, text, bigint);
 drop function lifecycle.namespace_resolve(text);
 drop function lifecycle.namespace_walk(text[]);
 drop function lifecycle.read_only_refusal(bigint, text);
-drop function lifecycle.namespace_lock(bigint);
 drop function lifecycle.actor_refusal(bigint, bigint[], bigint, smallint, text);
 drop function lifecycle.namespace_lock_sibling_path(bigint, text);
 drop function lifecycle.path_refusal(text, bigint);

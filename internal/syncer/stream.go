@@ -13,7 +13,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jackc/pglogrepl"
@@ -339,7 +338,8 @@ func (s *Syncer) record(ctx context.Context, tx *sourceTx, commit *pglogrepl.Com
 }
 
 // afterFact queues what a recorded fact asks for: a transfer to move, a "delete now" to carry out
-// (the sweeper's own deletions it carries out itself), and a refresh of the effective-state view.
+// (the sweeper's own deletions it carries out itself). Every recorded transaction also asks for a
+// refresh of the effective-state view; the refresher's debounce makes that one refresh a period.
 func (s *Syncer) afterFact(f fact) {
 	switch {
 	case s.cfg.NoAsync:
@@ -348,17 +348,5 @@ func (s *Syncer) afterFact(f fact) {
 	case f.Action == "deletion_started" && f.NamespaceID != nil && f.ActorID != nil:
 		s.async.enqueue(job{kind: "delete_now", namespaceID: *f.NamespaceID})
 	}
-	if affectsEffectiveStates(f.Action) {
-		s.refresher.changed()
-	}
-}
-
-// affectsEffectiveStates: every fact that changes a state, the tree or a path.
-func affectsEffectiveStates(action string) bool {
-	switch {
-	case strings.HasPrefix(action, "member_"), strings.HasPrefix(action, "transfer_") && action != "transfer_started" && action != "transfer_finished",
-		action == "visibility_changed":
-		return false
-	}
-	return true
+	s.refresher.changed()
 }

@@ -18,7 +18,6 @@ set search_path to ''
 as $$
 #variable_conflict use_variable
 declare
-  locked_path bigint[];
   current_state smallint;
   target smallint;
   ev lifecycle.events;
@@ -59,22 +58,8 @@ begin
       hint = 'Allowed keys and types: lifecycle.json_schemas, name state_metadata.';
   end if;
 
-  -- Locks, in the global order: the path root first, then the row. A move committed between the
-  -- read and the lock changes the path; then lock the new one.
-  loop
-    select n.traversal_ids into locked_path from lifecycle.namespaces n where n.id = namespace_change_state.id;
-    if not found then
-      raise exception using errcode = 'NS004', message = 'namespace not found',
-        detail = pg_catalog.format('namespace_id=%s', namespace_change_state.id),
-        hint = 'Check the id; a hard-deleted namespace is gone for good.';
-    end if;
-    perform lifecycle.namespace_lock_path(locked_path[1:pg_catalog.cardinality(locked_path) - 1]);
-    select n.state into current_state
-      from lifecycle.namespaces n
-     where n.id = namespace_change_state.id and n.traversal_ids = locked_path
-       for no key update;
-    exit when found;
-  end loop;
+  -- Locks, in the global order: the path root first, then the row (namespace_lock; NS004).
+  current_state := (lifecycle.namespace_lock(namespace_change_state.id)).state;
 
   if event_name is not null then
     if not exists (select from lifecycle.event_sources s
