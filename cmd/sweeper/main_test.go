@@ -334,6 +334,21 @@ func TestASweeperKilledMidDeleteIsFinishedByTheNextRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
+	// Its backend may still be finishing the batch in hand, holding its claim (a session advisory
+	// lock) until it notices the client is gone; a rerun before that rightly skips the namespace.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		var held bool
+		if err := f.pool.QueryRow(f.ctx, `select exists (select from pg_locks where locktype = 'advisory'
+			and database = (select oid from pg_database where datname = current_database()) and pid <> pg_backend_pid())`).Scan(&held); err != nil {
+			t.Fatal(err)
+		}
+		if !held {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the killed sweeper's claim was still held after 30 s")
+		}
+	}
 	if s, _ := f.state(root); s != "deletion_in_progress" {
 		t.Fatalf("after the kill: root is %q, want deletion_in_progress", s)
 	}
