@@ -1,6 +1,7 @@
-// Package bench holds what make bench measures with (issue: benchmarks). This file is the data
-// generator: a realistic hierarchy of namespaces loaded with COPY through every trigger (so the
-// database is exactly as the API would leave it), reporting its own load time.
+// Package bench is what make bench measures with (docs/benchmarks.md): a data generator, the
+// scenarios with their baselines, and the report. This file is the data generator: a realistic
+// hierarchy of namespaces loaded with COPY through every trigger (so the database is exactly as the
+// API would leave it), reporting its own load time, and the fixtures some scenarios add to it.
 package bench
 
 import (
@@ -17,7 +18,7 @@ import (
 type Shape struct {
 	Namespaces    int     // in all, organizations included
 	Organizations int     // roots
-	MaxDepth      int     // deepest path (GitLab allows 20 levels)
+	MaxDepth      int     // deepest path (GitLab allows 20 levels); one chain always reaches it
 	HeavyGroups   int     // groups given a heavy tail of descendants
 	HeavyShare    float64 // share of all namespaces below the heavy groups
 	Archived      float64 // share of projects archived
@@ -25,9 +26,9 @@ type Shape struct {
 	Seed          uint64
 }
 
-// DefaultShape is 1M namespaces shaped like a large forge: a few organizations, groups nested up
-// to depth 20, projects as leaves, a heavy tail (a few groups with 10k+ descendants), ~5% of
-// projects archived and ~1% scheduled for deletion. Scale Namespaces down for quick runs.
+// DefaultShape is n namespaces shaped like a large forge: a few organizations, groups nested up
+// to depth 20, projects as leaves, a heavy tail (a few groups with 10k+ descendants at 1M), ~5% of
+// projects archived and ~1% scheduled for deletion.
 func DefaultShape(n int) Shape {
 	return Shape{Namespaces: n, Organizations: max(1, n/100_000), MaxDepth: 20, HeavyGroups: 3, HeavyShare: 0.3,
 		Archived: 0.05, Scheduled: 0.01, Seed: 1}
@@ -41,6 +42,7 @@ type Loaded struct {
 	LoadTime, StateTime                                        time.Duration
 	Roots                                                      []int64
 	Heavy                                                      []int64
+	Owners                                                     map[int64]int64 // root → its owner's user id
 }
 
 type node struct {
@@ -49,59 +51,33 @@ type node struct {
 	depth      int
 }
 
-// Generate builds the tree in memory (ids chosen here, so a parent always precedes its children),
-// loads it level by level with COPY through the triggers, then archives and schedules projects
-// through the gate, and adds an owner per organization and members below it. The database must be
-// freshly migrated (ids start after the largest one present).
-func Generate(ctx context.Context, pool *pgxpool.Pool, s Shape) (*Loaded, error) {
-	r := rand.New(rand.NewPCG(s.Seed, s.Seed+1))
-	var base int64
-	if err := pool.QueryRow(ctx, `select coalesce(max(id), 0) from lifecycle.namespaces`).Scan(&base); err != nil {
-		return nil, err
-	}
-	nodes := make([]node, 0, s.Namespaces)
-	next := base
-	add := func(parent int64, typ string, depth int) int64 {
-		next++
-		nodes = append(nodes, node{id: next, parent: parent, typ: typ, depth: depth})
-		return next
-	}
-	out := &Loaded{}
-	var groups []node
-	for range s.Organizations {
-		id := add(0, "organization", 1)
-		out.Roots = append(out.Roots, id)
-		groups = append(groups, nodes[len(nodes)-1])
-	}
-	// The heavy tail: a chain of groups, then a share of everything lands below them.
-	for i := range s.HeavyGroups {
-		g := add(out.Roots[i%len(out.Roots)], "group", 2)
-		out.Heavy = append(out.Heavy, g)
-		groups = append(groups, nodes[len(nodes)-1])
-	}
-	heavyBudget := int(float64(s.Namespaces) * s.HeavyShare)
-	for len(nodes) < s.Namespaces {
-		var parent node
-		if heavyBudget > 0 && r.Float64() < s.HeavyShare {
-			heavyBudget--
-			// Below a heavy group: one of its descendant groups (or itself).
-			h := out.Heavy[r.IntN(len(out.Heavy))]
-			parent = pickBelow(r, groups, h, nodes)
-		} else {
-			parent = groups[r.IntN(len(groups))]
-		}
-		if parent.depth < s.MaxDepth-1 && r.IntN(4) == 0 {
-			add(parent.id, "group", parent.depth+1)
-			groups = append(groups, nodes[len(nodes)-1])
-		} else if parent.depth < s.MaxDepth {
-			add(parent.id, "project", parent.depth+1)
-		}
-	}
+// tree is a batch of new namespaces with ids chosen here (a parent always precedes its children),
+// loaded level by level with COPY.
+type tree struct {
+	nodes []node
+	next  int64
+}
 
-	start := time.Now()
+// newTree starts a batch after the largest id present.
+func newTree(ctx context.Context, pool *pgxpool.Pool) (*tree, error) {
+	t := &tree{}
+	err := pool.QueryRow(ctx, `select coalesce(max(id), 0) from lifecycle.namespaces`).Scan(&t.next)
+	return t, err
+}
+
+func (t *tree) add(parent int64, typ string, depth int) node {
+	t.next++
+	n := node{id: t.next, parent: parent, typ: typ, depth: depth}
+	t.nodes = append(t.nodes, n)
+	return n
+}
+
+// load copies the batch in, one COPY per depth (every trigger fires: paths, traversal_ids, the
+// gate, details rows, facts), then moves the identity past the ids used.
+func (t *tree) load(ctx context.Context, pool *pgxpool.Pool) error {
 	byDepth := map[int][][]any{}
 	maxDepth := 0
-	for _, n := range nodes {
+	for _, n := range t.nodes {
 		var parent any
 		if n.parent != 0 {
 			parent = n.parent
@@ -109,30 +85,89 @@ func Generate(ctx context.Context, pool *pgxpool.Pool, s Shape) (*Loaded, error)
 		path := fmt.Sprintf("%c%d", n.typ[0], n.id)
 		byDepth[n.depth] = append(byDepth[n.depth], []any{n.id, parent, n.typ, path, path})
 		maxDepth = max(maxDepth, n.depth)
+	}
+	for d := 1; d <= maxDepth; d++ {
+		if len(byDepth[d]) == 0 {
+			continue
+		}
+		if _, err := pool.CopyFrom(ctx, pgx.Identifier{"lifecycle", "namespaces"},
+			[]string{"id", "parent_id", "type", "path", "name"}, pgx.CopyFromRows(byDepth[d])); err != nil {
+			return fmt.Errorf("copy depth %d: %w", d, err)
+		}
+	}
+	_, err := pool.Exec(ctx, `select setval(pg_get_serial_sequence('lifecycle.namespaces', 'id'), $1)`, t.next)
+	return err
+}
+
+// Generate builds the tree in memory, loads it, then archives and schedules projects through the
+// gate, and adds an owner per organization and members below it. Ids start after the largest one
+// present.
+func Generate(ctx context.Context, pool *pgxpool.Pool, s Shape) (*Loaded, error) {
+	r := rand.New(rand.NewPCG(s.Seed, s.Seed+1))
+	t, err := newTree(ctx, pool)
+	if err != nil {
+		return nil, err
+	}
+	first := t.next + 1
+	out := &Loaded{Owners: map[int64]int64{}}
+	var groups []node
+	for range s.Organizations {
+		g := t.add(0, "organization", 1)
+		out.Roots = append(out.Roots, g.id)
+		groups = append(groups, g)
+	}
+	// The heavy tail: a few groups, below which a share of everything lands.
+	for i := range s.HeavyGroups {
+		g := t.add(out.Roots[i%len(out.Roots)], "group", 2)
+		out.Heavy = append(out.Heavy, g.id)
+		groups = append(groups, g)
+	}
+	// One chain of groups down to the deepest level allowed, so every depth has namespaces.
+	parent := t.nodes[0]
+	for d := 2; d < s.MaxDepth; d++ {
+		parent = t.add(parent.id, "group", d)
+		groups = append(groups, parent)
+	}
+	t.add(parent.id, "project", s.MaxDepth)
+
+	nodeOf := func(id int64) node { return t.nodes[id-first] }
+	heavyBudget := int(float64(s.Namespaces) * s.HeavyShare)
+	for len(t.nodes) < s.Namespaces {
+		var parent node
+		if heavyBudget > 0 && r.Float64() < s.HeavyShare {
+			heavyBudget--
+			parent = pickBelow(r, groups, out.Heavy[r.IntN(len(out.Heavy))], nodeOf)
+		} else {
+			parent = groups[r.IntN(len(groups))]
+		}
+		if parent.depth < s.MaxDepth-1 && r.IntN(4) == 0 {
+			groups = append(groups, t.add(parent.id, "group", parent.depth+1))
+		} else if parent.depth < s.MaxDepth {
+			t.add(parent.id, "project", parent.depth+1)
+		}
+	}
+
+	start := time.Now()
+	if err := t.load(ctx, pool); err != nil {
+		return nil, err
+	}
+	out.LoadTime = time.Since(start)
+	for _, n := range t.nodes {
 		switch n.typ {
 		case "group":
 			out.Groups++
 		case "project":
 			out.Projects++
 		}
+		out.Depth = max(out.Depth, n.depth)
 	}
-	for d := 1; d <= maxDepth; d++ {
-		if _, err := pool.CopyFrom(ctx, pgx.Identifier{"lifecycle", "namespaces"},
-			[]string{"id", "parent_id", "type", "path", "name"}, pgx.CopyFromRows(byDepth[d])); err != nil {
-			return nil, fmt.Errorf("copy depth %d: %w", d, err)
-		}
-	}
-	if _, err := pool.Exec(ctx, `select setval(pg_get_serial_sequence('lifecycle.namespaces', 'id'), $1)`, next); err != nil {
-		return nil, err
-	}
-	out.LoadTime = time.Since(start)
-	out.Namespaces, out.Depth = len(nodes), maxDepth
+	out.Namespaces = len(t.nodes)
 
 	// Own states through the gate, on projects (leaves: no descendant, no ancestor with a state
 	// yet), as the system; memberships: an owner per organization, members below.
 	start = time.Now()
 	var projects []int64
-	for _, n := range nodes {
+	for _, n := range t.nodes {
 		if n.typ == "project" {
 			projects = append(projects, n.id)
 		}
@@ -149,6 +184,7 @@ func Generate(ctx context.Context, pool *pgxpool.Pool, s Shape) (*Loaded, error)
 	}
 	var members [][]any
 	for i, root := range out.Roots {
+		out.Owners[root] = int64(1 + i)
 		members = append(members, []any{root, int64(1 + i), int16(50)})
 	}
 	for i := 0; i < len(groups)/10; i++ {
@@ -161,14 +197,14 @@ func Generate(ctx context.Context, pool *pgxpool.Pool, s Shape) (*Loaded, error)
 		return nil, fmt.Errorf("members: %w", err)
 	}
 	out.Members = len(members)
-	if _, err := pool.Exec(ctx, `analyze lifecycle.namespaces; analyze lifecycle.namespace_members; analyze lifecycle.namespace_details`); err != nil {
+	if err := analyze(ctx, pool); err != nil {
 		return nil, err
 	}
 	out.StateTime = time.Since(start)
 
 	for _, h := range out.Heavy {
-		var n int
-		if err := pool.QueryRow(ctx, `select count(*) from lifecycle.namespaces where $1 = any(traversal_ids) and id <> $1`, h).Scan(&n); err != nil {
+		n, err := descendants(ctx, pool, h)
+		if err != nil {
 			return nil, err
 		}
 		out.HeavyDescendants = append(out.HeavyDescendants, n)
@@ -176,18 +212,70 @@ func Generate(ctx context.Context, pool *pgxpool.Pool, s Shape) (*Loaded, error)
 	return out, nil
 }
 
-// pickBelow returns a group at or below h: h itself, or a random group whose chain reaches h.
-func pickBelow(r *rand.Rand, groups []node, h int64, nodes []node) node {
-	parentOf := func(id int64) int64 { return nodes[id-nodes[0].id].parent }
+// Subtree loads a group below parent with size namespaces in all (itself included; size 1 is a
+// single project instead): subgroups of up to fanout children, nested, with projects as leaves.
+// Returns the subtree's root.
+func Subtree(ctx context.Context, pool *pgxpool.Pool, parent int64, parentDepth, size, fanout int) (int64, error) {
+	t, err := newTree(ctx, pool)
+	if err != nil {
+		return 0, err
+	}
+	if size == 1 {
+		root := t.add(parent, "project", parentDepth+1)
+		return root.id, t.load(ctx, pool)
+	}
+	root := t.add(parent, "group", parentDepth+1)
+	// Breadth first: each group takes up to fanout children; the last level is projects.
+	queue := []node{root}
+	for left := size - 1; left > 0; {
+		g := queue[0]
+		queue = queue[1:]
+		for i := 0; i < fanout && left > 0; i++ {
+			// A child is a group while what is left needs another level below it.
+			if left > fanout*(len(queue)+1) {
+				queue = append(queue, t.add(g.id, "group", g.depth+1))
+			} else {
+				t.add(g.id, "project", g.depth+1)
+			}
+			left--
+		}
+		if len(queue) == 0 && left > 0 {
+			queue = append(queue, t.add(g.id, "group", g.depth+1))
+			left--
+		}
+	}
+	if err := t.load(ctx, pool); err != nil {
+		return 0, err
+	}
+	return root.id, nil
+}
+
+func analyze(ctx context.Context, pool *pgxpool.Pool) error {
+	_, err := pool.Exec(ctx, `analyze lifecycle.namespaces; analyze lifecycle.namespace_members; analyze lifecycle.namespace_details`)
+	return err
+}
+
+// descendants counts a namespace's descendants (a range of the traversal_ids index).
+func descendants(ctx context.Context, pool *pgxpool.Pool, id int64) (int, error) {
+	var n int
+	err := pool.QueryRow(ctx, `select count(*) from lifecycle.namespaces d, lifecycle.namespaces n
+		where n.id = $1 and d.traversal_ids > n.traversal_ids
+		  and d.traversal_ids < n.traversal_ids[1:cardinality(n.traversal_ids) - 1] || (n.traversal_ids[cardinality(n.traversal_ids)] + 1)`,
+		id).Scan(&n)
+	return n, err
+}
+
+// pickBelow returns a group at or below h: a random group whose chain reaches h, else h itself.
+func pickBelow(r *rand.Rand, groups []node, h int64, nodeOf func(int64) node) node {
 	for range 8 {
 		g := groups[r.IntN(len(groups))]
-		for p := g.id; p != 0; p = parentOf(p) {
+		for p := g.id; p != 0; p = nodeOf(p).parent {
 			if p == h {
 				return g
 			}
 		}
 	}
-	return nodes[h-nodes[0].id]
+	return nodeOf(h)
 }
 
 func dedupeMembers(rows [][]any) [][]any {

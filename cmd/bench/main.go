@@ -1,0 +1,105 @@
+// Command bench runs the benchmarks of docs/benchmarks.md against a freshly migrated database of
+// its own (make bench, make bench-full): it generates the hierarchy, runs every scenario with its
+// baseline in the same run, and writes the results as JSON.
+//
+// The database comes from DATABASE_URL (or the libpq PG* variables). Exit status: 0 when every
+// scenario ran (targets missed are reported, not failed), 1 when a scenario failed, 2 on bad flags.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/nslifecycle/nslifecycle/internal/bench"
+	"github.com/nslifecycle/nslifecycle/internal/logging"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stderr))
+}
+
+func run(args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg := bench.Config{DatabaseURL: os.Getenv("DATABASE_URL")}
+	var (
+		out       = fs.String("out", "", "write the results (JSON) to this file")
+		clients   = fs.String("clients", "1,4,8,16", "client counts of the transition scenario")
+		sizes     = fs.String("transfer-sizes", "1,100,10000", "subtree sizes the transfer scenario moves")
+		steps     = fs.String("syncer-steps", "250,500,1000,1500,2000,3000", "transition rates tried for the syncer's highest sustained rate")
+		only      = fs.String("scenarios", "", "run only these scenarios (comma-separated: "+strings.Join(bench.Scenarios, ",")+")")
+		logFormat = fs.String("log-format", "text", "log format: text or json")
+	)
+	fs.StringVar(&cfg.Label, "label", "quick", "name of the run in the report")
+	fs.IntVar(&cfg.Namespaces, "namespaces", 100_000, "namespaces to generate")
+	fs.DurationVar(&cfg.Duration, "duration", 5*time.Second, "length of one throughput measurement")
+	fs.IntVar(&cfg.Rounds, "rounds", 3, "repetitions of each measurement (medians are reported)")
+	fs.IntVar(&cfg.SweepGroups, "sweep-groups", 1000, "sweeper scenario: groups past their grace period")
+	fs.IntVar(&cfg.SweepSize, "sweep-descendants", 100, "sweeper scenario: descendants of each group")
+	fs.IntVar(&cfg.SyncerRate, "syncer-rate", 500, "transitions per second of the syncer's lag measurement")
+	fs.StringVar(&cfg.Pgbench, "pgbench", "pgbench", "the pgbench binary")
+	fs.StringVar(&cfg.Syncer, "syncer", "", "the cmd/syncer binary")
+	fs.StringVar(&cfg.Sweeper, "sweeper", "", "the cmd/sweeper binary")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	log, err := logging.New(stderr, *logFormat, "info")
+	if err != nil {
+		fmt.Fprintf(stderr, "bench: %v\n", err)
+		return 2
+	}
+	cfg.Log = log
+	var bad error
+	ints := func(s string) []int {
+		var v []int
+		for _, f := range strings.Split(s, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 1 {
+				bad = fmt.Errorf("bad number %q in a list", f)
+			}
+			v = append(v, n)
+		}
+		return v
+	}
+	cfg.Clients, cfg.TransferSizes, cfg.SyncerSteps = ints(*clients), ints(*sizes), ints(*steps)
+	if *only != "" {
+		cfg.Scenarios = strings.Split(*only, ",")
+	}
+	if bad != nil || cfg.Namespaces < 1000 || cfg.Rounds < 1 || cfg.Duration < time.Second || *out == "" {
+		fmt.Fprintf(stderr, "bench: bad flags (%v): -out is required, -namespaces at least 1000, -rounds at least 1, -duration at least 1s\n", bad)
+		return 2
+	}
+	cfg.ScratchDir, err = os.MkdirTemp("", "nslifecycle-bench-")
+	if err != nil {
+		log.Error("scratch directory", "err", err)
+		return 2
+	}
+	defer os.RemoveAll(cfg.ScratchDir)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, runErr := bench.Run(ctx, cfg)
+	b, err := json.MarshalIndent(res, "", "  ")
+	if err == nil {
+		err = os.WriteFile(*out, append(b, '\n'), 0o644)
+	}
+	if err != nil {
+		log.Error("write results", "path", *out, "err", err)
+		return 1
+	}
+	if runErr != nil {
+		log.Error("bench failed; the results so far are written", "err", runErr, "out", *out)
+		return 1
+	}
+	log.Info("results written", "out", *out)
+	return 0
+}

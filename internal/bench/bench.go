@@ -1,0 +1,156 @@
+package bench
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"log/slog"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+//go:embed sql/*.sql pgbench/*.sql
+var files embed.FS
+
+// Config is one bench run (cmd/bench's flags).
+type Config struct {
+	Label         string        // "quick" or "full": names the run in the report
+	DatabaseURL   string        // a freshly migrated database of the run's own
+	Namespaces    int           // size of the generated hierarchy
+	Duration      time.Duration // of one throughput measurement
+	Rounds        int           // repetitions of each measurement; medians are reported
+	Clients       []int         // client counts of the transition scenario
+	TransferSizes []int         // subtree sizes moved by the transfer scenario
+	SweepGroups   int           // sweeper scenario: groups past their grace period …
+	SweepSize     int           // … with this many descendants each
+	SyncerRate    int           // transitions per second of the syncer lag measurement
+	SyncerSteps   []int         // rates tried for the highest sustained one
+	Scenarios     []string      // run only these (names as in Scenarios); empty: all
+	Pgbench       string        // pgbench binary
+	Syncer        string        // cmd/syncer binary
+	Sweeper       string        // cmd/sweeper binary
+	ScratchDir    string
+	Log           *slog.Logger
+}
+
+// Scenarios in the order they run; later ones rely on nothing earlier ones leave behind but the
+// generated hierarchy and the baseline tables.
+var Scenarios = []string{"refresh", "effective_state", "transitions", "scheduling", "transfer", "sweeper", "syncer"}
+
+// env is what every scenario works with.
+type env struct {
+	cfg  Config
+	pool *pgxpool.Pool
+	pgb  pgbench
+	log  *slog.Logger
+	data *Loaded
+	res  *Results
+}
+
+// Run generates the hierarchy, sets up the baselines and runs the scenarios, filling Results as it
+// goes: on an error the results so far are returned with it.
+func Run(ctx context.Context, cfg Config) (*Results, error) {
+	res := &Results{Label: cfg.Label, Started: time.Now().UTC(), Config: cfg.describe()}
+	pcfg, err := pgxpool.ParseConfig(cfg.DatabaseURL)
+	if err != nil {
+		return res, err
+	}
+	pcfg.ConnConfig.RuntimeParams["search_path"] = ""
+	pcfg.MaxConns = 8
+	pool, err := pgxpool.NewWithConfig(ctx, pcfg)
+	if err != nil {
+		return res, err
+	}
+	defer pool.Close()
+	e := &env{cfg: cfg, pool: pool, pgb: pgbench{bin: cfg.Pgbench, url: cfg.DatabaseURL, dir: cfg.ScratchDir}, log: cfg.Log, res: res}
+	if res.Machine, err = describeMachine(ctx, pool); err != nil {
+		return res, err
+	}
+
+	e.log.Info("generating", "namespaces", cfg.Namespaces)
+	e.data, err = Generate(ctx, pool, DefaultShape(cfg.Namespaces))
+	if err != nil {
+		return res, fmt.Errorf("generate: %w", err)
+	}
+	res.Data = dataResult(e.data)
+	e.log.Info("generated", "namespaces", e.data.Namespaces, "load", e.data.LoadTime.Round(time.Millisecond).String(),
+		"rows_per_s", res.Data.LoadRowsPerSecond, "max_depth", e.data.Depth, "heavy", e.data.HeavyDescendants)
+	if err := e.exec(ctx, "sql/baseline.sql"); err != nil {
+		return res, fmt.Errorf("baseline tables: %w", err)
+	}
+
+	for _, name := range Scenarios {
+		if len(cfg.Scenarios) > 0 && !slices.Contains(cfg.Scenarios, name) {
+			continue
+		}
+		e.log.Info("scenario", "name", name)
+		start := time.Now()
+		if err := scenarioFuncs[name](ctx, e); err != nil {
+			return res, fmt.Errorf("%s: %w", name, err)
+		}
+		e.log.Info("scenario done", "name", name, "took", time.Since(start).Round(time.Second).String())
+	}
+	res.Finished = time.Now().UTC()
+	res.Targets = evaluateTargets(res)
+	return res, nil
+}
+
+var scenarioFuncs = map[string]func(context.Context, *env) error{
+	"refresh":         runRefresh,
+	"effective_state": runEffectiveState,
+	"transitions":     runTransitions,
+	"scheduling":      runScheduling,
+	"transfer":        runTransfer,
+	"sweeper":         runSweeper,
+	"syncer":          runSyncer,
+}
+
+// exec runs one of the embedded SQL files.
+func (e *env) exec(ctx context.Context, name string) error {
+	sql, err := files.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	_, err = e.pool.Exec(ctx, string(sql))
+	return err
+}
+
+// script is an embedded pgbench script with its placeholders ({{name}}) filled from the bench's
+// own constants.
+func script(name string, values map[string]string) string {
+	b, err := files.ReadFile("pgbench/" + name)
+	if err != nil {
+		panic(err)
+	}
+	s := string(b)
+	for k, v := range values {
+		s = strings.ReplaceAll(s, "{{"+k+"}}", v)
+	}
+	return s
+}
+
+// settle makes the measurements that follow start alike: a checkpoint (so none lands in the
+// middle of a short run by chance), and fresh statistics and visibility maps on the tables the
+// scenarios churn.
+func (e *env) settle(ctx context.Context) error {
+	_, err := e.pool.Exec(ctx, `checkpoint`)
+	if err != nil {
+		return err
+	}
+	for _, t := range []string{"lifecycle.namespaces", "lifecycle.namespace_details", "lifecycle.namespace_state_updates",
+		"lifecycle_bench.namespaces", "lifecycle_bench.state_updates"} {
+		if _, err := e.pool.Exec(ctx, "vacuum (analyze) "+t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func hostname() string {
+	h, _ := os.Hostname()
+	return h
+}

@@ -1,0 +1,139 @@
+package bench
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Results is one bench run: what it ran on, the data, every scenario's figures with their
+// baselines, and the targets judged against them. Written as JSON; docs/benchmarks.md is rendered
+// from it.
+type Results struct {
+	Label    string         `json:"label"`
+	Started  time.Time      `json:"started"`
+	Finished time.Time      `json:"finished"`
+	Config   map[string]any `json:"config"`
+	Machine  Machine        `json:"machine"`
+	Data     Data           `json:"data"`
+
+	Refresh        []RefreshRun     `json:"refresh,omitempty"`
+	EffectiveState []EffectiveRun   `json:"effective_state,omitempty"`
+	Transitions    *TransitionsInfo `json:"transitions,omitempty"`
+	Scheduling     []SchedulingRun  `json:"scheduling,omitempty"`
+	Transfers      []TransferRun    `json:"transfers,omitempty"`
+	Sweeper        *SweeperResult   `json:"sweeper,omitempty"`
+	Syncer         *SyncerResult    `json:"syncer,omitempty"`
+
+	Targets []TargetCheck `json:"targets,omitempty"`
+}
+
+// Machine is where the run happened.
+type Machine struct {
+	CPU             string            `json:"cpu"`
+	Cores           int               `json:"cores"`
+	MemoryGiB       float64           `json:"memory_gib"`
+	Kernel          string            `json:"kernel"`
+	Go              string            `json:"go"`
+	Commit          string            `json:"commit"`
+	PostgreSQL      string            `json:"postgresql"`
+	PostgreSQLConfs map[string]string `json:"postgresql_settings"`
+}
+
+// Data is the generated hierarchy.
+type Data struct {
+	Namespaces        int     `json:"namespaces"`
+	Groups            int     `json:"groups"`
+	Projects          int     `json:"projects"`
+	Organizations     int     `json:"organizations"`
+	Archived          int     `json:"archived"`
+	Scheduled         int     `json:"scheduled"`
+	Members           int     `json:"members"`
+	MaxDepth          int     `json:"max_depth"`
+	HeavyDescendants  []int   `json:"heavy_group_descendants"`
+	LoadSeconds       float64 `json:"load_seconds"`
+	LoadRowsPerSecond float64 `json:"load_rows_per_second"`
+	StatesSeconds     float64 `json:"states_and_members_seconds"`
+}
+
+func dataResult(l *Loaded) Data {
+	return Data{Namespaces: l.Namespaces, Groups: l.Groups, Projects: l.Projects, Organizations: len(l.Roots),
+		Archived: l.Archived, Scheduled: l.Scheduled, Members: l.Members, MaxDepth: l.Depth, HeavyDescendants: l.HeavyDescendants,
+		LoadSeconds: round3(l.LoadTime.Seconds()), LoadRowsPerSecond: round3(float64(l.Namespaces) / l.LoadTime.Seconds()),
+		StatesSeconds: round3(l.StateTime.Seconds())}
+}
+
+func (c Config) describe() map[string]any {
+	return map[string]any{
+		"namespaces": c.Namespaces, "duration_seconds": c.Duration.Seconds(), "rounds": c.Rounds, "clients": c.Clients,
+		"transfer_sizes": c.TransferSizes, "sweep_groups": c.SweepGroups, "sweep_descendants": c.SweepSize,
+		"syncer_rate": c.SyncerRate, "syncer_steps": c.SyncerSteps,
+	}
+}
+
+func describeMachine(ctx context.Context, pool *pgxpool.Pool) (Machine, error) {
+	m := Machine{Cores: runtime.NumCPU(), Go: runtime.Version(), PostgreSQLConfs: map[string]string{}}
+	m.CPU = procField("/proc/cpuinfo", "model name")
+	if kb := procField("/proc/meminfo", "MemTotal"); kb != "" {
+		var n float64
+		for _, c := range strings.Fields(kb)[0] {
+			n = n*10 + float64(c-'0')
+		}
+		m.MemoryGiB = round3(n / (1 << 20))
+	}
+	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
+		m.Kernel = strings.TrimSpace(string(b))
+	}
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				m.Commit = s.Value + m.Commit
+			case "vcs.modified":
+				if s.Value == "true" {
+					m.Commit += " (modified)"
+				}
+			}
+		}
+	}
+	if err := pool.QueryRow(ctx, `select version()`).Scan(&m.PostgreSQL); err != nil {
+		return m, err
+	}
+	rows, err := pool.Query(ctx, `select name, current_setting(name) from pg_settings
+		where name in ('shared_buffers', 'synchronous_commit', 'fsync', 'wal_level', 'max_wal_size', 'work_mem', 'max_connections')`)
+	if err != nil {
+		return m, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return m, err
+		}
+		m.PostgreSQLConfs[k] = v
+	}
+	return m, rows.Err()
+}
+
+// procField is the value of the first "key: value" line of a /proc file.
+func procField(path, key string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if ok && strings.TrimSpace(k) == key {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
