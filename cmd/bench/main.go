@@ -46,8 +46,10 @@ func run(args []string, stderr io.Writer) int {
 	fs.IntVar(&cfg.SweepGroups, "sweep-groups", 1000, "sweeper scenario: groups past their grace period")
 	fs.IntVar(&cfg.SweepSize, "sweep-descendants", 100, "sweeper scenario: descendants of each group")
 	fs.IntVar(&cfg.SyncerRate, "syncer-rate", 500, "transitions per second of the syncer's lag measurement")
+	fs.BoolVar(&cfg.Reuse, "reuse", false, "use the hierarchy a previous run left in the database instead of generating one")
 	fs.StringVar(&cfg.Pgbench, "pgbench", "pgbench", "the pgbench binary")
 	fs.StringVar(&cfg.Syncer, "syncer", "", "the cmd/syncer binary")
+	fs.StringVar(&cfg.Slot, "slot", "nslifecycle_bench", "the syncer's replication slot (dropped by make bench afterwards)")
 	fs.StringVar(&cfg.Sweeper, "sweeper", "", "the cmd/sweeper binary")
 	if err := fs.Parse(args); err != nil {
 		return 2

@@ -5,7 +5,6 @@ import (
 	"embed"
 	"fmt"
 	"log/slog"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -30,8 +29,10 @@ type Config struct {
 	SyncerRate    int           // transitions per second of the syncer lag measurement
 	SyncerSteps   []int         // rates tried for the highest sustained one
 	Scenarios     []string      // run only these (names as in Scenarios); empty: all
+	Reuse         bool          // use the hierarchy a previous run left in the database
 	Pgbench       string        // pgbench binary
 	Syncer        string        // cmd/syncer binary
+	Slot          string        // the syncer's replication slot (cluster-wide name)
 	Sweeper       string        // cmd/sweeper binary
 	ScratchDir    string
 	Log           *slog.Logger
@@ -71,17 +72,24 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 		return res, err
 	}
 
-	e.log.Info("generating", "namespaces", cfg.Namespaces)
-	e.data, err = Generate(ctx, pool, DefaultShape(cfg.Namespaces))
-	if err != nil {
-		return res, fmt.Errorf("generate: %w", err)
+	if cfg.Reuse {
+		if e.data, err = Existing(ctx, pool); err != nil {
+			return res, fmt.Errorf("reuse: %w", err)
+		}
+		e.log.Info("reusing the hierarchy in the database", "namespaces", e.data.Namespaces)
+	} else {
+		e.log.Info("generating", "namespaces", cfg.Namespaces)
+		e.data, err = Generate(ctx, pool, DefaultShape(cfg.Namespaces))
+		if err != nil {
+			return res, fmt.Errorf("generate: %w", err)
+		}
+		e.log.Info("generated", "namespaces", e.data.Namespaces, "load", e.data.LoadTime.Round(time.Millisecond).String(),
+			"max_depth", e.data.Depth, "heavy", e.data.HeavyDescendants)
+		if err := e.exec(ctx, "sql/baseline.sql"); err != nil {
+			return res, fmt.Errorf("baseline tables: %w", err)
+		}
 	}
 	res.Data = dataResult(e.data)
-	e.log.Info("generated", "namespaces", e.data.Namespaces, "load", e.data.LoadTime.Round(time.Millisecond).String(),
-		"rows_per_s", res.Data.LoadRowsPerSecond, "max_depth", e.data.Depth, "heavy", e.data.HeavyDescendants)
-	if err := e.exec(ctx, "sql/baseline.sql"); err != nil {
-		return res, fmt.Errorf("baseline tables: %w", err)
-	}
 
 	for _, name := range Scenarios {
 		if len(cfg.Scenarios) > 0 && !slices.Contains(cfg.Scenarios, name) {
@@ -150,7 +158,7 @@ func (e *env) settle(ctx context.Context) error {
 	return nil
 }
 
-func hostname() string {
-	h, _ := os.Hostname()
-	return h
+// fixturePath names a scenario's fixture uniquely, so a run with -reuse can add it again.
+func (e *env) fixturePath(name string) string {
+	return fmt.Sprintf("%s-%d", name, time.Now().UnixNano())
 }

@@ -212,26 +212,42 @@ func Generate(ctx context.Context, pool *pgxpool.Pool, s Shape) (*Loaded, error)
 	return out, nil
 }
 
-// Subtree loads a group below parent with size namespaces in all (itself included; size 1 is a
-// single project instead): subgroups of up to fanout children, nested, with projects as leaves.
-// Returns the subtree's root.
-func Subtree(ctx context.Context, pool *pgxpool.Pool, parent int64, parentDepth, size, fanout int) (int64, error) {
+// Subtrees loads count subtrees below parent, each size namespaces in all (its root included): a
+// group with nested subgroups of up to fanout children and projects as leaves, or, for size 1, a
+// single project. Returns their roots.
+func Subtrees(ctx context.Context, pool *pgxpool.Pool, parent int64, parentDepth, count, size, fanout int) ([]int64, error) {
 	t, err := newTree(ctx, pool)
+	if err != nil {
+		return nil, err
+	}
+	roots := make([]int64, 0, count)
+	for range count {
+		roots = append(roots, t.subtree(parent, parentDepth, size, fanout))
+	}
+	return roots, t.load(ctx, pool)
+}
+
+// Subtree is Subtrees for one.
+func Subtree(ctx context.Context, pool *pgxpool.Pool, parent int64, parentDepth, size, fanout int) (int64, error) {
+	roots, err := Subtrees(ctx, pool, parent, parentDepth, 1, size, fanout)
 	if err != nil {
 		return 0, err
 	}
+	return roots[0], nil
+}
+
+func (t *tree) subtree(parent int64, parentDepth, size, fanout int) int64 {
 	if size == 1 {
-		root := t.add(parent, "project", parentDepth+1)
-		return root.id, t.load(ctx, pool)
+		return t.add(parent, "project", parentDepth+1).id
 	}
 	root := t.add(parent, "group", parentDepth+1)
-	// Breadth first: each group takes up to fanout children; the last level is projects.
+	// Breadth first: each group takes up to fanout children; a child is a group while what is left
+	// needs another level below it, else a project.
 	queue := []node{root}
 	for left := size - 1; left > 0; {
 		g := queue[0]
 		queue = queue[1:]
 		for i := 0; i < fanout && left > 0; i++ {
-			// A child is a group while what is left needs another level below it.
 			if left > fanout*(len(queue)+1) {
 				queue = append(queue, t.add(g.id, "group", g.depth+1))
 			} else {
@@ -244,10 +260,51 @@ func Subtree(ctx context.Context, pool *pgxpool.Pool, parent int64, parentDepth,
 			left--
 		}
 	}
-	if err := t.load(ctx, pool); err != nil {
-		return 0, err
+	return root.id
+}
+
+// Existing describes a hierarchy a previous run generated (bench -reuse): its organizations and
+// their owners, and its heaviest groups. Load times are unknown (zero).
+func Existing(ctx context.Context, pool *pgxpool.Pool) (*Loaded, error) {
+	out := &Loaded{Owners: map[int64]int64{}}
+	err := pool.QueryRow(ctx, `select count(*), count(*) filter (where type = 'group'), count(*) filter (where type = 'project'),
+			count(*) filter (where state = 1), count(*) filter (where state = 2), coalesce(max(cardinality(traversal_ids)), 0),
+			(select count(*) from lifecycle.namespace_members)
+		from lifecycle.namespaces`).Scan(&out.Namespaces, &out.Groups, &out.Projects, &out.Archived, &out.Scheduled, &out.Depth, &out.Members)
+	if err != nil || out.Namespaces == 0 {
+		return nil, fmt.Errorf("no hierarchy to reuse (%v)", err)
 	}
-	return root.id, nil
+	rows, err := pool.Query(ctx, `select n.id, m.user_id from lifecycle.namespaces n
+		join lifecycle.namespace_members m on m.namespace_id = n.id and m.access_level = 50
+		where n.parent_id is null and n.path ~ '^o[0-9]+$' order by n.id`)
+	if err != nil {
+		return nil, err
+	}
+	var root, owner int64
+	if _, err := pgx.ForEachRow(rows, []any{&root, &owner}, func() error {
+		out.Roots = append(out.Roots, root)
+		out.Owners[root] = owner
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	// The heavy groups are the generator's first groups at depth 2.
+	rows, err = pool.Query(ctx, `select id from lifecycle.namespaces where type = 'group' and cardinality(traversal_ids) = 2
+		order by id limit 3`)
+	if err != nil {
+		return nil, err
+	}
+	if out.Heavy, err = pgx.CollectRows(rows, pgx.RowTo[int64]); err != nil {
+		return nil, err
+	}
+	for _, h := range out.Heavy {
+		n, err := descendants(ctx, pool, h)
+		if err != nil {
+			return nil, err
+		}
+		out.HeavyDescendants = append(out.HeavyDescendants, n)
+	}
+	return out, nil
 }
 
 func analyze(ctx context.Context, pool *pgxpool.Pool) error {

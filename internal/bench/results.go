@@ -65,7 +65,7 @@ type Data struct {
 func dataResult(l *Loaded) Data {
 	return Data{Namespaces: l.Namespaces, Groups: l.Groups, Projects: l.Projects, Organizations: len(l.Roots),
 		Archived: l.Archived, Scheduled: l.Scheduled, Members: l.Members, MaxDepth: l.Depth, HeavyDescendants: l.HeavyDescendants,
-		LoadSeconds: round3(l.LoadTime.Seconds()), LoadRowsPerSecond: round3(float64(l.Namespaces) / l.LoadTime.Seconds()),
+		LoadSeconds: round3(l.LoadTime.Seconds()), LoadRowsPerSecond: round3(float64(l.Namespaces) / max(l.LoadTime.Seconds(), 1e-9)),
 		StatesSeconds: round3(l.StateTime.Seconds())}
 }
 

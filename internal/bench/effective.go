@@ -1,0 +1,147 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// EffectiveRun is one way of reading a namespace's effective state at one depth: the latency a
+// client sees (one connection, prepared statements, one call at a time) and the server's own time
+// per call (one statement doing every call of the sample, divided by their number).
+type EffectiveRun struct {
+	Depth         int     `json:"depth"`
+	Method        string  `json:"method"`
+	Latency       Latency `json:"latency"`
+	MeanMS        float64 `json:"mean_ms"`
+	ServerUSPerOp float64 `json:"server_us_per_call"`
+}
+
+// The methods of the effective-state scenario.
+const (
+	EffectiveFunction = "function"      // lifecycle.namespace_effective_state: fresh, O(depth)
+	EffectivePK       = "primary_key"   // baseline: the namespace's own row by primary key
+	EffectiveCTE      = "recursive_cte" // baseline: the same answer by a recursive CTE up parent_id
+	EffectiveView     = "view"          // lifecycle.effective_states by its unique index (may lag)
+)
+
+var effectiveDepths = []int{1, 5, 10, 20}
+
+// effectiveQueries answer for one namespace ($1): what each method returns is the effective state
+// (the primary key only the own state). The recursive CTE walks up parent_id computing the same
+// nearest own state and path-wide flags as the function.
+// Every method but the primary key returns the whole answer the function gives (the effective
+// state, where it comes from and the three path-wide flags), as one text so nothing is pruned.
+const (
+	effectiveColumns = `concat_ws(',', e.effective_state, e.inherited_from_namespace_id, e.self_or_ancestor_archived,
+		e.self_or_ancestor_deletion_scheduled, e.read_only)`
+	// The recursive CTE walks up parent_id and folds the path as the function does.
+	effectiveCTE = `with recursive up(id, parent_id, state, level) as (
+		  select n.id, n.parent_id, n.state, 0 from lifecycle.namespaces n where n.id = %s
+		  union all
+		  select p.id, p.parent_id, p.state, up.level + 1 from up join lifecycle.namespaces p on p.id = up.parent_id)
+		select concat_ws(',', coalesce((array_agg(s.name order by up.level) filter (where up.state <> 0))[1], 'active'),
+		       nullif((array_agg(up.id order by up.level) filter (where up.state <> 0))[1], %s),
+		       bool_or(s.name = 'archived'), bool_or(s.pending_deletion), bool_or(s.read_only)) as answer
+		  from up join lifecycle.states s on s.code = up.state`
+)
+
+// effectiveQueries: each method for one namespace ($1), and for every namespace of an array in one
+// statement (the server's own time).
+var effectiveQueries = []struct{ method, one, many string }{
+	{EffectiveFunction,
+		`select ` + effectiveColumns + ` from lifecycle.namespace_effective_state($1) e`,
+		`select count(` + effectiveColumns + `) from unnest($1::bigint[]) i(id) cross join lateral lifecycle.namespace_effective_state(i.id) e`},
+	{EffectivePK,
+		`select state::text from lifecycle.namespaces where id = $1`,
+		`select count(n.state) from unnest($1::bigint[]) i(id) cross join lateral (select n.state from lifecycle.namespaces n where n.id = i.id) n`},
+	{EffectiveCTE,
+		fmt.Sprintf(effectiveCTE, "$1", "$1"),
+		`select count(x.answer) from unnest($1::bigint[]) i(id) cross join lateral (` + fmt.Sprintf(effectiveCTE, "i.id", "i.id") + `) x`},
+	{EffectiveView,
+		`select ` + effectiveColumns + ` from lifecycle.effective_states e where e.namespace_id = $1`,
+		`select count(` + effectiveColumns + `) from unnest($1::bigint[]) i(id) join lifecycle.effective_states e on e.namespace_id = i.id`},
+}
+
+const effectiveSample = 200
+
+// runEffectiveState reads the effective state of namespaces at depths 1, 5, 10 and 20 by the
+// function, a primary-key lookup, a recursive CTE and the materialized view, interleaved, the
+// rounds pooled. The view is refreshed first so it answers for every namespace.
+func runEffectiveState(ctx context.Context, e *env) error {
+	if _, err := e.pool.Exec(ctx, `select lifecycle.effective_states_refresh()`); err != nil {
+		return err
+	}
+	if err := e.settle(ctx); err != nil {
+		return err
+	}
+	conn, err := connect(ctx, e.cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.Background())
+	calls := max(500, int(e.cfg.Duration/time.Millisecond)) // per depth, method and round
+	type key struct {
+		depth  int
+		method string
+	}
+	lat := map[key][]time.Duration{}
+	server := map[key][]float64{}
+	for round := range e.cfg.Rounds {
+		for _, d := range effectiveDepths {
+			rows, err := conn.Query(ctx, `select id from lifecycle.namespaces where cardinality(traversal_ids) = $1
+				order by random() limit $2`, d, effectiveSample)
+			if err != nil {
+				return err
+			}
+			ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+			if err != nil {
+				return err
+			}
+			if len(ids) == 0 {
+				return fmt.Errorf("no namespace at depth %d", d)
+			}
+			for _, q := range effectiveQueries {
+				k := key{d, q.method}
+				var answer string
+				for i := range calls {
+					t0 := time.Now()
+					if err := conn.QueryRow(ctx, q.one, ids[i%len(ids)]).Scan(&answer); err != nil {
+						return fmt.Errorf("%s at depth %d: %w", q.method, d, err)
+					}
+					lat[k] = append(lat[k], time.Since(t0))
+				}
+				// The server's time: every call of the sample, ten times over, in one statement.
+				many := make([]int64, 0, 10*len(ids))
+				for range 10 {
+					many = append(many, ids...)
+				}
+				var n int
+				t0 := time.Now()
+				if err := conn.QueryRow(ctx, q.many, many).Scan(&n); err != nil {
+					return fmt.Errorf("%s at depth %d, in one statement: %w", q.method, d, err)
+				}
+				server[k] = append(server[k], float64(time.Since(t0).Microseconds())/float64(len(many)))
+				if n != len(many) {
+					return fmt.Errorf("%s at depth %d answered for %d of %d namespaces", q.method, d, n, len(many))
+				}
+			}
+		}
+		e.log.Info("effective state", "round", round+1)
+	}
+	for _, d := range effectiveDepths {
+		for _, q := range effectiveQueries {
+			k := key{d, q.method}
+			var sum time.Duration
+			for _, l := range lat[k] {
+				sum += l
+			}
+			mean := ms(sum / time.Duration(len(lat[k])))
+			e.res.EffectiveState = append(e.res.EffectiveState, EffectiveRun{Depth: d, Method: q.method, Latency: summarize(lat[k]),
+				MeanMS: mean, ServerUSPerOp: round3(median(server[k]))})
+		}
+	}
+	return nil
+}

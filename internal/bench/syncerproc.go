@@ -1,0 +1,83 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// syncerProc is cmd/syncer running beside a scenario, on the run's slot, with its defaults but for
+// no HTTP listener; its log goes to the scratch directory (shown when it fails).
+type syncerProc struct {
+	cmd  *exec.Cmd
+	log  string
+	done chan error
+}
+
+func (e *env) startSyncer(ctx context.Context, args ...string) (*syncerProc, error) {
+	if e.cfg.Syncer == "" {
+		return nil, fmt.Errorf("no syncer binary (-syncer)")
+	}
+	logPath := filepath.Join(e.cfg.ScratchDir, fmt.Sprintf("syncer-%d.log", time.Now().UnixNano()))
+	f, err := os.Create(logPath)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	cmd := exec.Command(e.cfg.Syncer, append([]string{"-slot", e.cfg.Slot, "-listen", "", "-log-format", "json"}, args...)...)
+	cmd.Env = append(os.Environ(), "DATABASE_URL="+e.cfg.DatabaseURL)
+	cmd.Stdout, cmd.Stderr = f, f
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	p := &syncerProc{cmd: cmd, log: logPath, done: make(chan error, 1)}
+	go func() { p.done <- cmd.Wait() }()
+	// Streaming once its slot is active.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var active bool
+		if err := e.pool.QueryRow(ctx, `select coalesce((select active from pg_replication_slots where slot_name = $1), false)`,
+			e.cfg.Slot).Scan(&active); err != nil {
+			p.stop()
+			return nil, err
+		}
+		if active {
+			return p, nil
+		}
+		select {
+		case err := <-p.done:
+			p.done <- err
+			return nil, fmt.Errorf("the syncer exited at start (%v):\n%s", err, p.tail())
+		case <-time.After(50 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			p.stop()
+			return nil, fmt.Errorf("the syncer did not start streaming in 30 s:\n%s", p.tail())
+		}
+	}
+}
+
+// stop ends the syncer as systemd would (SIGTERM), killing it if it does not exit in 30 s.
+func (p *syncerProc) stop() error {
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-p.done:
+		p.done <- err
+		if err != nil {
+			return fmt.Errorf("the syncer exited with %v:\n%s", err, p.tail())
+		}
+		return nil
+	case <-time.After(30 * time.Second):
+		_ = p.cmd.Process.Kill()
+		return fmt.Errorf("the syncer did not stop in 30 s after SIGTERM")
+	}
+}
+
+func (p *syncerProc) tail() string {
+	b, _ := os.ReadFile(p.log)
+	return tail(string(b), 15)
+}
