@@ -3,7 +3,7 @@
 
 SHELL := /bin/bash
 
-.PHONY: help demo test stress db db-stop migrate generate verify-generated fmt vet clean
+.PHONY: help demo test stress bench bench-full db db-stop migrate generate verify-generated fmt vet clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -16,6 +16,12 @@ test: ## every check: gofmt, vet, generated files, pgTAP, go test -race
 
 stress: ## random operations under chaos (syncer kills, a PostgreSQL restart), then invariants and counts
 	@scripts/stress.sh
+
+bench: ## benchmarks with their baselines at 100k namespaces (about 10 minutes): docs/benchmarks/quick.json, docs/benchmarks.md
+	@scripts/bench.sh quick
+
+bench-full: ## the same at 1M namespaces: docs/benchmarks/full.json, docs/benchmarks.md
+	@scripts/bench.sh full
 
 db: ## start the private PostgreSQL 15 cluster (reused when running) and print DATABASE_URL
 	@scripts/db.sh start

@@ -1,6 +1,9 @@
 // Command bench runs the benchmarks of docs/benchmarks.md against a freshly migrated database of
 // its own (make bench, make bench-full): it generates the hierarchy, runs every scenario with its
-// baseline in the same run, and writes the results as JSON.
+// baseline in the same run, and writes the results as JSON. With -render it writes the figures of
+// results files into the generated part of a Markdown file instead:
+//
+//	bench -render docs/benchmarks.md docs/benchmarks/quick.json docs/benchmarks/full.json
 //
 // The database comes from DATABASE_URL (or the libpq PG* variables). Exit status: 0 when every
 // scenario ran (targets missed are reported, not failed), 1 when a scenario failed, 2 on bad flags.
@@ -38,6 +41,7 @@ func run(args []string, stderr io.Writer) int {
 		steps     = fs.String("syncer-steps", "250,500,1000,1500,2000,3000", "transition rates tried for the syncer's highest sustained rate")
 		only      = fs.String("scenarios", "", "run only these scenarios (comma-separated: "+strings.Join(bench.Scenarios, ",")+")")
 		logFormat = fs.String("log-format", "text", "log format: text or json")
+		render    = fs.String("render", "", "render the results files given as arguments into this Markdown file's generated part, and exit")
 	)
 	fs.StringVar(&cfg.Label, "label", "quick", "name of the run in the report")
 	fs.IntVar(&cfg.Namespaces, "namespaces", 100_000, "namespaces to generate")
@@ -46,6 +50,8 @@ func run(args []string, stderr io.Writer) int {
 	fs.IntVar(&cfg.SweepGroups, "sweep-groups", 1000, "sweeper scenario: groups past their grace period")
 	fs.IntVar(&cfg.SweepSize, "sweep-descendants", 100, "sweeper scenario: descendants of each group")
 	fs.IntVar(&cfg.SyncerRate, "syncer-rate", 500, "transitions per second of the syncer's lag measurement")
+	fs.DurationVar(&cfg.SyncerLoad, "syncer-load", 15*time.Second, "length of each load of the syncer scenario")
+	fs.StringVar(&cfg.Commit, "commit", "", "the code measured (git describe), for the report")
 	fs.BoolVar(&cfg.Reuse, "reuse", false, "use the hierarchy a previous run left in the database instead of generating one")
 	fs.StringVar(&cfg.Pgbench, "pgbench", "pgbench", "the pgbench binary")
 	fs.StringVar(&cfg.Syncer, "syncer", "", "the cmd/syncer binary")
@@ -53,6 +59,13 @@ func run(args []string, stderr io.Writer) int {
 	fs.StringVar(&cfg.Sweeper, "sweeper", "", "the cmd/sweeper binary")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *render != "" {
+		if _, err := bench.UpdateDoc(*render, fs.Args(), true); err != nil {
+			fmt.Fprintf(stderr, "bench: render: %v\n", err)
+			return 1
+		}
+		return 0
 	}
 	log, err := logging.New(stderr, *logFormat, "info")
 	if err != nil {
@@ -76,7 +89,7 @@ func run(args []string, stderr io.Writer) int {
 	if *only != "" {
 		cfg.Scenarios = strings.Split(*only, ",")
 	}
-	if bad != nil || cfg.Namespaces < 1000 || cfg.Rounds < 1 || cfg.Duration < time.Second || *out == "" {
+	if bad != nil || cfg.Namespaces < 1000 || cfg.Rounds < 1 || cfg.Duration < time.Second || cfg.SyncerLoad < time.Second || *out == "" {
 		fmt.Fprintf(stderr, "bench: bad flags (%v): -out is required, -namespaces at least 1000, -rounds at least 1, -duration at least 1s\n", bad)
 		return 2
 	}

@@ -18,6 +18,7 @@ var files embed.FS
 // Config is one bench run (cmd/bench's flags).
 type Config struct {
 	Label         string        // "quick" or "full": names the run in the report
+	Commit        string        // the code measured (git describe), for the report
 	DatabaseURL   string        // a freshly migrated database of the run's own
 	Namespaces    int           // size of the generated hierarchy
 	Duration      time.Duration // of one throughput measurement
@@ -27,6 +28,7 @@ type Config struct {
 	SweepGroups   int           // sweeper scenario: groups past their grace period …
 	SweepSize     int           // … with this many descendants each
 	SyncerRate    int           // transitions per second of the syncer lag measurement
+	SyncerLoad    time.Duration // length of each load of the syncer scenario
 	SyncerSteps   []int         // rates tried for the highest sustained one
 	Scenarios     []string      // run only these (names as in Scenarios); empty: all
 	Reuse         bool          // use the hierarchy a previous run left in the database
@@ -68,7 +70,7 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 	}
 	defer pool.Close()
 	e := &env{cfg: cfg, pool: pool, pgb: pgbench{bin: cfg.Pgbench, url: cfg.DatabaseURL, dir: cfg.ScratchDir}, log: cfg.Log, res: res}
-	if res.Machine, err = describeMachine(ctx, pool); err != nil {
+	if res.Machine, err = describeMachine(ctx, pool, cfg.Commit); err != nil {
 		return res, err
 	}
 

@@ -5,7 +5,6 @@ import (
 	"context"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -73,12 +72,12 @@ func (c Config) describe() map[string]any {
 	return map[string]any{
 		"namespaces": c.Namespaces, "duration_seconds": c.Duration.Seconds(), "rounds": c.Rounds, "clients": c.Clients,
 		"transfer_sizes": c.TransferSizes, "sweep_groups": c.SweepGroups, "sweep_descendants": c.SweepSize,
-		"syncer_rate": c.SyncerRate, "syncer_steps": c.SyncerSteps,
+		"syncer_rate": c.SyncerRate, "syncer_steps": c.SyncerSteps, "syncer_load_seconds": c.SyncerLoad.Seconds(),
 	}
 }
 
-func describeMachine(ctx context.Context, pool *pgxpool.Pool) (Machine, error) {
-	m := Machine{Cores: runtime.NumCPU(), Go: runtime.Version(), PostgreSQLConfs: map[string]string{}}
+func describeMachine(ctx context.Context, pool *pgxpool.Pool, commit string) (Machine, error) {
+	m := Machine{Cores: runtime.NumCPU(), Go: runtime.Version(), PostgreSQLConfs: map[string]string{}, Commit: commit}
 	m.CPU = procField("/proc/cpuinfo", "model name")
 	if kb := procField("/proc/meminfo", "MemTotal"); kb != "" {
 		var n float64
@@ -89,18 +88,6 @@ func describeMachine(ctx context.Context, pool *pgxpool.Pool) (Machine, error) {
 	}
 	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
 		m.Kernel = strings.TrimSpace(string(b))
-	}
-	if info, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range info.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				m.Commit = s.Value + m.Commit
-			case "vcs.modified":
-				if s.Value == "true" {
-					m.Commit += " (modified)"
-				}
-			}
-		}
 	}
 	if err := pool.QueryRow(ctx, `select version()`).Scan(&m.PostgreSQL); err != nil {
 		return m, err

@@ -62,6 +62,11 @@ func runTransfer(ctx context.Context, e *env) error {
 				if sp, err = e.startSyncer(ctx); err != nil {
 					return err
 				}
+				// What the fixture's load and the direct moves made is recorded before the clock starts.
+				if err := e.syncerCaughtUp(ctx); err != nil {
+					sp.stop()
+					return err
+				}
 			}
 			run := TransferRun{Size: size, Mode: mode}
 			var done, accept, raw []time.Duration

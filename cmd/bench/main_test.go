@@ -1,0 +1,183 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/nslifecycle/nslifecycle/internal/bench"
+	"github.com/nslifecycle/nslifecycle/internal/dbtest"
+)
+
+var binDir string // the syncer and the sweeper, built once
+
+func TestMain(m *testing.M) {
+	var err error
+	if binDir, err = os.MkdirTemp("", "bench-test"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	if out, err := exec.Command("go", "build", "-o", binDir+"/", "../syncer", "../sweeper").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build the syncer and the sweeper: %v\n%s", err, out)
+		os.Exit(2)
+	}
+	code := dbtest.Main(m)
+	os.RemoveAll(binDir)
+	os.Exit(code)
+}
+
+func pgbenchBinary(t *testing.T) string {
+	if p, err := exec.LookPath("pgbench"); err == nil {
+		return p
+	}
+	p := "/usr/lib/postgresql/15/bin/pgbench"
+	if _, err := os.Stat(p); err != nil {
+		t.Fatal("pgbench not found (it comes with postgresql-15; scripts/db.sh install)")
+	}
+	return p
+}
+
+// A small run of every scenario: each reports a figure for every case it promises, the rows the
+// transition scenario wrote match the transactions it counted (so its throughput counts real
+// state changes), and the database is consistent afterwards.
+func TestEveryScenarioMeasuresWhatItReports(t *testing.T) {
+	ctx := context.Background()
+	url := dbtest.NewDatabase(t)
+	slot := fmt.Sprintf("nslt_%d_bench", os.Getpid())
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		// Before the database goes: its slots would keep it.
+		pool.Exec(context.Background(), `select pg_drop_replication_slot(slot_name) from pg_replication_slots
+			where slot_name in ($1, $1 || '_floor')`, slot)
+		pool.Close()
+	})
+	cfg := bench.Config{Label: "test", DatabaseURL: url, Namespaces: 3000, Duration: time.Second, Rounds: 1, Clients: []int{1, 2},
+		TransferSizes: []int{1, 50}, SweepGroups: 5, SweepSize: 20, SyncerRate: 50, SyncerSteps: []int{20}, SyncerLoad: 2 * time.Second,
+		Scenarios: []string{"transitions"}, Pgbench: pgbenchBinary(t), Syncer: filepath.Join(binDir, "syncer"),
+		Sweeper: filepath.Join(binDir, "sweeper"), Slot: slot, ScratchDir: t.TempDir(), Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+
+	res, err := bench.Run(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := res.Transitions
+	if tr == nil || len(tr.Runs) != 2*2*4 {
+		t.Fatalf("transition runs: %+v, want 2 workloads × 2 client counts × 4 methods", tr)
+	}
+	var api, floor int
+	for _, r := range tr.Runs {
+		if r.TPS <= 0 || r.Latency.N == 0 || r.Latency.P50 <= 0 || r.Latency.P99 < r.Latency.P50 {
+			t.Fatalf("run without figures: %+v", r)
+		}
+		switch r.Method {
+		case bench.MethodAPIPgbench, bench.MethodAPIGo:
+			api += r.Latency.N
+		default:
+			floor += r.Latency.N
+		}
+	}
+	var history, floorHistory int
+	if err := pool.QueryRow(ctx, `select (select count(*) from lifecycle.namespace_state_updates
+			where source = 'api' and event in ('archive', 'unarchive', 'schedule_deletion', 'restore')),
+		(select count(*) from lifecycle_bench.state_updates)`).Scan(&history, &floorHistory); err != nil {
+		t.Fatal(err)
+	}
+	// The API's count has the reset between the workloads on top (at most one per target).
+	if floorHistory != floor || history < api || history > api+tr.Targets {
+		t.Fatalf("history rows: %d by the API for %d transactions measured, %d on the floor for %d", history, api, floorHistory, floor)
+	}
+
+	// The other scenarios, on the same hierarchy.
+	cfg.Scenarios, cfg.Reuse = nil, true
+	cfg.Scenarios = []string{"refresh", "effective_state", "scheduling", "transfer", "sweeper", "syncer"}
+	if res, err = bench.Run(ctx, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Refresh) != 3 || len(res.EffectiveState) != 4*4 || len(res.Scheduling) != 3 || len(res.Transfers) != 2*2 ||
+		res.Sweeper == nil || res.Syncer == nil {
+		t.Fatalf("missing scenario results: %d refresh, %d effective, %d scheduling, %d transfer, sweeper %v, syncer %v",
+			len(res.Refresh), len(res.EffectiveState), len(res.Scheduling), len(res.Transfers), res.Sweeper, res.Syncer)
+	}
+	for _, e := range res.EffectiveState {
+		if e.Latency.N == 0 || e.ServerUSPerOp <= 0 {
+			t.Fatalf("effective state without figures: %+v", e)
+		}
+	}
+	for _, s := range res.Scheduling {
+		if s.API.N == 0 || !s.ChangedAsAsked {
+			t.Fatalf("scheduling: %+v", s)
+		}
+	}
+	for _, tr := range res.Transfers {
+		if tr.Moves != 2 || tr.AcceptToMS.P50 <= 0 || tr.Raw.N != 2 {
+			t.Fatalf("transfer: %+v", tr)
+		}
+	}
+	if s := res.Sweeper; s.Deleted != 5 || s.Namespaces != 5*21 || s.PerSecond <= 0 || s.RawPerSecond <= 0 {
+		t.Fatalf("sweeper: %+v", s)
+	}
+	if s := res.Syncer; s.Lag.Syncer.N == 0 || s.Lag.Floor.N == 0 || len(s.Steps) != 1 || s.Drain.PerSecond <= 0 || s.Drain.FloorPerSecond <= 0 {
+		t.Fatalf("syncer: %+v", s)
+	}
+	var violations int
+	if err := pool.QueryRow(ctx, `select count(*) from lifecycle.check_invariants()`).Scan(&violations); err != nil || violations != 0 {
+		t.Fatalf("%d invariant violations after the bench (%v)", violations, err)
+	}
+	if len(res.Targets) == 0 {
+		t.Fatal("no target judged")
+	}
+
+	// The report: the generated part of a document is replaced, the prose kept.
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "b.md")
+	os.WriteFile(doc, []byte("# prose\n"+bench.ReportBegin+"old\n"+bench.ReportEnd+"\nmore prose\n"), 0o644)
+	results := filepath.Join(dir, "test.json")
+	if code := run([]string{"-render", doc, writeResults(t, results, res)}, io.Discard); code != 0 {
+		t.Fatalf("render exit %d", code)
+	}
+	b, _ := os.ReadFile(doc)
+	if s := string(b); !strings.Contains(s, "## Test run") || !strings.Contains(s, "more prose") || strings.Contains(s, "old\n") ||
+		!strings.Contains(s, "### Syncer") {
+		t.Fatalf("rendered document:\n%s", s)
+	}
+}
+
+func writeResults(t *testing.T, path string, res *bench.Results) string {
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// docs/benchmarks.md shows the figures of the results checked in beside it (make bench renders
+// them; a hand edit of the generated part, or a results file without its rendering, fails here).
+func TestTheBenchmarksDocumentShowsTheCheckedInResults(t *testing.T) {
+	files, err := filepath.Glob("../../docs/benchmarks/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no results in docs/benchmarks (%v)", err)
+	}
+	stale, err := bench.UpdateDoc("../../docs/benchmarks.md", files, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stale {
+		t.Fatal("docs/benchmarks.md is stale: go run ./cmd/bench -render docs/benchmarks.md docs/benchmarks/*.json")
+	}
+}

@@ -1,0 +1,98 @@
+package bench
+
+import (
+	"fmt"
+)
+
+// TargetCheck is one of the issue's targets (and GitLab's) judged against this run's figures.
+type TargetCheck struct {
+	Name     string  `json:"name"`
+	Target   string  `json:"target"`
+	Measured string  `json:"measured"`
+	Value    float64 `json:"value"`
+	Met      bool    `json:"met"`
+}
+
+// evaluateTargets judges what this run measured; a target whose scenario did not run, or whose
+// size was not in this run, is listed as not measured.
+func evaluateTargets(r *Results) []TargetCheck {
+	var out []TargetCheck
+	add := func(name, target string, measured bool, value float64, met bool, how string) {
+		if !measured {
+			out = append(out, TargetCheck{Name: name, Target: target, Measured: "not measured in this run"})
+			return
+		}
+		out = append(out, TargetCheck{Name: name, Target: target, Measured: how, Value: round3(value), Met: met})
+	}
+	if t := r.Transitions; t != nil {
+		for _, w := range transitionWorkloads {
+			api, raw := t.find(w.name, MethodAPIPgbench, 8), t.find(w.name, MethodRawPgbench, 8)
+			apiGo, app := t.find(w.name, MethodAPIGo, 8), t.find(w.name, MethodAppSideGo, 8)
+			if api != nil && raw != nil {
+				v := ratio(api.TPS, raw.TPS)
+				add("transition TPS at 8 clients vs the raw floor ("+w.name+")", "≥ 50% of the floor", true, v, v >= 0.5,
+					fmt.Sprintf("%.0f%% (%.0f vs %.0f TPS, pgbench)", 100*v, api.TPS, raw.TPS))
+			}
+			if apiGo != nil && app != nil {
+				v := ratio(apiGo.TPS, app.TPS)
+				add("transition TPS at 8 clients vs an application-side state machine ("+w.name+")", "≥ 2×", true, v, v >= 2,
+					fmt.Sprintf("%.2f× (%.0f vs %.0f TPS, Go)", v, apiGo.TPS, app.TPS))
+			}
+		}
+	}
+	var fn, pk *EffectiveRun
+	for i, e := range r.EffectiveState {
+		if e.Depth == 20 && e.Method == EffectiveFunction {
+			fn = &r.EffectiveState[i]
+		}
+		if e.Depth == 20 && e.Method == EffectivePK {
+			pk = &r.EffectiveState[i]
+		}
+	}
+	if fn != nil && pk != nil {
+		v := ratio(fn.Latency.P50, pk.Latency.P50)
+		add("effective state at depth 20 vs a primary-key lookup", "≤ 3×", true, v, v <= 3,
+			fmt.Sprintf("%.2f× (p50 %.3f vs %.3f ms as a client sees it; server time %.1f vs %.1f µs)", v, fn.Latency.P50,
+				pk.Latency.P50, fn.ServerUSPerOp, pk.ServerUSPerOp))
+	} else if len(r.EffectiveState) > 0 || r.Transitions != nil {
+		add("effective state at depth 20 vs a primary-key lookup", "≤ 3×", false, 0, false, "")
+	}
+	transfer := func(size int, limitS float64, name, target string) {
+		for _, t := range r.Transfers {
+			if t.Size == size && t.Mode == TransferSyncer {
+				add(name, target, true, t.AcceptToMS.Max/1000, t.AcceptToMS.Max/1000 < limitS,
+					fmt.Sprintf("%.3f s at most over %d moves (p50 %.3f s; accept → transfer_done through the syncer)",
+						t.AcceptToMS.Max/1000, t.Moves, t.AcceptToMS.P50/1000))
+				return
+			}
+		}
+		add(name, target, false, 0, false, "")
+	}
+	transfer(10_000, 1, "transfer of a 10k-namespace group", "< 1 s")
+	transfer(100_000, 10, "transfer of a 100k-namespace group", "< 10 s")
+	transfer(1, 5, "transfer of a project (GitLab: P99.95)", "< 5 s")
+	if len(r.Scheduling) > 0 {
+		worst, how := 0.0, ""
+		for _, s := range r.Scheduling {
+			if s.API.Max > worst {
+				worst, how = s.API.Max, fmt.Sprintf("%.1f ms at most (%s, %d calls)", s.API.Max, s.Kind, s.API.N)
+			}
+		}
+		add("deletion scheduling latency (GitLab)", "< 2 s", true, worst/1000, worst < 2000, how)
+	}
+	if s := r.Syncer; s != nil {
+		add("syncer commit → audit p99 at 500 transitions/s", "< 500 ms", s.Rate == 500 && s.Lag.Syncer.N > 0, s.Lag.Syncer.P99,
+			s.Lag.Syncer.P99 < 500 && s.Lag.Achieved >= 475,
+			fmt.Sprintf("p99 %.0f ms, p50 %.0f ms (%.0f TPS achieved of %d offered)", s.Lag.Syncer.P99, s.Lag.Syncer.P50, s.Lag.Achieved, s.Lag.Offered))
+	}
+	return out
+}
+
+func (t *TransitionsInfo) find(workload, method string, clients int) *TransitionRun {
+	for i, r := range t.Runs {
+		if r.Workload == workload && r.Method == method && r.Clients == clients {
+			return &t.Runs[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# make bench / make bench-full: a database of its own on the private cluster (or on the server
+# DATABASE_URL names), the migrations, then cmd/bench: it generates the hierarchy and runs every
+# scenario with its baseline in the same run, writing docs/benchmarks/<mode>.json; finally the
+# figures of every results file are rendered into docs/benchmarks.md.
+#
+#   scripts/bench.sh quick   100k namespaces, about 10 minutes
+#   scripts/bench.sh full    1M namespaces
+#
+# BENCH_ARGS passes more flags to cmd/bench (e.g. BENCH_ARGS="-scenarios transitions -rounds 5");
+# BENCH_OUT writes the results elsewhere (docs/benchmarks.md is then left alone); BENCH_KEEP=1
+# keeps the database (nslifecycle_bench_<mode>) for a look afterwards.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$root"
+
+mode=${1:-quick}
+case "$mode" in
+quick) args=(-label quick -namespaces 100000 -duration 5s -rounds 3 -transfer-sizes 1,100,10000) ;;
+full) args=(-label full -namespaces 1000000 -duration 10s -rounds 3 -transfer-sizes 1,100,10000,100000) ;;
+*) echo "usage: $0 quick|full" >&2; exit 2 ;;
+esac
+name=nslifecycle_bench_$mode
+slot=nslifecycle_bench_$mode
+out=${BENCH_OUT:-docs/benchmarks/$mode.json}
+
+bin=$(mktemp -d)
+cleanup() {
+	if [ -n "${url:-}" ]; then
+		drop_slot "$url" "$slot"
+		drop_slot "$url" "${slot}_floor"
+		[ "${BENCH_KEEP:-}" = 1 ] || drop_db "$url" "$name"
+	fi
+	rm -rf "$bin"
+	stop_started_cluster
+}
+trap cleanup EXIT
+
+# pgbench comes with the server package, which the private cluster needs anyway.
+"$root/scripts/db.sh" install
+use_database
+go build -o "$bin/" ./cmd/bench ./cmd/syncer ./cmd/sweeper
+db=$(scratch_db "$url" "$name")
+migrate "$db" 2>/dev/null
+mkdir -p "$(dirname "$out")"
+# shellcheck disable=SC2086
+DATABASE_URL=$db "$bin/bench" "${args[@]}" -out "$out" -slot "$slot" -commit "$(git describe --always --dirty 2>/dev/null || echo unknown)" \
+	-pgbench "${PG_BINDIR:-/usr/lib/postgresql/15/bin}/pgbench" -syncer "$bin/syncer" -sweeper "$bin/sweeper" ${BENCH_ARGS:-}
+if [ -z "${BENCH_OUT:-}" ]; then
+	"$bin/bench" -render docs/benchmarks.md docs/benchmarks/*.json
+	echo "bench: $out written, docs/benchmarks.md updated" >&2
+fi
