@@ -16,7 +16,7 @@ cd "$root"
 
 mode=${1:-quick}
 case "$mode" in
-quick) args=(-label quick -namespaces 100000 -duration 5s -rounds 3 -transfer-sizes 1,100,10000) ;;
+quick) args=(-label quick -namespaces 100000 -duration 3s -rounds 3 -syncer-load 10s -transfer-sizes 1,100,10000) ;;
 full) args=(-label full -namespaces 1000000 -duration 10s -rounds 3 -transfer-sizes 1,100,10000,100000) ;;
 *) echo "usage: $0 quick|full" >&2; exit 2 ;;
 esac
@@ -29,6 +29,7 @@ cleanup() {
 	if [ -n "${url:-}" ]; then
 		drop_slot "$url" "$slot"
 		drop_slot "$url" "${slot}_floor"
+		drop_slot "$url" "${slot}_transfer"
 		[ "${BENCH_KEEP:-}" = 1 ] || drop_db "$url" "$name"
 	fi
 	rm -rf "$bin"

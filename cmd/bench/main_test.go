@@ -61,7 +61,7 @@ func TestEveryScenarioMeasuresWhatItReports(t *testing.T) {
 	t.Cleanup(func() {
 		// Before the database goes: its slots would keep it.
 		pool.Exec(context.Background(), `select pg_drop_replication_slot(slot_name) from pg_replication_slots
-			where slot_name in ($1, $1 || '_floor')`, slot)
+			where slot_name in ($1, $1 || '_floor', $1 || '_transfer')`, slot)
 		pool.Close()
 	})
 	cfg := bench.Config{Label: "test", DatabaseURL: url, Namespaces: 3000, Duration: time.Second, Rounds: 1, Clients: []int{1, 2},

@@ -82,7 +82,7 @@ func runEffectiveState(ctx context.Context, e *env) error {
 		return err
 	}
 	defer conn.Close(context.Background())
-	calls := max(500, int(e.cfg.Duration/time.Millisecond)) // per depth, method and round
+	calls := max(200, int(200*e.cfg.Duration.Seconds())) // per depth, method and round
 	type key struct {
 		depth  int
 		method string

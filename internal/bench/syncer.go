@@ -76,6 +76,9 @@ func runSyncer(ctx context.Context, e *env) error {
 	if err := e.settle(ctx); err != nil {
 		return err
 	}
+	if err := e.freshSlot(ctx, e.cfg.Slot); err != nil {
+		return err
+	}
 	res := &SyncerResult{Rate: e.cfg.SyncerRate}
 	e.res.Syncer = res
 	d := e.cfg.SyncerLoad
@@ -120,7 +123,7 @@ func runSyncer(ctx context.Context, e *env) error {
 	e.log.Info("syncer floor", "rate", e.cfg.SyncerRate, "achieved", int(lr.tps), "lag_p50_ms", res.Lag.Floor.P50, "lag_p99_ms", res.Lag.Floor.P99)
 
 	// The syncer at the fixed rate, then at rising rates.
-	sp, err := e.startSyncer(ctx)
+	sp, err := e.startSyncer(ctx, e.cfg.Slot)
 	if err != nil {
 		return err
 	}
@@ -232,7 +235,7 @@ func runSyncer(ctx context.Context, e *env) error {
 		return err
 	}
 	start = time.Now()
-	if sp, err = e.startSyncer(ctx); err != nil {
+	if sp, err = e.startSyncer(ctx, e.cfg.Slot); err != nil {
 		return err
 	}
 	res.Drain.SyncerStartedMS = ms(time.Since(start))
@@ -273,6 +276,16 @@ func (e *env) ensureTargets(ctx context.Context) error {
 
 func (e *env) dropSlot(ctx context.Context, slot string) error {
 	_, err := e.pool.Exec(ctx, `select pg_drop_replication_slot(slot_name) from pg_replication_slots where slot_name = $1`, slot)
+	return err
+}
+
+// freshSlot makes the syncer start on slot as on a new installation: no slot, no progress, so it
+// creates the slot at the current position instead of working through an earlier run's backlog.
+func (e *env) freshSlot(ctx context.Context, slot string) error {
+	if err := e.dropSlot(ctx, slot); err != nil {
+		return err
+	}
+	_, err := e.pool.Exec(ctx, `delete from lifecycle.syncer_progress where slot_name = $1`, slot)
 	return err
 }
 

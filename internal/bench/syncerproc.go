@@ -10,15 +10,17 @@ import (
 	"time"
 )
 
-// syncerProc is cmd/syncer running beside a scenario, on the run's slot, with its defaults but for
-// no HTTP listener; its log goes to the scratch directory (shown when it fails).
+// syncerProc is cmd/syncer running beside a scenario, on a slot of the scenario's, with its
+// defaults but for no HTTP listener; its log goes to the scratch directory (shown when it fails).
+// Each scenario has a slot of its own, dropped at its end: a later scenario's syncer starts with
+// no backlog of what happened in between (fixtures, sweeps).
 type syncerProc struct {
 	cmd  *exec.Cmd
 	log  string
 	done chan error
 }
 
-func (e *env) startSyncer(ctx context.Context, args ...string) (*syncerProc, error) {
+func (e *env) startSyncer(ctx context.Context, slot string, args ...string) (*syncerProc, error) {
 	if e.cfg.Syncer == "" {
 		return nil, fmt.Errorf("no syncer binary (-syncer)")
 	}
@@ -28,7 +30,7 @@ func (e *env) startSyncer(ctx context.Context, args ...string) (*syncerProc, err
 		return nil, err
 	}
 	defer f.Close()
-	cmd := exec.Command(e.cfg.Syncer, append([]string{"-slot", e.cfg.Slot, "-listen", "", "-log-format", "json"}, args...)...)
+	cmd := exec.Command(e.cfg.Syncer, append([]string{"-slot", slot, "-listen", "", "-log-format", "json"}, args...)...)
 	cmd.Env = append(os.Environ(), "DATABASE_URL="+e.cfg.DatabaseURL)
 	cmd.Stdout, cmd.Stderr = f, f
 	if err := cmd.Start(); err != nil {
@@ -41,7 +43,7 @@ func (e *env) startSyncer(ctx context.Context, args ...string) (*syncerProc, err
 	for {
 		var active bool
 		if err := e.pool.QueryRow(ctx, `select coalesce((select active from pg_replication_slots where slot_name = $1), false)`,
-			e.cfg.Slot).Scan(&active); err != nil {
+			slot).Scan(&active); err != nil {
 			p.stop()
 			return nil, err
 		}

@@ -40,6 +40,11 @@ func runTransfer(ctx context.Context, e *env) error {
 		return err
 	}
 	defer conn.Close(context.Background())
+	slot := e.cfg.Slot + "_transfer"
+	if err := e.freshSlot(ctx, slot); err != nil {
+		return err
+	}
+	defer e.freshSlot(context.WithoutCancel(ctx), slot)
 	for _, size := range e.cfg.TransferSizes {
 		start := time.Now()
 		root, err := Subtree(ctx, e.pool, src.id, len(src.path), size, 10)
@@ -59,7 +64,7 @@ func runTransfer(ctx context.Context, e *env) error {
 		for _, mode := range []string{TransferDirect, TransferSyncer} {
 			var sp *syncerProc
 			if mode == TransferSyncer {
-				if sp, err = e.startSyncer(ctx); err != nil {
+				if sp, err = e.startSyncer(ctx, slot); err != nil {
 					return err
 				}
 				// What the fixture's load and the direct moves made is recorded before the clock starts.
