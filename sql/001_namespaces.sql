@@ -44,10 +44,10 @@ create index namespaces_parent_id_idx on lifecycle.namespaces (parent_id);
 -- Subtree range scans: descendants of X are traversal_ids > X and < X with its last element + 1.
 create index namespaces_traversal_ids_idx on lifecycle.namespaces (traversal_ids);
 
-{{ template "functions/namespace_lock_path.sql" . }}
+{{ template "snapshots/001/namespace_lock_path.sql" . }}
 {{ template "triggers/namespaces_traversal_ids_maintain.sql" . }}
 {{ template "triggers/namespaces_traversal_ids_cascade.sql" . }}
-{{ template "functions/namespace_full_path.sql" . }}
+{{ template "snapshots/001/namespace_full_path.sql" . }}
 
 -- Functions are executable by PUBLIC unless revoked; every grant below is explicit instead.
 revoke all on all functions in schema lifecycle from public;

@@ -251,18 +251,18 @@ create index namespace_state_updates_namespace_id_idx on lifecycle.namespace_sta
 -- Functions, the gate, the API
 -- ---------------------------------------------------------------------------------------------
 
-{{ template "functions/state_code.sql" . }}
-{{ template "functions/state_name.sql" . }}
+{{ template "snapshots/002/state_code.sql" . }}
+{{ template "snapshots/002/state_name.sql" . }}
 {{ template "functions/jsonb_schema_violation.sql" . }}
-{{ template "functions/state_metadata_refusal.sql" . }}
-{{ template "functions/caller_may_act_as_system.sql" . }}
-{{ template "functions/namespace_access_level.sql" . }}
+{{ template "snapshots/002/state_metadata_refusal.sql" . }}
+{{ template "snapshots/002/caller_may_act_as_system.sql" . }}
+{{ template "snapshots/002/namespace_access_level.sql" . }}
 {{ template "snapshots/002/transition_refusal.sql" . }}
 {{ template "functions/namespace_lock.sql" . }}
-{{ template "functions/namespace_change_state.sql" . }}
+{{ template "snapshots/002/namespace_change_state.sql" . }}
 {{ template "functions/namespace_transition.sql" . }}
 {{ template "functions/namespace_event.sql" . }}
-{{ template "functions/namespace_effective_state.sql" . }}
+{{ template "snapshots/002/namespace_effective_state.sql" . }}
 {{ template "functions/namespace_available_transitions.sql" . }}
 {{ template "snapshots/002/namespaces_state_gate.sql" . }}
 {{ template "snapshots/002/namespaces_state_record.sql" . }}

@@ -114,7 +114,7 @@ insert into lifecycle.operation_policies (operation, min_access_level, descripti
 -- ---------------------------------------------------------------------------------------------
 
 {{ template "functions/settings_refusal.sql" . }}
-{{ template "functions/path_refusal.sql" . }}
+{{ template "snapshots/003/path_refusal.sql" . }}
 {{ template "functions/namespace_lock_sibling_path.sql" . }}
 {{ template "functions/actor_refusal.sql" . }}
 {{ template "functions/read_only_refusal.sql" . }}
@@ -129,7 +129,7 @@ insert into lifecycle.operation_policies (operation, min_access_level, descripti
 -- The soft-delete rules join the gate: transition_refusal learns the grace period (NS007), the
 -- delete-now setting (NS005) and a restore into a taken path (NS006); the gate records who
 -- scheduled a deletion and when.
-{{ template "functions/transition_refusal.sql" . }}
+{{ template "snapshots/003/transition_refusal.sql" . }}
 {{ template "snapshots/003/namespaces_state_gate.sql" . }}
 
 revoke all on all functions in schema lifecycle from public;

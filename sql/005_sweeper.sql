@@ -27,7 +27,7 @@ $$;
 {{ template "functions/sweep_abandoned_creation.sql" . }}
 
 -- attempt_count belongs to one deletion: a namespace back in a permanent state starts afresh.
-{{ template "triggers/namespaces_state_record.sql" . }}
+{{ template "snapshots/005/namespaces_state_record.sql" . }}
 
 revoke all on all functions in schema lifecycle from public;
 grant execute on function

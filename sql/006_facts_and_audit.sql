@@ -104,10 +104,10 @@ create table lifecycle.fact_key (
 insert into lifecycle.fact_key (key)
 values (pg_catalog.sha256(pg_catalog.convert_to(pg_catalog.gen_random_uuid()::text || pg_catalog.gen_random_uuid()::text, 'UTF8')));
 
-{{ template "functions/fact_mac.sql" . }}
-{{ template "functions/fact_emit.sql" . }}
+{{ template "snapshots/006/fact_mac.sql" . }}
+{{ template "snapshots/006/fact_emit.sql" . }}
 {{ template "triggers/namespaces_facts.sql" . }}
-{{ template "triggers/namespace_state_updates_facts.sql" . }}
+{{ template "snapshots/006/namespace_state_updates_facts.sql" . }}
 {{ template "triggers/transfer_requests_facts.sql" . }}
 {{ template "triggers/deleted_namespaces_facts.sql" . }}
 {{ template "triggers/namespace_members_facts.sql" . }}

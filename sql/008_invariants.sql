@@ -6,7 +6,7 @@ update lifecycle.namespaces n set state_changes = h.rows
   from (select u.namespace_id, count(*) as rows from lifecycle.namespace_state_updates u group by 1) h
  where h.namespace_id = n.id;
 
-{{ template "triggers/namespaces_state_gate.sql" . }}
+{{ template "snapshots/008/namespaces_state_gate.sql" . }}
 {{ template "functions/check_invariants.sql" . }}
 
 revoke all on function lifecycle.check_invariants() from public;

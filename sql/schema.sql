@@ -117,14 +117,16 @@ $$;
 --
 
 CREATE FUNCTION lifecycle.caller_may_act_as_system() RETURNS boolean
-    LANGUAGE sql STABLE
+    LANGUAGE plpgsql STABLE
     SET search_path TO ''
     AS $$
-  select coalesce(
+begin
+  return coalesce(
     (select r.rolsuper or pg_catalog.pg_has_role(r.oid, 'lifecycle_worker', 'MEMBER')
        from pg_catalog.pg_roles r
       where r.rolname = coalesce(nullif(pg_catalog.current_setting('role'), 'none'), session_user)),
-    false)
+    false);
+end
 $$;
 
 --
@@ -213,6 +215,43 @@ end
 $$;
 
 --
+-- Name: effective_state_of(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.effective_state_of(id bigint) RETURNS TABLE(namespace_id bigint, state text, effective_state text, inherited_from_namespace_id bigint, self_or_ancestor_archived boolean, self_or_ancestor_deletion_scheduled boolean, read_only boolean)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    SET enable_seqscan TO 'off'
+    SET jit TO 'off'
+    AS $$
+#variable_conflict use_column
+begin
+  return query
+  select n.id,
+         own.name,
+         coalesce(p.stateful_names[1], 'active'),
+         nullif(p.stateful_ids[1], n.id),
+         p.archived,
+         p.pending_deletion,
+         p.read_only
+    from lifecycle.namespaces n
+    join lifecycle.states own on own.code = n.state
+   cross join lateral (
+     -- Nearest first: the path's namespaces with an own state, deepest first.
+     select pg_catalog.array_agg(a.id order by t.depth desc) filter (where a.state <> 0) as stateful_ids,
+            pg_catalog.array_agg(s.name order by t.depth desc) filter (where a.state <> 0) as stateful_names,
+            coalesce(bool_or(s.name = 'archived'), false) as archived,
+            coalesce(bool_or(s.pending_deletion), false) as pending_deletion,
+            coalesce(bool_or(s.read_only), false) as read_only
+       from pg_catalog.unnest(n.traversal_ids) with ordinality as t(id, depth)
+       join lifecycle.namespaces a on a.id = t.id
+       join lifecycle.states s on s.code = a.state
+   ) p
+   where n.id = effective_state_of.id;
+end
+$$;
+
+--
 -- Name: effective_states_refresh(); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -230,20 +269,22 @@ $$;
 --
 
 CREATE FUNCTION lifecycle.fact_emit(action text, namespace_id bigint, traversal_ids bigint[], full_path text, actor_id bigint, details jsonb) RETURNS void
-    LANGUAGE sql SECURITY DEFINER
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
-  select null::void
-    from (select pg_catalog.jsonb_build_object(
-                   'action', action,
-                   'namespace_id', namespace_id,
-                   'traversal_ids', traversal_ids,
-                   'full_path', full_path,
-                   'actor_id', actor_id,
-                   'details', coalesce(details, '{}'),
-                   'occurred_at', pg_catalog.now()) as fact) f,
-         lateral (select pg_catalog.pg_logical_emit_message(true, 'nslifecycle.fact',
-                    (f.fact || pg_catalog.jsonb_build_object('mac', lifecycle.fact_mac(f.fact)))::text)) emitted
+declare
+  fact jsonb := pg_catalog.jsonb_build_object(
+    'action', action,
+    'namespace_id', namespace_id,
+    'traversal_ids', traversal_ids,
+    'full_path', full_path,
+    'actor_id', actor_id,
+    'details', coalesce(details, '{}'),
+    'occurred_at', pg_catalog.now());
+begin
+  perform pg_catalog.pg_logical_emit_message(true, 'nslifecycle.fact',
+    (fact || pg_catalog.jsonb_build_object('mac', lifecycle.fact_mac(fact)))::text);
+end
 $$;
 
 --
@@ -251,11 +292,13 @@ $$;
 --
 
 CREATE FUNCTION lifecycle.fact_mac(fact jsonb) RETURNS text
-    LANGUAGE sql STABLE SECURITY DEFINER
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO ''
     AS $$
-  select pg_catalog.encode(pg_catalog.sha256(k.key || pg_catalog.sha256(k.key || pg_catalog.convert_to(fact::text, 'UTF8'))), 'hex')
-    from lifecycle.fact_key k
+begin
+  return (select pg_catalog.encode(pg_catalog.sha256(k.key || pg_catalog.sha256(k.key || pg_catalog.convert_to(fact::text, 'UTF8'))), 'hex')
+            from lifecycle.fact_key k);
+end
 $$;
 
 --
@@ -343,14 +386,17 @@ $_$;
 --
 
 CREATE FUNCTION lifecycle.namespace_access_level(traversal_ids bigint[], actor_id bigint) RETURNS smallint
-    LANGUAGE sql STABLE
+    LANGUAGE plpgsql STABLE
     SET search_path TO ''
-    SET plan_cache_mode TO 'force_custom_plan'
+    SET enable_seqscan TO 'off'
+    SET jit TO 'off'
     AS $$
-  select coalesce(max(m.access_level), 0)::smallint
-    from lifecycle.namespace_members m
-   where m.namespace_id = any (namespace_access_level.traversal_ids)
-     and m.user_id = namespace_access_level.actor_id
+begin
+  return (select coalesce(max(m.access_level), 0)::smallint
+            from lifecycle.namespace_members m
+           where m.namespace_id = any (namespace_access_level.traversal_ids)
+             and m.user_id = namespace_access_level.actor_id);
+end
 $$;
 
 --
@@ -409,6 +455,7 @@ declare
   ev lifecycle.events;
   key_state smallint;
   refusal text;
+  setting text;
 begin
   if id is null then
     raise exception using errcode = 'NS010', message = 'namespace_id is required',
@@ -438,7 +485,10 @@ begin
     end if;
   end if;
   call_metadata := coalesce(call_metadata, '{}');
-  refusal := lifecycle.state_metadata_refusal(call_metadata);
+  -- Most calls pass no metadata: the empty object conforms, so the schema walk is skipped.
+  if call_metadata <> '{}' then
+    refusal := lifecycle.state_metadata_refusal(call_metadata);
+  end if;
   if refusal is not null then
     raise exception using errcode = 'NS010', message = 'invalid metadata', detail = refusal,
       hint = 'Allowed keys and types: lifecycle.json_schemas, name state_metadata.';
@@ -475,21 +525,23 @@ begin
   if target <> current_state then
     -- The context the gate and the record read (transaction-local; reset right after, so a later
     -- raw UPDATE in the same transaction is not attributed to this call).
-    perform pg_catalog.set_config('lifecycle.actor_id', coalesce(actor::text, ''), true);
-    perform pg_catalog.set_config('lifecycle.event', coalesce(event_name, ''), true);
-    perform pg_catalog.set_config('lifecycle.metadata', call_metadata::text, true);
-    perform pg_catalog.set_config('lifecycle.source', 'api', true);
+    -- (Assignments, not PERFORM: an expression without a table is evaluated directly, a PERFORM
+    -- runs a whole query.)
+    setting := pg_catalog.set_config('lifecycle.actor_id', coalesce(actor::text, ''), true);
+    setting := pg_catalog.set_config('lifecycle.event', coalesce(event_name, ''), true);
+    setting := pg_catalog.set_config('lifecycle.metadata', call_metadata::text, true);
+    setting := pg_catalog.set_config('lifecycle.source', 'api', true);
     update lifecycle.namespaces n set state = target where n.id = namespace_change_state.id;
-    perform pg_catalog.set_config('lifecycle.actor_id', '', true);
-    perform pg_catalog.set_config('lifecycle.event', '', true);
-    perform pg_catalog.set_config('lifecycle.metadata', '', true);
-    perform pg_catalog.set_config('lifecycle.source', '', true);
+    setting := pg_catalog.set_config('lifecycle.actor_id', '', true);
+    setting := pg_catalog.set_config('lifecycle.event', '', true);
+    setting := pg_catalog.set_config('lifecycle.metadata', '', true);
+    setting := pg_catalog.set_config('lifecycle.source', '', true);
   end if;
 
   return query
     select namespace_change_state.id, lifecycle.state_name(current_state), lifecycle.state_name(target),
            e.effective_state, target <> current_state
-      from lifecycle.namespace_effective_state(namespace_change_state.id) e;
+      from lifecycle.effective_state_of(namespace_change_state.id) e;
 end
 $$;
 
@@ -517,31 +569,11 @@ $$;
 --
 
 CREATE FUNCTION lifecycle.namespace_effective_state(namespace_id bigint) RETURNS TABLE(namespace_id bigint, state text, effective_state text, inherited_from_namespace_id bigint, self_or_ancestor_archived boolean, self_or_ancestor_deletion_scheduled boolean, read_only boolean)
-    LANGUAGE sql STABLE
+    LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO ''
-    AS $$
-  select n.id,
-         own.name,
-         coalesce(p.stateful_names[1], 'active'),
-         nullif(p.stateful_ids[1], n.id),
-         p.archived,
-         p.pending_deletion,
-         p.read_only
-    from lifecycle.namespaces n
-    join lifecycle.states own on own.code = n.state
-   cross join lateral (
-     -- Nearest first: the path's namespaces with an own state, deepest first.
-     select pg_catalog.array_agg(a.id order by t.depth desc) filter (where a.state <> 0) as stateful_ids,
-            pg_catalog.array_agg(s.name order by t.depth desc) filter (where a.state <> 0) as stateful_names,
-            coalesce(bool_or(s.name = 'archived'), false) as archived,
-            coalesce(bool_or(s.pending_deletion), false) as pending_deletion,
-            coalesce(bool_or(s.read_only), false) as read_only
-       from pg_catalog.unnest(n.traversal_ids) with ordinality as t(id, depth)
-       join lifecycle.namespaces a on a.id = t.id
-       join lifecycle.states s on s.code = a.state
-   ) p
-   where n.id = namespace_effective_state.namespace_id
-$$;
+    AS $_$
+  select * from lifecycle.effective_state_of($1)
+$_$;
 
 --
 -- Name: FUNCTION namespace_effective_state(namespace_id bigint); Type: COMMENT; Schema: lifecycle; Owner: -
@@ -573,14 +605,18 @@ COMMENT ON FUNCTION lifecycle.namespace_event(namespace_id bigint, event text, a
 --
 
 CREATE FUNCTION lifecycle.namespace_full_path(namespace_id bigint) RETURNS text
-    LANGUAGE sql STABLE
+    LANGUAGE plpgsql STABLE
     SET search_path TO ''
+    SET enable_seqscan TO 'off'
+    SET jit TO 'off'
     AS $$
-  select pg_catalog.string_agg(a.path, '/' order by t.depth)
-    from lifecycle.namespaces n
-   cross join lateral pg_catalog.unnest(n.traversal_ids) with ordinality as t(id, depth)
-    join lifecycle.namespaces a on a.id = t.id
-   where n.id = namespace_full_path.namespace_id
+begin
+  return (select pg_catalog.string_agg(a.path, '/' order by t.depth)
+            from lifecycle.namespaces n
+           cross join lateral pg_catalog.unnest(n.traversal_ids) with ordinality as t(id, depth)
+            join lifecycle.namespaces a on a.id = t.id
+           where n.id = namespace_full_path.namespace_id);
+end
 $$;
 
 --
@@ -772,7 +808,8 @@ $$;
 CREATE FUNCTION lifecycle.namespace_lock_path(ids bigint[]) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
-    SET plan_cache_mode TO 'force_custom_plan'
+    SET enable_seqscan TO 'off'
+    SET jit TO 'off'
     AS $$
 begin
   -- traversal_ids of an ancestor is a prefix of its descendants', so it sorts first, and rows are
@@ -1001,17 +1038,29 @@ COMMENT ON FUNCTION lifecycle.namespace_set_visibility(id bigint, new_visibility
 CREATE FUNCTION lifecycle.namespace_state_updates_facts() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
+    SET enable_seqscan TO 'off'
+    SET jit TO 'off'
     AS $$
 declare
-  ns lifecycle.namespaces;
+  path_ids bigint[];
+  full_path text;
+  action text;
+  from_name text;
+  to_name text;
 begin
-  select * into ns from lifecycle.namespaces n where n.id = new.namespace_id;
-  perform lifecycle.fact_emit(
-    (select t.audit_action from lifecycle.state_transitions t
-      where t.from_state = new.from_state and t.to_state = new.to_state),
-    new.namespace_id, ns.traversal_ids, lifecycle.namespace_full_path(new.namespace_id), new.actor_id,
-    pg_catalog.jsonb_build_object('from_state', lifecycle.state_name(new.from_state),
-                                  'to_state', lifecycle.state_name(new.to_state), 'event', new.event,
+  select n.traversal_ids,
+         (select pg_catalog.string_agg(a.path, '/' order by t.depth)
+            from pg_catalog.unnest(n.traversal_ids) with ordinality as t(id, depth)
+            join lifecycle.namespaces a on a.id = t.id),
+         tr.audit_action, f.name, t.name
+    into path_ids, full_path, action, from_name, to_name
+    from lifecycle.states f
+    join lifecycle.states t on t.code = new.to_state
+    left join lifecycle.state_transitions tr on tr.from_state = new.from_state and tr.to_state = new.to_state
+    left join lifecycle.namespaces n on n.id = new.namespace_id
+   where f.code = new.from_state;
+  perform lifecycle.fact_emit(action, new.namespace_id, path_ids, full_path, new.actor_id,
+    pg_catalog.jsonb_build_object('from_state', from_name, 'to_state', to_name, 'event', new.event,
                                   'source', new.source, 'metadata', new.metadata, 'state_update_id', new.id));
   return null;
 end
@@ -1451,6 +1500,11 @@ declare
   from_state smallint;
   refusal record;
   actor bigint;
+  -- What lifecycle.states says of the two states, read once.
+  from_pending boolean;
+  to_pending boolean;
+  from_permanent boolean;
+  to_permanent boolean;
 begin
   if tg_op = 'UPDATE' then
     if new.state = old.state then
@@ -1476,12 +1530,16 @@ begin
 
   -- An INSERT's path was locked by the traversal_ids trigger; an UPDATE locks its ancestors here
   -- (the API locked them already, so this waits only for raw UPDATEs).
+  select f.pending_deletion, f.permanent, t.pending_deletion, t.permanent
+    into from_pending, from_permanent, to_pending, to_permanent
+    from lifecycle.states t
+    left join lifecycle.states f on f.code = from_state
+   where t.code = new.state;
   if tg_op = 'UPDATE' then
     perform lifecycle.namespace_lock_path(old.traversal_ids[1:pg_catalog.cardinality(old.traversal_ids) - 1]);
     -- Leaving a pending deletion takes the path again: hold its name (step 3 of the lock order)
     -- while transition_refusal checks that no live sibling took it meanwhile.
-    if (select s.pending_deletion from lifecycle.states s where s.code = old.state)
-       and not (select s.pending_deletion from lifecycle.states s where s.code = new.state) then
+    if from_pending and not to_pending then
       perform lifecycle.namespace_lock_sibling_path(new.parent_id, new.path);
     end if;
   end if;
@@ -1501,10 +1559,10 @@ begin
     new.state_changes := old.state_changes + 1;
     -- Who scheduled the deletion and when: set when it is scheduled from a permanent state, kept
     -- while the deletion runs or is requeued, cleared when the namespace is restored.
-    if (select s.permanent from lifecycle.states s where s.code = new.state) then
+    if to_permanent then
       new.deletion_scheduled_at := null;
       new.deletion_scheduled_by := null;
-    elsif new.state = 2 and (select s.permanent from lifecycle.states s where s.code = old.state) then
+    elsif new.state = 2 and from_permanent then
       new.deletion_scheduled_at := pg_catalog.now();
       new.deletion_scheduled_by := actor;
     end if;
@@ -1526,7 +1584,10 @@ declare
   call_metadata jsonb := coalesce(nullif(pg_catalog.current_setting('lifecycle.metadata', true), '')::jsonb, '{}');
   from_permanent boolean;
   to_permanent boolean;
+  old_name text;
   md jsonb;
+  drop_keys text[] := '{}';
+  add_keys jsonb := '{}';
 begin
   if tg_op = 'INSERT' then
     insert into lifecycle.namespace_details (namespace_id, state_metadata)
@@ -1539,31 +1600,32 @@ begin
     return null;
   end if;
 
-  select s.permanent into from_permanent from lifecycle.states s where s.code = old.state;
-  select s.permanent into to_permanent from lifecycle.states s where s.code = new.state;
+  select f.permanent, f.name, t.permanent into from_permanent, old_name, to_permanent
+    from lifecycle.states f, lifecycle.states t
+   where f.code = old.state and t.code = new.state;
 
-  select d.state_metadata into md
-    from lifecycle.namespace_details d
-   where d.namespace_id = new.id
-     for update;
   -- The call's keys are merged, but for two: reason explains this one change and stays in its
   -- history row; preserved_state is the gate's alone (a caller must not redirect a later restore).
   -- progress belongs to the state it was recorded in: a new state starts without it, unless the
-  -- call reports one (a finished move's). The keys set below override whatever the call passed.
-  md := (coalesce(md, '{}') - 'progress') || (call_metadata - array['reason', 'preserved_state']) || pg_catalog.jsonb_build_object(
-    'last_updated_at', pg_catalog.now(),
-    'last_changed_by_user_id', actor,
-    'previous_state', lifecycle.state_name(old.state));
+  -- call reports one (a finished move's). The keys set here override whatever the call passed.
+  md := (call_metadata - array['reason', 'preserved_state'])
+        || pg_catalog.jsonb_build_object('last_updated_at', pg_catalog.now(), 'last_changed_by_user_id', actor,
+                                         'previous_state', old_name);
   if to_permanent then
     -- Back in a permanent state: the temporary run is over, and with it its attempts.
-    md := md - 'preserved_state' - 'attempt_count';
+    drop_keys := array['preserved_state', 'attempt_count'];
   elsif from_permanent then
-    md := md || pg_catalog.jsonb_build_object('preserved_state', lifecycle.state_name(old.state));
+    add_keys := pg_catalog.jsonb_build_object('preserved_state', old_name);
   end if;
-
-  insert into lifecycle.namespace_details (namespace_id, state_metadata)
-  values (new.id, md)
-  on conflict (namespace_id) do update set state_metadata = excluded.state_metadata;
+  -- One statement reads and writes the details row, its row lock taken by the UPDATE (step 4 of
+  -- the lock order), so the row is validated once.
+  update lifecycle.namespace_details d
+     set state_metadata = (((d.state_metadata - 'progress') || md) - drop_keys) || add_keys
+   where d.namespace_id = new.id;
+  if not found then
+    insert into lifecycle.namespace_details (namespace_id, state_metadata)
+    values (new.id, (md - drop_keys) || add_keys);
+  end if;
 
   insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata)
   values (new.id, old.state, new.state,
@@ -1756,10 +1818,11 @@ $$;
 --
 
 CREATE FUNCTION lifecycle.path_refusal(path text, parent_id bigint) RETURNS text
-    LANGUAGE sql STABLE
+    LANGUAGE plpgsql STABLE
     SET search_path TO ''
     AS $_$
-  select case
+begin
+  return case
     when path is null then 'path is required'
     when pg_catalog.length(path) > 100 then pg_catalog.format('path is %s characters long, more than 100', pg_catalog.length(path))
     when path !~ '^[a-z0-9]([a-z0-9._-]*[a-z0-9])?$'
@@ -1769,7 +1832,8 @@ CREATE FUNCTION lifecycle.path_refusal(path text, parent_id bigint) RETURNS text
     when exists (select from lifecycle.reserved_paths r
                   where r.path = path_refusal.path and (r.scope = 'any' or path_refusal.parent_id is null))
       then pg_catalog.format('path %L is reserved', path)
-  end
+  end;
+end
 $_$;
 
 --
@@ -1869,10 +1933,12 @@ $$;
 --
 
 CREATE FUNCTION lifecycle.state_code(name text) RETURNS smallint
-    LANGUAGE sql STABLE
+    LANGUAGE plpgsql STABLE
     SET search_path TO ''
     AS $$
-  select s.code from lifecycle.states s where state_code.name in (s.name, s.alias)
+begin
+  return (select s.code from lifecycle.states s where state_code.name in (s.name, s.alias));
+end
 $$;
 
 --
@@ -1906,18 +1972,20 @@ COMMENT ON FUNCTION lifecycle.state_diagram() IS 'The state machine as a mermaid
 --
 
 CREATE FUNCTION lifecycle.state_metadata_refusal(doc jsonb) RETURNS text
-    LANGUAGE sql STABLE
+    LANGUAGE plpgsql STABLE
     SET search_path TO ''
     AS $$
-  select case
-           when doc is null then 'metadata is null'
-           when pg_catalog.jsonb_typeof(doc) <> 'object' then 'metadata must be a JSON object'
-           when pg_catalog.octet_length(doc::text) > j.max_bytes
-             then pg_catalog.format('metadata is %s bytes, more than the limit of %s', pg_catalog.octet_length(doc::text), j.max_bytes)
-           else lifecycle.jsonb_schema_violation(j.schema, doc)
-         end
-    from lifecycle.json_schemas j
-   where j.name = 'state_metadata'
+begin
+  return (select case
+                   when doc is null then 'metadata is null'
+                   when pg_catalog.jsonb_typeof(doc) <> 'object' then 'metadata must be a JSON object'
+                   when pg_catalog.octet_length(doc::text) > j.max_bytes
+                     then pg_catalog.format('metadata is %s bytes, more than the limit of %s', pg_catalog.octet_length(doc::text), j.max_bytes)
+                   else lifecycle.jsonb_schema_violation(j.schema, doc)
+                 end
+            from lifecycle.json_schemas j
+           where j.name = 'state_metadata');
+end
 $$;
 
 --
@@ -1925,10 +1993,12 @@ $$;
 --
 
 CREATE FUNCTION lifecycle.state_name(code smallint) RETURNS text
-    LANGUAGE sql STABLE
+    LANGUAGE plpgsql STABLE
     SET search_path TO ''
     AS $$
-  select s.name from lifecycle.states s where s.code = state_name.code
+begin
+  return (select s.name from lifecycle.states s where s.code = state_name.code);
+end
 $$;
 
 --
@@ -2397,23 +2467,48 @@ $$;
 CREATE FUNCTION lifecycle.transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint) RETURNS TABLE(code text, message text, detail text, hint text)
     LANGUAGE plpgsql STABLE
     SET search_path TO ''
-    SET plan_cache_mode TO 'force_custom_plan'
+    SET enable_seqscan TO 'off'
+    SET jit TO 'off'
     AS $$
 #variable_conflict use_variable
 declare
   depth int := pg_catalog.cardinality(traversal_ids);
-  from_name text := coalesce(lifecycle.state_name(from_state), '(new)');
-  to_name text := lifecycle.state_name(to_state);
+  allowed boolean;
+  required_level smallint;
+  ancestor_forbidden smallint[];
+  descendant_forbidden smallint[];
+  from_name text;
+  to_name text;
+  to_permanent boolean;
+  from_pending boolean;
+  to_pending boolean;
   ns lifecycle.namespaces;
   cfg lifecycle.settings;
-  forbidden smallint[];
   hit_id bigint;
   hit_state smallint;
 begin
-  -- 1. The matrix.
-  if not exists (select from lifecycle.state_transitions t
+  -- What the rule tables say of this pair, in one statement: is it in the matrix, the level it
+  -- needs, the states its guards forbid above and below, and the two states' names and flags.
+  select exists (select from lifecycle.state_transitions t
                   where t.from_state is not distinct from transition_refusal.from_state
-                    and t.to_state = transition_refusal.to_state) then
+                    and t.to_state = transition_refusal.to_state),
+         p.min_access_level,
+         array(select g.forbidden_state from lifecycle.transition_guards g
+                where g.from_state is not distinct from transition_refusal.from_state
+                  and g.to_state = transition_refusal.to_state and g.scope = 'ancestor'),
+         array(select g.forbidden_state from lifecycle.transition_guards g
+                where g.from_state is not distinct from transition_refusal.from_state
+                  and g.to_state = transition_refusal.to_state and g.scope = 'descendant'),
+         coalesce(f.name, '(new)'), ts.name, ts.permanent, coalesce(f.pending_deletion, false), ts.pending_deletion
+    into allowed, required_level, ancestor_forbidden, descendant_forbidden, from_name, to_name, to_permanent,
+         from_pending, to_pending
+    from lifecycle.states ts
+    left join lifecycle.states f on f.code = transition_refusal.from_state
+    left join lifecycle.transition_policies p on p.to_state = ts.code
+   where ts.code = transition_refusal.to_state;
+
+  -- 1. The matrix.
+  if not coalesce(allowed, false) then
     code := 'NS001';
     message := case when from_state is null
                  then pg_catalog.format('a namespace cannot be created as %s', to_name)
@@ -2433,20 +2528,23 @@ begin
   -- 2. Authorization: the system (actor null) or an actor with the policy's access level.
   if from_state is not null then
     return query
-      select * from lifecycle.actor_refusal(namespace_id, traversal_ids, actor_id,
-               (select p.min_access_level from lifecycle.transition_policies p where p.to_state = transition_refusal.to_state),
+      select * from lifecycle.actor_refusal(namespace_id, traversal_ids, actor_id, required_level,
                pg_catalog.format('move this namespace to %s', to_name));
     if found then
       return;
     end if;
-    select * into ns from lifecycle.namespaces n where n.id = transition_refusal.namespace_id;
-    select * into cfg from lifecycle.settings;
+    -- The row and the settings matter only when leaving a pending deletion (grace period, delete
+    -- now, the path taken meanwhile).
+    if from_pending then
+      select * into ns from lifecycle.namespaces n where n.id = transition_refusal.namespace_id;
+      select * into cfg from lifecycle.settings;
+    end if;
   end if;
 
   -- Soft delete (DESIGN §5). A user's restore ends with the grace period; the system (the sweeper
   -- restoring a namespace whose scheduler lost the right to delete it) may restore later.
   if from_state = 2 and actor_id is not null
-     and (select s.permanent from lifecycle.states s where s.code = transition_refusal.to_state)
+     and to_permanent
      and ns.deletion_scheduled_at + pg_catalog.make_interval(days => cfg.deletion_adjourned_period_days) < pg_catalog.now() then
     code := 'NS007';
     message := 'the grace period for restoring this namespace is over';
@@ -2466,16 +2564,16 @@ begin
   end if;
 
   -- 3. No ancestor, at any depth, may have a forbidden own state; report the nearest.
-  select a.id, a.state into hit_id, hit_state
-    from lifecycle.transition_guards g
-    join lifecycle.namespaces a on a.state = g.forbidden_state
-   where g.from_state is not distinct from transition_refusal.from_state
-     and g.to_state = transition_refusal.to_state
-     and g.scope = 'ancestor'
-     and a.id = any (traversal_ids[1:depth - 1])
-   order by pg_catalog.cardinality(a.traversal_ids) desc
-   limit 1;
-  if found then
+  hit_id := null;
+  if pg_catalog.cardinality(ancestor_forbidden) > 0 and depth > 1 then
+    select a.id, a.state into hit_id, hit_state
+      from lifecycle.namespaces a
+     where a.id = any (traversal_ids[1:depth - 1])
+       and a.state = any (ancestor_forbidden)
+     order by pg_catalog.cardinality(a.traversal_ids) desc
+     limit 1;
+  end if;
+  if hit_id is not null then
     code := 'NS002';
     message := case when from_state is null
                  then pg_catalog.format('cannot create a namespace below %s: it is %s',
@@ -2492,17 +2590,12 @@ begin
 
   -- 4. No descendant, at any depth, may have a forbidden own state.
   if from_state is not null then
-    forbidden := array(select g.forbidden_state
-                         from lifecycle.transition_guards g
-                        where g.from_state = transition_refusal.from_state
-                          and g.to_state = transition_refusal.to_state
-                          and g.scope = 'descendant');
-    if pg_catalog.cardinality(forbidden) > 0 then
+    if pg_catalog.cardinality(descendant_forbidden) > 0 then
       -- Descendants of X sort after X and before X with its last element + 1.
       select d.id, d.state into hit_id, hit_state
         from lifecycle.namespaces d
        where d.state <> 0
-         and d.state = any (forbidden)
+         and d.state = any (descendant_forbidden)
          and d.traversal_ids > traversal_ids
          and d.traversal_ids < traversal_ids[1:depth - 1] || (traversal_ids[depth] + 1)
        limit 1;
@@ -2521,8 +2614,7 @@ begin
 
     -- 5. Leaving a pending deletion makes the path live again: a live sibling must not hold it.
     --    (The gate holds the sibling-path lock while this runs.)
-    if (select s.pending_deletion from lifecycle.states s where s.code = transition_refusal.from_state)
-       and not (select s.pending_deletion from lifecycle.states s where s.code = transition_refusal.to_state) then
+    if from_pending and not to_pending then
       select n.id into hit_id
         from lifecycle.namespaces n
        where coalesce(n.parent_id, 0) = coalesce(ns.parent_id, 0) and n.path = ns.path
@@ -3657,6 +3749,12 @@ GRANT ALL ON FUNCTION lifecycle.check_invariants() TO lifecycle_worker;
 --
 
 REVOKE ALL ON FUNCTION lifecycle.deleted_namespaces_facts() FROM PUBLIC;
+
+--
+-- Name: FUNCTION effective_state_of(id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.effective_state_of(id bigint) FROM PUBLIC;
 
 --
 -- Name: FUNCTION effective_states_refresh(); Type: ACL; Schema: lifecycle; Owner: -

@@ -290,19 +290,29 @@ func (e *env) freshSlot(ctx context.Context, slot string) error {
 }
 
 // syncerCaughtUp makes a fact (a membership of a user who is no one, added and removed) and waits
-// until the syncer has recorded it: everything committed before it is recorded too.
+// until the syncer has recorded it: everything committed before it is recorded too. A new marker
+// every few seconds, in case one committed before the syncer's slot was ready.
 func (e *env) syncerCaughtUp(ctx context.Context) error {
-	user := 1_000_000_000 + time.Now().UnixNano()%1_000_000_000
-	if _, err := e.pool.Exec(ctx, `insert into lifecycle.namespace_members (namespace_id, user_id, access_level) values ($1, $2, 10)`,
-		e.data.Roots[0], user); err != nil {
-		return err
-	}
-	defer e.pool.Exec(context.WithoutCancel(ctx), `delete from lifecycle.namespace_members where namespace_id = $1 and user_id = $2`, e.data.Roots[0], user)
+	root := e.data.Roots[0]
+	var users []int64
+	defer func() {
+		e.pool.Exec(context.WithoutCancel(ctx), `delete from lifecycle.namespace_members where namespace_id = $1 and user_id = any ($2)`, root, users)
+	}()
 	deadline := time.Now().Add(10 * time.Minute)
+	var nextMarker time.Time
 	for {
+		if time.Now().After(nextMarker) {
+			user := 1_000_000_000 + time.Now().UnixNano()%1_000_000_000
+			if _, err := e.pool.Exec(ctx, `insert into lifecycle.namespace_members (namespace_id, user_id, access_level) values ($1, $2, 10)`,
+				root, user); err != nil {
+				return err
+			}
+			users = append(users, user)
+			nextMarker = time.Now().Add(5 * time.Second)
+		}
 		var done bool
 		if err := e.pool.QueryRow(ctx, `select exists (select from lifecycle.audit_events where action = 'member_added'
-			and namespace_id = $1 and (details ->> 'user_id')::bigint = $2)`, e.data.Roots[0], user).Scan(&done); err != nil {
+			and namespace_id = $1 and (details ->> 'user_id')::bigint = any ($2))`, root, users).Scan(&done); err != nil {
 			return err
 		}
 		if done {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -38,16 +39,11 @@ func (e *env) startSyncer(ctx context.Context, slot string, args ...string) (*sy
 	}
 	p := &syncerProc{cmd: cmd, log: logPath, done: make(chan error, 1)}
 	go func() { p.done <- cmd.Wait() }()
-	// Streaming once its slot is active.
-	deadline := time.Now().Add(30 * time.Second)
+	// Streaming once it says so: a slot is listed (active) while it is still being created, which
+	// waits for the transactions running then; what commits before it is ready is never decoded.
+	deadline := time.Now().Add(2 * time.Minute)
 	for {
-		var active bool
-		if err := e.pool.QueryRow(ctx, `select coalesce((select active from pg_replication_slots where slot_name = $1), false)`,
-			slot).Scan(&active); err != nil {
-			p.stop()
-			return nil, err
-		}
-		if active {
+		if b, err := os.ReadFile(logPath); err == nil && strings.Contains(string(b), `"msg":"streaming"`) {
 			return p, nil
 		}
 		select {
@@ -58,7 +54,7 @@ func (e *env) startSyncer(ctx context.Context, slot string, args ...string) (*sy
 		}
 		if time.Now().After(deadline) {
 			p.stop()
-			return nil, fmt.Errorf("the syncer did not start streaming in 30 s:\n%s", p.tail())
+			return nil, fmt.Errorf("the syncer did not start streaming in 2 minutes:\n%s", p.tail())
 		}
 	}
 }

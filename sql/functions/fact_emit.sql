@@ -4,8 +4,9 @@
 -- the rows may be gone: the namespace's id, path of ids and full path, the actor, the details; and
 -- its MAC (lifecycle.fact_mac), which only this schema's functions can compute: a message someone
 -- emits by hand is recorded as a forged fact, not as what it claims. Not granted to anyone: the
--- fact triggers (SECURITY DEFINER) call it.
-create function lifecycle.fact_emit(
+-- fact triggers (SECURITY DEFINER) call it. PL/pgSQL: every state change calls it, and a SQL
+-- function with a SET clause would be planned on every call.
+create or replace function lifecycle.fact_emit(
   action text,
   namespace_id bigint,
   traversal_ids bigint[],
@@ -14,19 +15,21 @@ create function lifecycle.fact_emit(
   details jsonb
 )
 returns void
-language sql
+language plpgsql
 security definer
 set search_path to ''
 as $$
-  select null::void
-    from (select pg_catalog.jsonb_build_object(
-                   'action', action,
-                   'namespace_id', namespace_id,
-                   'traversal_ids', traversal_ids,
-                   'full_path', full_path,
-                   'actor_id', actor_id,
-                   'details', coalesce(details, '{}'),
-                   'occurred_at', pg_catalog.now()) as fact) f,
-         lateral (select pg_catalog.pg_logical_emit_message(true, 'nslifecycle.fact',
-                    (f.fact || pg_catalog.jsonb_build_object('mac', lifecycle.fact_mac(f.fact)))::text)) emitted
+declare
+  fact jsonb := pg_catalog.jsonb_build_object(
+    'action', action,
+    'namespace_id', namespace_id,
+    'traversal_ids', traversal_ids,
+    'full_path', full_path,
+    'actor_id', actor_id,
+    'details', coalesce(details, '{}'),
+    'occurred_at', pg_catalog.now());
+begin
+  perform pg_catalog.pg_logical_emit_message(true, 'nslifecycle.fact',
+    (fact || pg_catalog.jsonb_build_object('mac', lifecycle.fact_mac(fact)))::text);
+end
 $$;

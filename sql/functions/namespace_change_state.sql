@@ -5,7 +5,7 @@
 --
 -- Not granted to anyone: the API functions call it as their owner. Its parameters carry other names
 -- than the API's because PL/pgSQL cannot have an argument and a result column of the same name.
-create function lifecycle.namespace_change_state(
+create or replace function lifecycle.namespace_change_state(
   id bigint,
   target_state_name text,
   event_name text,
@@ -23,6 +23,7 @@ declare
   ev lifecycle.events;
   key_state smallint;
   refusal text;
+  setting text;
 begin
   if id is null then
     raise exception using errcode = 'NS010', message = 'namespace_id is required',
@@ -52,7 +53,10 @@ begin
     end if;
   end if;
   call_metadata := coalesce(call_metadata, '{}');
-  refusal := lifecycle.state_metadata_refusal(call_metadata);
+  -- Most calls pass no metadata: the empty object conforms, so the schema walk is skipped.
+  if call_metadata <> '{}' then
+    refusal := lifecycle.state_metadata_refusal(call_metadata);
+  end if;
   if refusal is not null then
     raise exception using errcode = 'NS010', message = 'invalid metadata', detail = refusal,
       hint = 'Allowed keys and types: lifecycle.json_schemas, name state_metadata.';
@@ -89,20 +93,22 @@ begin
   if target <> current_state then
     -- The context the gate and the record read (transaction-local; reset right after, so a later
     -- raw UPDATE in the same transaction is not attributed to this call).
-    perform pg_catalog.set_config('lifecycle.actor_id', coalesce(actor::text, ''), true);
-    perform pg_catalog.set_config('lifecycle.event', coalesce(event_name, ''), true);
-    perform pg_catalog.set_config('lifecycle.metadata', call_metadata::text, true);
-    perform pg_catalog.set_config('lifecycle.source', 'api', true);
+    -- (Assignments, not PERFORM: an expression without a table is evaluated directly, a PERFORM
+    -- runs a whole query.)
+    setting := pg_catalog.set_config('lifecycle.actor_id', coalesce(actor::text, ''), true);
+    setting := pg_catalog.set_config('lifecycle.event', coalesce(event_name, ''), true);
+    setting := pg_catalog.set_config('lifecycle.metadata', call_metadata::text, true);
+    setting := pg_catalog.set_config('lifecycle.source', 'api', true);
     update lifecycle.namespaces n set state = target where n.id = namespace_change_state.id;
-    perform pg_catalog.set_config('lifecycle.actor_id', '', true);
-    perform pg_catalog.set_config('lifecycle.event', '', true);
-    perform pg_catalog.set_config('lifecycle.metadata', '', true);
-    perform pg_catalog.set_config('lifecycle.source', '', true);
+    setting := pg_catalog.set_config('lifecycle.actor_id', '', true);
+    setting := pg_catalog.set_config('lifecycle.event', '', true);
+    setting := pg_catalog.set_config('lifecycle.metadata', '', true);
+    setting := pg_catalog.set_config('lifecycle.source', '', true);
   end if;
 
   return query
     select namespace_change_state.id, lifecycle.state_name(current_state), lifecycle.state_name(target),
            e.effective_state, target <> current_state
-      from lifecycle.namespace_effective_state(namespace_change_state.id) e;
+      from lifecycle.effective_state_of(namespace_change_state.id) e;
 end
 $$;

@@ -19,16 +19,20 @@
 -- a raw UPDATE and an API call can then wait on each other in rare interleavings; PostgreSQL's
 -- deadlock detector ends one of them (SQLSTATE 40P01) with nothing half-done. Clients should use
 -- the API functions, which follow the order exactly.
-create function lifecycle.namespace_lock_path(ids bigint[])
+create or replace function lifecycle.namespace_lock_path(ids bigint[])
 returns void
 language plpgsql
 -- Definer: FOR SHARE needs a privilege the application role does not have.
 security definer
 set search_path to ''
--- Planned afresh on every call: a plan cached while the table was small (a fresh database filled
--- by one large INSERT) would keep scanning the whole table for these id lists, making the INSERT
--- quadratic; a fresh plan sees the current size and takes the index.
-set plan_cache_mode to force_custom_plan
+-- Plans are cached for the session (PL/pgSQL); planning afresh on every call cost more than the
+-- lookups. Seq scans off: a generic plan made while the table was small (a fresh database filled
+-- by one large INSERT) would otherwise keep scanning the whole table for these id lists as it
+-- grows, making that INSERT quadratic; with them off, it is the index plan from the start.
+set enable_seqscan to off
+-- With seq scans off, a query that can only scan (a one-row table) looks expensive enough to be
+-- JIT-compiled, which costs milliseconds: never worth it for these lookups.
+set jit to off
 as $$
 begin
   -- traversal_ids of an ancestor is a prefix of its descendants', so it sorts first, and rows are

@@ -1,9 +1,12 @@
 -- The code of a state name (or of its alias, "active" for ancestor_inherited); null when unknown.
-create function lifecycle.state_code(name text)
+-- PL/pgSQL for its cached plan (see state_name).
+create or replace function lifecycle.state_code(name text)
 returns smallint
-language sql
+language plpgsql
 stable
 set search_path to ''
 as $$
-  select s.code from lifecycle.states s where state_code.name in (s.name, s.alias)
+begin
+  return (select s.code from lifecycle.states s where state_code.name in (s.name, s.alias));
+end
 $$;

@@ -20,26 +20,54 @@ returns table (code text, message text, detail text, hint text)
 language plpgsql
 stable
 set search_path to ''
--- Planned afresh on every call: a plan cached while the table was small (a fresh database filled
--- by one large INSERT) would keep scanning the whole table for these id lists, making the INSERT
--- quadratic; a fresh plan sees the current size and takes the index.
-set plan_cache_mode to force_custom_plan
+-- Plans are cached for the session (PL/pgSQL); planning afresh on every call cost more than the
+-- lookups. Seq scans off: a generic plan made while the table was small (a fresh database filled
+-- by one large INSERT) would otherwise keep scanning the whole table for these id lists as it
+-- grows, making that INSERT quadratic; with them off, it is the index plan from the start.
+set enable_seqscan to off
+-- With seq scans off, a query that can only scan (a one-row table) looks expensive enough to be
+-- JIT-compiled, which costs milliseconds: never worth it for these lookups.
+set jit to off
 as $$
 #variable_conflict use_variable
 declare
   depth int := pg_catalog.cardinality(traversal_ids);
-  from_name text := coalesce(lifecycle.state_name(from_state), '(new)');
-  to_name text := lifecycle.state_name(to_state);
+  allowed boolean;
+  required_level smallint;
+  ancestor_forbidden smallint[];
+  descendant_forbidden smallint[];
+  from_name text;
+  to_name text;
+  to_permanent boolean;
+  from_pending boolean;
+  to_pending boolean;
   ns lifecycle.namespaces;
   cfg lifecycle.settings;
-  forbidden smallint[];
   hit_id bigint;
   hit_state smallint;
 begin
-  -- 1. The matrix.
-  if not exists (select from lifecycle.state_transitions t
+  -- What the rule tables say of this pair, in one statement: is it in the matrix, the level it
+  -- needs, the states its guards forbid above and below, and the two states' names and flags.
+  select exists (select from lifecycle.state_transitions t
                   where t.from_state is not distinct from transition_refusal.from_state
-                    and t.to_state = transition_refusal.to_state) then
+                    and t.to_state = transition_refusal.to_state),
+         p.min_access_level,
+         array(select g.forbidden_state from lifecycle.transition_guards g
+                where g.from_state is not distinct from transition_refusal.from_state
+                  and g.to_state = transition_refusal.to_state and g.scope = 'ancestor'),
+         array(select g.forbidden_state from lifecycle.transition_guards g
+                where g.from_state is not distinct from transition_refusal.from_state
+                  and g.to_state = transition_refusal.to_state and g.scope = 'descendant'),
+         coalesce(f.name, '(new)'), ts.name, ts.permanent, coalesce(f.pending_deletion, false), ts.pending_deletion
+    into allowed, required_level, ancestor_forbidden, descendant_forbidden, from_name, to_name, to_permanent,
+         from_pending, to_pending
+    from lifecycle.states ts
+    left join lifecycle.states f on f.code = transition_refusal.from_state
+    left join lifecycle.transition_policies p on p.to_state = ts.code
+   where ts.code = transition_refusal.to_state;
+
+  -- 1. The matrix.
+  if not coalesce(allowed, false) then
     code := 'NS001';
     message := case when from_state is null
                  then pg_catalog.format('a namespace cannot be created as %s', to_name)
@@ -59,20 +87,23 @@ begin
   -- 2. Authorization: the system (actor null) or an actor with the policy's access level.
   if from_state is not null then
     return query
-      select * from lifecycle.actor_refusal(namespace_id, traversal_ids, actor_id,
-               (select p.min_access_level from lifecycle.transition_policies p where p.to_state = transition_refusal.to_state),
+      select * from lifecycle.actor_refusal(namespace_id, traversal_ids, actor_id, required_level,
                pg_catalog.format('move this namespace to %s', to_name));
     if found then
       return;
     end if;
-    select * into ns from lifecycle.namespaces n where n.id = transition_refusal.namespace_id;
-    select * into cfg from lifecycle.settings;
+    -- The row and the settings matter only when leaving a pending deletion (grace period, delete
+    -- now, the path taken meanwhile).
+    if from_pending then
+      select * into ns from lifecycle.namespaces n where n.id = transition_refusal.namespace_id;
+      select * into cfg from lifecycle.settings;
+    end if;
   end if;
 
   -- Soft delete (DESIGN §5). A user's restore ends with the grace period; the system (the sweeper
   -- restoring a namespace whose scheduler lost the right to delete it) may restore later.
   if from_state = 2 and actor_id is not null
-     and (select s.permanent from lifecycle.states s where s.code = transition_refusal.to_state)
+     and to_permanent
      and ns.deletion_scheduled_at + pg_catalog.make_interval(days => cfg.deletion_adjourned_period_days) < pg_catalog.now() then
     code := 'NS007';
     message := 'the grace period for restoring this namespace is over';
@@ -92,16 +123,16 @@ begin
   end if;
 
   -- 3. No ancestor, at any depth, may have a forbidden own state; report the nearest.
-  select a.id, a.state into hit_id, hit_state
-    from lifecycle.transition_guards g
-    join lifecycle.namespaces a on a.state = g.forbidden_state
-   where g.from_state is not distinct from transition_refusal.from_state
-     and g.to_state = transition_refusal.to_state
-     and g.scope = 'ancestor'
-     and a.id = any (traversal_ids[1:depth - 1])
-   order by pg_catalog.cardinality(a.traversal_ids) desc
-   limit 1;
-  if found then
+  hit_id := null;
+  if pg_catalog.cardinality(ancestor_forbidden) > 0 and depth > 1 then
+    select a.id, a.state into hit_id, hit_state
+      from lifecycle.namespaces a
+     where a.id = any (traversal_ids[1:depth - 1])
+       and a.state = any (ancestor_forbidden)
+     order by pg_catalog.cardinality(a.traversal_ids) desc
+     limit 1;
+  end if;
+  if hit_id is not null then
     code := 'NS002';
     message := case when from_state is null
                  then pg_catalog.format('cannot create a namespace below %s: it is %s',
@@ -118,17 +149,12 @@ begin
 
   -- 4. No descendant, at any depth, may have a forbidden own state.
   if from_state is not null then
-    forbidden := array(select g.forbidden_state
-                         from lifecycle.transition_guards g
-                        where g.from_state = transition_refusal.from_state
-                          and g.to_state = transition_refusal.to_state
-                          and g.scope = 'descendant');
-    if pg_catalog.cardinality(forbidden) > 0 then
+    if pg_catalog.cardinality(descendant_forbidden) > 0 then
       -- Descendants of X sort after X and before X with its last element + 1.
       select d.id, d.state into hit_id, hit_state
         from lifecycle.namespaces d
        where d.state <> 0
-         and d.state = any (forbidden)
+         and d.state = any (descendant_forbidden)
          and d.traversal_ids > traversal_ids
          and d.traversal_ids < traversal_ids[1:depth - 1] || (traversal_ids[depth] + 1)
        limit 1;
@@ -147,8 +173,7 @@ begin
 
     -- 5. Leaving a pending deletion makes the path live again: a live sibling must not hold it.
     --    (The gate holds the sibling-path lock while this runs.)
-    if (select s.pending_deletion from lifecycle.states s where s.code = transition_refusal.from_state)
-       and not (select s.pending_deletion from lifecycle.states s where s.code = transition_refusal.to_state) then
+    if from_pending and not to_pending then
       select n.id into hit_id
         from lifecycle.namespaces n
        where coalesce(n.parent_id, 0) = coalesce(ns.parent_id, 0) and n.path = ns.path

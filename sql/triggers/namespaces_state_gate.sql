@@ -16,6 +16,11 @@ declare
   from_state smallint;
   refusal record;
   actor bigint;
+  -- What lifecycle.states says of the two states, read once.
+  from_pending boolean;
+  to_pending boolean;
+  from_permanent boolean;
+  to_permanent boolean;
 begin
   if tg_op = 'UPDATE' then
     if new.state = old.state then
@@ -41,12 +46,16 @@ begin
 
   -- An INSERT's path was locked by the traversal_ids trigger; an UPDATE locks its ancestors here
   -- (the API locked them already, so this waits only for raw UPDATEs).
+  select f.pending_deletion, f.permanent, t.pending_deletion, t.permanent
+    into from_pending, from_permanent, to_pending, to_permanent
+    from lifecycle.states t
+    left join lifecycle.states f on f.code = from_state
+   where t.code = new.state;
   if tg_op = 'UPDATE' then
     perform lifecycle.namespace_lock_path(old.traversal_ids[1:pg_catalog.cardinality(old.traversal_ids) - 1]);
     -- Leaving a pending deletion takes the path again: hold its name (step 3 of the lock order)
     -- while transition_refusal checks that no live sibling took it meanwhile.
-    if (select s.pending_deletion from lifecycle.states s where s.code = old.state)
-       and not (select s.pending_deletion from lifecycle.states s where s.code = new.state) then
+    if from_pending and not to_pending then
       perform lifecycle.namespace_lock_sibling_path(new.parent_id, new.path);
     end if;
   end if;
@@ -66,10 +75,10 @@ begin
     new.state_changes := old.state_changes + 1;
     -- Who scheduled the deletion and when: set when it is scheduled from a permanent state, kept
     -- while the deletion runs or is requeued, cleared when the namespace is restored.
-    if (select s.permanent from lifecycle.states s where s.code = new.state) then
+    if to_permanent then
       new.deletion_scheduled_at := null;
       new.deletion_scheduled_by := null;
-    elsif new.state = 2 and (select s.permanent from lifecycle.states s where s.code = old.state) then
+    elsif new.state = 2 and from_permanent then
       new.deletion_scheduled_at := pg_catalog.now();
       new.deletion_scheduled_by := actor;
     end if;

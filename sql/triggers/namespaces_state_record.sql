@@ -18,7 +18,10 @@ declare
   call_metadata jsonb := coalesce(nullif(pg_catalog.current_setting('lifecycle.metadata', true), '')::jsonb, '{}');
   from_permanent boolean;
   to_permanent boolean;
+  old_name text;
   md jsonb;
+  drop_keys text[] := '{}';
+  add_keys jsonb := '{}';
 begin
   if tg_op = 'INSERT' then
     insert into lifecycle.namespace_details (namespace_id, state_metadata)
@@ -31,31 +34,32 @@ begin
     return null;
   end if;
 
-  select s.permanent into from_permanent from lifecycle.states s where s.code = old.state;
-  select s.permanent into to_permanent from lifecycle.states s where s.code = new.state;
+  select f.permanent, f.name, t.permanent into from_permanent, old_name, to_permanent
+    from lifecycle.states f, lifecycle.states t
+   where f.code = old.state and t.code = new.state;
 
-  select d.state_metadata into md
-    from lifecycle.namespace_details d
-   where d.namespace_id = new.id
-     for update;
   -- The call's keys are merged, but for two: reason explains this one change and stays in its
   -- history row; preserved_state is the gate's alone (a caller must not redirect a later restore).
   -- progress belongs to the state it was recorded in: a new state starts without it, unless the
-  -- call reports one (a finished move's). The keys set below override whatever the call passed.
-  md := (coalesce(md, '{}') - 'progress') || (call_metadata - array['reason', 'preserved_state']) || pg_catalog.jsonb_build_object(
-    'last_updated_at', pg_catalog.now(),
-    'last_changed_by_user_id', actor,
-    'previous_state', lifecycle.state_name(old.state));
+  -- call reports one (a finished move's). The keys set here override whatever the call passed.
+  md := (call_metadata - array['reason', 'preserved_state'])
+        || pg_catalog.jsonb_build_object('last_updated_at', pg_catalog.now(), 'last_changed_by_user_id', actor,
+                                         'previous_state', old_name);
   if to_permanent then
     -- Back in a permanent state: the temporary run is over, and with it its attempts.
-    md := md - 'preserved_state' - 'attempt_count';
+    drop_keys := array['preserved_state', 'attempt_count'];
   elsif from_permanent then
-    md := md || pg_catalog.jsonb_build_object('preserved_state', lifecycle.state_name(old.state));
+    add_keys := pg_catalog.jsonb_build_object('preserved_state', old_name);
   end if;
-
-  insert into lifecycle.namespace_details (namespace_id, state_metadata)
-  values (new.id, md)
-  on conflict (namespace_id) do update set state_metadata = excluded.state_metadata;
+  -- One statement reads and writes the details row, its row lock taken by the UPDATE (step 4 of
+  -- the lock order), so the row is validated once.
+  update lifecycle.namespace_details d
+     set state_metadata = (((d.state_metadata - 'progress') || md) - drop_keys) || add_keys
+   where d.namespace_id = new.id;
+  if not found then
+    insert into lifecycle.namespace_details (namespace_id, state_metadata)
+    values (new.id, (md - drop_keys) || add_keys);
+  end if;
 
   insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata)
   values (new.id, old.state, new.state,

@@ -1,0 +1,12 @@
+-- The MAC of a fact: SHA-256 over the key and the SHA-256 of the key and the fact's canonical
+-- text (jsonb prints keys in one order), hex. A nested hash, so the fact cannot be extended.
+create or replace function lifecycle.fact_mac(fact jsonb)
+returns text
+language sql
+stable
+security definer
+set search_path to ''
+as $$
+  select pg_catalog.encode(pg_catalog.sha256(k.key || pg_catalog.sha256(k.key || pg_catalog.convert_to(fact::text, 'UTF8'))), 'hex')
+    from lifecycle.fact_key k
+$$;
