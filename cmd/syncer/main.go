@@ -51,6 +51,9 @@ func run(args []string, stderr io.Writer) int {
 	fs.DurationVar(&cfg.StandbyInterval, "standby-interval", 10*time.Second, "report the confirmed position at least this often")
 	fs.DurationVar(&cfg.HeartbeatInterval, "heartbeat-interval", 30*time.Second, "heartbeat message interval (keeps an idle slot moving)")
 	fs.DurationVar(&cfg.RefreshDebounce, "refresh-debounce", time.Second, "refresh lifecycle.effective_states this long after a change")
+	fs.DurationVar(&cfg.RefreshMinInterval, "refresh-min-interval", 10*time.Second, "at least this long between the end of one refresh and the start of the next")
+	fs.IntVar(&cfg.BatchMax, "batch-max", 500, "source transactions recorded in one transaction at most (group commit)")
+	fs.DurationVar(&cfg.BatchWait, "batch-wait", 2*time.Millisecond, "how long a received transaction waits for more to be recorded with it")
 	fs.DurationVar(&cfg.WebhookTimeout, "webhook-timeout", 10*time.Second, "timeout of one webhook attempt")
 	fs.IntVar(&cfg.WebhookMaxAttempts, "webhook-max-attempts", 8, "attempts before a delivery is dead")
 	fs.IntVar(&cfg.WebhookWorkers, "webhook-workers", 4, "webhook attempts in parallel")
@@ -69,7 +72,8 @@ func run(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "syncer: %v\n", err)
 		return 2
 	}
-	if cfg.StandbyInterval <= 0 || cfg.HeartbeatInterval <= 0 || cfg.RefreshDebounce < 0 || cfg.WebhookTimeout <= 0 ||
+	if cfg.StandbyInterval <= 0 || cfg.HeartbeatInterval <= 0 || cfg.RefreshDebounce < 0 || cfg.RefreshMinInterval < 0 ||
+		cfg.BatchMax < 1 || cfg.BatchWait < 0 || cfg.WebhookTimeout <= 0 ||
 		cfg.WebhookMaxAttempts < 1 || cfg.WebhookWorkers < 1 || cfg.WebhookBackoff <= 0 || cfg.DeliveryPoll <= 0 || cfg.HardDeleteBatch < 0 {
 		log.Error("bad flags: intervals and timeouts must be positive, counts at least 1")
 		return 2

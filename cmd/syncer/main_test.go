@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -116,7 +117,7 @@ func (e *env) start() {
 	e.t.Helper()
 	e.addr = freeAddr(e.t)
 	args := append([]string{"-slot", e.slot, "-listen", e.addr, "-log-format", "json", "-standby-interval", "1s",
-		"-refresh-debounce", "100ms", "-delivery-poll", "100ms"}, e.args...)
+		"-refresh-debounce", "100ms", "-refresh-min-interval", "100ms", "-delivery-poll", "100ms"}, e.args...)
 	e.cmd = exec.Command(binary, args...)
 	e.cmd.Env = append(os.Environ(), "DATABASE_URL="+e.url)
 	e.cmd.Stderr = e.log
@@ -690,4 +691,92 @@ func TestTheSyncerRunsWithALeastPrivilegeRole(t *testing.T) {
 		t.Fatalf("walsenders of %s: %d (%v), want the syncer's one", role, walsenders, err)
 	}
 	e.kill()
+}
+
+// metric reads one un-labelled series from /metrics (0 when absent).
+func (e *env) metric(name string) float64 {
+	e.t.Helper()
+	resp, err := http.Get("http://" + e.addr + "/metrics")
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	for _, line := range strings.Split(string(body), "\n") {
+		if v, ok := strings.CutPrefix(line, name+" "); ok {
+			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil {
+				e.t.Fatalf("%s: %v", line, err)
+			}
+			return f
+		}
+	}
+	return 0
+}
+
+// A backlog is recorded in group commits: many source transactions per transaction of the
+// syncer's own, never more than -batch-max, each audited exactly once.
+func TestABacklogIsRecordedInGroupCommits(t *testing.T) {
+	e := newEnv(t, "-batch-max", "50", "-batch-wait", "20ms")
+	e.start()
+	e.caughtUp()
+	e.kill()
+	org := e.insert(nil, "organization", "backlog")
+	var projects []int64
+	for i := 0; i < 20; i++ {
+		projects = append(projects, e.insert(&org, "project", fmt.Sprintf("p%d", i)))
+	}
+	const transitions = 1000
+	for i := 0; i < transitions; i++ {
+		ev := "archive"
+		if (i/len(projects))%2 == 1 {
+			ev = "unarchive"
+		}
+		if _, err := e.lc.Event(e.ctx, projects[i%len(projects)], ev, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.start()
+	e.caughtUp()
+	var history, audited int
+	if err := e.pool.QueryRow(e.ctx, `select (select count(*) from lifecycle.namespace_state_updates),
+		(select count(distinct details ->> 'state_update_id') from lifecycle.audit_events where details ? 'state_update_id')`).
+		Scan(&history, &audited); err != nil {
+		t.Fatal(err)
+	}
+	txs, batches := e.metric("lifecycle_syncer_transactions_total"), e.metric("lifecycle_syncer_batches_total")
+	t.Logf("%d source transactions in %d batches", int(txs), int(batches))
+	if history != transitions || audited != history {
+		t.Fatalf("%d transitions: %d history rows, %d audited", transitions, history, audited)
+	}
+	if txs < transitions || batches > txs/5 || batches < txs/50 {
+		t.Fatalf("%v source transactions recorded in %v batches: want batches of up to 50, most of them full", txs, batches)
+	}
+}
+
+// Under steady changes the view is refreshed at most once per -refresh-min-interval (plus the
+// refresh itself), not back to back.
+func TestRefreshesKeepTheirMinimumInterval(t *testing.T) {
+	e := newEnv(t, "-refresh-min-interval", "3s")
+	e.start()
+	e.caughtUp()
+	org := e.insert(nil, "organization", "steady")
+	project := e.insert(&org, "project", "p")
+	start := e.metric("lifecycle_syncer_effective_states_refresh_seconds_count")
+	begin := time.Now()
+	for i := 0; time.Since(begin) < 4500*time.Millisecond; i++ {
+		ev := "archive"
+		if i%2 == 1 {
+			ev = "unarchive"
+		}
+		if _, err := e.lc.Event(e.ctx, project, ev, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	n := e.metric("lifecycle_syncer_effective_states_refresh_seconds_count") - start
+	// With a 100 ms debounce and no minimum, 4.5 s of changes every 100 ms refresh about 40 times.
+	if n < 1 || n > 2 {
+		t.Fatalf("%v refreshes in 4.5 s of steady changes with a 3 s minimum interval, want 1 or 2", n)
+	}
 }

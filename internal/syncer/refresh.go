@@ -16,6 +16,18 @@ type refresher struct {
 	s       *Syncer
 	kick    chan struct{}
 	pending time.Time // first change not yet refreshed; zero when none
+	lastEnd time.Time // when the last refresh ended
+}
+
+// wait is how long a refresh of changes seen now waits: the debounce, and at least the minimum
+// interval since the last refresh ended, so that under steady changes refreshes do not run back to
+// back (a full refresh costs seconds of CPU at a million namespaces).
+func (r *refresher) wait(now time.Time) time.Duration {
+	w := r.s.cfg.RefreshDebounce
+	if !r.lastEnd.IsZero() {
+		w = max(w, r.lastEnd.Add(r.s.cfg.RefreshMinInterval).Sub(now))
+	}
+	return w
 }
 
 func (r *refresher) changed() {
@@ -40,7 +52,7 @@ func (r *refresher) run(ctx context.Context) {
 		case <-r.kick:
 			if r.pending.IsZero() {
 				r.pending = time.Now()
-				timer = time.After(r.s.cfg.RefreshDebounce)
+				timer = time.After(r.wait(r.pending))
 			}
 		case <-timer:
 			timer = nil
@@ -57,7 +69,8 @@ func (r *refresher) run(ctx context.Context) {
 				timer = time.After(r.s.cfg.RefreshDebounce)
 				continue
 			}
-			r.s.metrics.refreshes.Observe(time.Since(start).Seconds())
+			r.lastEnd = time.Now()
+			r.s.metrics.refreshes.Observe(r.lastEnd.Sub(start).Seconds())
 			r.s.metrics.refreshLag.Set(0)
 		}
 	}

@@ -52,8 +52,18 @@ type stream struct {
 	conn      *pgconn.PgConn
 	relations map[uint32]string
 	tx        *sourceTx // non-nil between Begin and Commit: something is in flight
-	recorded  pglogrepl.LSN
-	acked     pglogrepl.LSN
+	// Committed source transactions received but not yet recorded: recorded together, in one
+	// transaction of ours (group commit), when the batch is full or BatchWait has passed.
+	pending      []committed
+	pendingSince time.Time
+	recorded     pglogrepl.LSN
+	acked        pglogrepl.LSN
+}
+
+// committed is a source transaction whose commit has arrived.
+type committed struct {
+	tx     *sourceTx
+	commit *pglogrepl.CommitMessage
 }
 
 // streamOnce connects, makes sure the publication and the slot exist, and consumes the slot until
@@ -154,11 +164,19 @@ func (st *stream) run(ctx context.Context) error {
 	nextStatus := time.Now().Add(s.cfg.StandbyInterval)
 	for {
 		if ctx.Err() != nil {
-			// Nothing half-recorded: a transaction is recorded whole or not at all. Report where
-			// we are, and leave.
+			// Nothing half-recorded: a transaction is recorded whole or not at all. The batch in
+			// hand is complete source transactions: record it, report where we are, and leave.
+			if err := st.flush(ctx); err != nil {
+				return err
+			}
 			st.sendStatus(context.Background())
 			s.log.Info("stopped", "recorded", st.recorded.String())
 			return nil
+		}
+		if len(st.pending) > 0 && !time.Now().Before(st.pendingSince.Add(s.cfg.BatchWait)) {
+			if err := st.flush(ctx); err != nil {
+				return err
+			}
 		}
 		if time.Now().After(nextStatus) {
 			if err := st.sendStatus(ctx); err != nil {
@@ -167,7 +185,11 @@ func (st *stream) run(ctx context.Context) error {
 			nextStatus = time.Now().Add(s.cfg.StandbyInterval)
 		}
 
-		rctx, cancel := context.WithDeadline(ctx, nextStatus)
+		deadline := nextStatus
+		if len(st.pending) > 0 && st.pendingSince.Add(s.cfg.BatchWait).Before(deadline) {
+			deadline = st.pendingSince.Add(s.cfg.BatchWait)
+		}
+		rctx, cancel := context.WithDeadline(ctx, deadline)
 		msg, err := st.conn.ReceiveMessage(rctx)
 		cancel()
 		if err != nil {
@@ -196,8 +218,9 @@ func (st *stream) handle(ctx context.Context, data []byte) error {
 			return err
 		}
 		// With nothing in flight, all WAL up to the server's end has been seen: confirming it
-		// keeps an idle slot from pinning WAL. Mid-transaction, only what is recorded.
-		if st.tx == nil && ka.ServerWALEnd > st.acked {
+		// keeps an idle slot from pinning WAL. Mid-transaction, or with a batch not yet
+		// recorded, only what is recorded.
+		if st.idle() && ka.ServerWALEnd > st.acked {
 			st.acked = ka.ServerWALEnd
 		}
 		if ka.ReplyRequested {
@@ -226,7 +249,7 @@ func (st *stream) apply(ctx context.Context, msg pglogrepl.Message) error {
 	case *pglogrepl.LogicalDecodingMessage:
 		if !m.Transactional {
 			// A heartbeat (or another producer's message) outside any transaction.
-			if st.tx == nil && m.LSN > st.acked {
+			if st.idle() && m.LSN > st.acked {
 				st.acked = m.LSN
 			}
 			return nil
@@ -266,14 +289,34 @@ func (st *stream) apply(ctx context.Context, msg pglogrepl.Message) error {
 		if m.TransactionEndLSN <= st.recorded {
 			return nil // recorded before a restart: the slot sent it again
 		}
-		if err := st.s.record(ctx, tx, m); err != nil {
-			return err
+		if len(st.pending) == 0 {
+			st.pendingSince = time.Now()
 		}
-		st.recorded = m.TransactionEndLSN
-		if st.recorded > st.acked {
-			st.acked = st.recorded
+		st.pending = append(st.pending, committed{tx: tx, commit: m})
+		if len(st.pending) >= st.s.cfg.BatchMax {
+			return st.flush(ctx)
 		}
 	}
+	return nil
+}
+
+// idle: no source transaction being received, none received and not yet recorded.
+func (st *stream) idle() bool { return st.tx == nil && len(st.pending) == 0 }
+
+// flush records the pending source transactions, and only then counts them as recorded (and so
+// as confirmable to the server).
+func (st *stream) flush(ctx context.Context) error {
+	if len(st.pending) == 0 {
+		return nil
+	}
+	if err := st.s.record(ctx, st.pending); err != nil {
+		return err
+	}
+	st.recorded = st.pending[len(st.pending)-1].commit.TransactionEndLSN
+	if st.recorded > st.acked {
+		st.acked = st.recorded
+	}
+	st.pending = st.pending[:0]
 	return nil
 }
 
@@ -292,48 +335,57 @@ func (st *stream) sendStatus(ctx context.Context) error {
 	return nil
 }
 
-// record writes a source transaction's facts and its end position in one transaction: both or
-// neither. Afterwards, outside it, the asynchronous work the facts ask for is queued.
-func (s *Syncer) record(ctx context.Context, tx *sourceTx, commit *pglogrepl.CommitMessage) error {
-	// The transaction in hand is finished even when shutdown has begun.
+// record writes the facts of a batch of source transactions and the end position of the last one
+// in one transaction: all or none (a crash replays the batch from the last recorded position, and
+// the idempotency keys skip what a replay sees twice). One commit, so one WAL flush, for the whole
+// batch. Afterwards, outside it, the asynchronous work the facts ask for is queued.
+func (s *Syncer) record(ctx context.Context, batch []committed) error {
+	// The batch in hand is finished even when shutdown has begun.
 	ctx = context.WithoutCancel(ctx)
+	last := batch[len(batch)-1].commit
 	err := pgx.BeginFunc(ctx, s.pool, func(dbtx pgx.Tx) error {
 		q := db.New(dbtx)
-		for i, f := range tx.facts {
-			rec, err := q.AuditRecord(ctx, db.AuditRecordParams{
-				IdempotencyKey: fmt.Sprintf("%s/%d", commit.CommitLSN, i),
-				SourceLsn:      commit.CommitLSN.String(),
-				SourcePosition: int32(i),
-				CommittedAt:    commit.CommitTime,
-				Fact:           f.raw,
-				Verify:         !f.seen,
-			})
-			if err != nil {
-				return fmt.Errorf("record fact %d of %s: %w", i, commit.CommitLSN, nslifecycle.FromDB(err))
-			}
-			if rec.Action == "forged_fact" {
-				// Not emitted by this schema: recorded as such, and acted on by no one.
-				s.log.Warn("a fact message that does not verify was recorded as forged_fact", "lsn", commit.CommitLSN.String(),
-					"claimed_action", f.Action, "audit_event_id", rec.AuditEventID)
-				tx.facts[i].Action = "forged_fact"
+		for _, c := range batch {
+			for i, f := range c.tx.facts {
+				rec, err := q.AuditRecord(ctx, db.AuditRecordParams{
+					IdempotencyKey: fmt.Sprintf("%s/%d", c.commit.CommitLSN, i),
+					SourceLsn:      c.commit.CommitLSN.String(),
+					SourcePosition: int32(i),
+					CommittedAt:    c.commit.CommitTime,
+					Fact:           f.raw,
+					Verify:         !f.seen,
+				})
+				if err != nil {
+					return fmt.Errorf("record fact %d of %s: %w", i, c.commit.CommitLSN, nslifecycle.FromDB(err))
+				}
+				if rec.Action == "forged_fact" {
+					// Not emitted by this schema: recorded as such, and acted on by no one.
+					s.log.Warn("a fact message that does not verify was recorded as forged_fact", "lsn", c.commit.CommitLSN.String(),
+						"claimed_action", f.Action, "audit_event_id", rec.AuditEventID)
+					c.tx.facts[i].Action = "forged_fact"
+				}
 			}
 		}
 		return q.SyncerProgressSave(ctx, db.SyncerProgressSaveParams{
-			SlotName: s.cfg.Slot, Lsn: commit.TransactionEndLSN.String(), CommittedAt: commit.CommitTime,
+			SlotName: s.cfg.Slot, Lsn: last.TransactionEndLSN.String(), CommittedAt: last.CommitTime,
 		})
 	})
 	if err != nil {
 		return err
 	}
-	s.metrics.transactions.Inc()
-	s.metrics.lastCommit.Set(float64(commit.CommitTime.UnixNano()) / 1e9)
-	s.metrics.commitToAudit.Observe(time.Since(commit.CommitTime).Seconds())
-	for _, f := range tx.facts {
-		s.metrics.events.WithLabelValues(f.Action).Inc()
-		if f.Action != "forged_fact" {
-			s.afterFact(f)
+	s.metrics.batches.Inc()
+	s.metrics.batchSize.Observe(float64(len(batch)))
+	for _, c := range batch {
+		s.metrics.transactions.Inc()
+		s.metrics.commitToAudit.Observe(time.Since(c.commit.CommitTime).Seconds())
+		for _, f := range c.tx.facts {
+			s.metrics.events.WithLabelValues(f.Action).Inc()
+			if f.Action != "forged_fact" {
+				s.afterFact(f)
+			}
 		}
 	}
+	s.metrics.lastCommit.Set(float64(last.CommitTime.UnixNano()) / 1e9)
 	return nil
 }
 

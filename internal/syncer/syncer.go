@@ -24,6 +24,9 @@ type Config struct {
 	StandbyInterval    time.Duration // how often the confirmed position is reported at the least
 	HeartbeatInterval  time.Duration // non-transactional message that keeps an idle slot moving
 	RefreshDebounce    time.Duration // effective-state view refresh after changes
+	RefreshMinInterval time.Duration // at least this long from the end of one refresh to the start of the next
+	BatchMax           int           // source transactions recorded in one transaction of ours at most
+	BatchWait          time.Duration // how long the first of a batch waits for more
 	WebhookTimeout     time.Duration
 	WebhookMaxAttempts int
 	WebhookBackoff     time.Duration // first retry after this (doubling, jittered, at most an hour)
@@ -162,6 +165,8 @@ func (s *Syncer) lagLoop(ctx context.Context) {
 type metrics struct {
 	events        *prometheus.CounterVec
 	transactions  prometheus.Counter
+	batches       prometheus.Counter
+	batchSize     prometheus.Histogram
 	lastCommit    prometheus.Gauge
 	commitToAudit prometheus.Histogram
 	lagBytes      prometheus.Gauge
@@ -180,6 +185,10 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Help: "Facts recorded as audit rows, by action."}, []string{"action"}),
 		transactions: prometheus.NewCounter(prometheus.CounterOpts{Name: "lifecycle_syncer_transactions_total",
 			Help: "Source transactions recorded."}),
+		batches: prometheus.NewCounter(prometheus.CounterOpts{Name: "lifecycle_syncer_batches_total",
+			Help: "Transactions of the syncer's own that recorded source transactions (group commits)."}),
+		batchSize: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "lifecycle_syncer_batch_transactions",
+			Help: "Source transactions recorded per transaction of the syncer's own.", Buckets: prometheus.ExponentialBuckets(1, 2, 11)}),
 		lastCommit: prometheus.NewGauge(prometheus.GaugeOpts{Name: "lifecycle_syncer_last_commit_timestamp_seconds",
 			Help: "Commit time of the last source transaction recorded."}),
 		commitToAudit: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "lifecycle_syncer_commit_to_audit_seconds",
@@ -201,7 +210,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		refreshLag: prometheus.NewGauge(prometheus.GaugeOpts{Name: "lifecycle_syncer_effective_states_lag_seconds",
 			Help: "Age of the oldest change lifecycle.effective_states does not show yet (0 when current)."}),
 	}
-	reg.MustRegister(m.events, m.transactions, m.lastCommit, m.commitToAudit, m.lagBytes, m.connected, m.reconnects,
+	reg.MustRegister(m.events, m.transactions, m.batches, m.batchSize, m.lastCommit, m.commitToAudit, m.lagBytes, m.connected, m.reconnects,
 		m.slotRecreated, m.deliveries, m.asyncOps, m.refreshes, m.refreshLag)
 	return m
 }
