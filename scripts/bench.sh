@@ -16,8 +16,8 @@ cd "$root"
 
 mode=${1:-quick}
 case "$mode" in
-quick) args=(-label quick -namespaces 100000 -duration 3s -rounds 3 -syncer-load 10s -transfer-sizes 1,100,10000) ;;
-full) args=(-label full -namespaces 1000000 -duration 10s -rounds 3 -transfer-sizes 1,100,10000,100000) ;;
+quick) args=(-label quick -namespaces 100000 -duration 2s -rounds 3 -syncer-load 10s -transfer-sizes 1,100,10000) ;;
+full) args=(-label full -namespaces 1000000 -duration 5s -rounds 3 -transfer-sizes 1,100,10000,100000) ;;
 *) echo "usage: $0 quick|full" >&2; exit 2 ;;
 esac
 name=nslifecycle_bench_$mode

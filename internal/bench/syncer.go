@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -274,9 +275,30 @@ func (e *env) ensureTargets(ctx context.Context) error {
 	return err
 }
 
+// dropSlot drops a slot, ending its consumer's session first if it lingers (a walsender outlives
+// its client's close by a moment).
 func (e *env) dropSlot(ctx context.Context, slot string) error {
-	_, err := e.pool.Exec(ctx, `select pg_drop_replication_slot(slot_name) from pg_replication_slots where slot_name = $1`, slot)
-	return err
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		var exists bool
+		var pid *int32
+		err := e.pool.QueryRow(ctx, `select true, active_pid from pg_replication_slots where slot_name = $1`, slot).Scan(&exists, &pid)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if pid != nil {
+			if _, err := e.pool.Exec(ctx, `select pg_terminate_backend($1)`, *pid); err != nil {
+				return err
+			}
+		} else if _, err := e.pool.Exec(ctx, `select pg_drop_replication_slot($1)`, slot); err == nil {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("replication slot %s could not be dropped in 30 s", slot)
+		}
+	}
 }
 
 // freshSlot makes the syncer start on slot as on a new installation: no slot, no progress, so it
