@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -158,6 +159,14 @@ func (e *env) settle(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// settledConn settles the database (settle) and opens a connection of the scenario's own.
+func (e *env) settledConn(ctx context.Context) (*pgx.Conn, error) {
+	if err := e.settle(ctx); err != nil {
+		return nil, err
+	}
+	return connect(ctx, e.cfg.DatabaseURL)
 }
 
 // fixturePath names a scenario's fixture uniquely, so a run with -reuse can add it again.

@@ -74,10 +74,7 @@ func runEffectiveState(ctx context.Context, e *env) error {
 	if _, err := e.pool.Exec(ctx, `select lifecycle.effective_states_refresh()`); err != nil {
 		return err
 	}
-	if err := e.settle(ctx); err != nil {
-		return err
-	}
-	conn, err := connect(ctx, e.cfg.DatabaseURL)
+	conn, err := e.settledConn(ctx)
 	if err != nil {
 		return err
 	}

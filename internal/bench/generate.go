@@ -202,14 +202,7 @@ func Generate(ctx context.Context, pool *pgxpool.Pool, s Shape) (*Loaded, error)
 	}
 	out.StateTime = time.Since(start)
 
-	for _, h := range out.Heavy {
-		n, err := descendants(ctx, pool, h)
-		if err != nil {
-			return nil, err
-		}
-		out.HeavyDescendants = append(out.HeavyDescendants, n)
-	}
-	return out, nil
+	return out, out.countHeavy(ctx, pool)
 }
 
 // Subtrees loads count subtrees below parent, each size namespaces in all (its root included): a
@@ -297,14 +290,19 @@ func Existing(ctx context.Context, pool *pgxpool.Pool) (*Loaded, error) {
 	if out.Heavy, err = pgx.CollectRows(rows, pgx.RowTo[int64]); err != nil {
 		return nil, err
 	}
-	for _, h := range out.Heavy {
+	return out, out.countHeavy(ctx, pool)
+}
+
+// countHeavy counts the descendants of each heavy group.
+func (l *Loaded) countHeavy(ctx context.Context, pool *pgxpool.Pool) error {
+	for _, h := range l.Heavy {
 		n, err := descendants(ctx, pool, h)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		out.HeavyDescendants = append(out.HeavyDescendants, n)
+		l.HeavyDescendants = append(l.HeavyDescendants, n)
 	}
-	return out, nil
+	return nil
 }
 
 func analyze(ctx context.Context, pool *pgxpool.Pool) error {

@@ -25,10 +25,7 @@ type SchedulingRun struct {
 // call, then restores them; the floor does the same UPDATE and history INSERT raw, on the
 // baseline tables.
 func runScheduling(ctx context.Context, e *env) error {
-	if err := e.settle(ctx); err != nil {
-		return err
-	}
-	conn, err := connect(ctx, e.cfg.DatabaseURL)
+	conn, err := e.settledConn(ctx)
 	if err != nil {
 		return err
 	}

@@ -124,12 +124,18 @@ begin
 
   -- 3. No ancestor, at any depth, may have a forbidden own state; report the nearest.
   hit_id := null;
+  -- The ancestors by primary key, then their states: the fence (offset 0) keeps the state test
+  -- out of the index choice. With it inside, a plan could scan namespaces_own_state_idx for every
+  -- row in those states and pick the ancestors out, a cost that grows with the number of stateful
+  -- namespaces (quadratic in one statement that archives many of them).
   if pg_catalog.cardinality(ancestor_forbidden) > 0 and depth > 1 then
     select a.id, a.state into hit_id, hit_state
-      from lifecycle.namespaces a
-     where a.id = any (traversal_ids[1:depth - 1])
-       and a.state = any (ancestor_forbidden)
-     order by pg_catalog.cardinality(a.traversal_ids) desc
+      from (select n.id, n.state, pg_catalog.cardinality(n.traversal_ids) as level
+              from lifecycle.namespaces n
+             where n.id = any (traversal_ids[1:depth - 1])
+            offset 0) a
+     where a.state = any (ancestor_forbidden)
+     order by a.level desc
      limit 1;
   end if;
   if hit_id is not null then
