@@ -9,9 +9,10 @@ SELECT p.lsn::text AS lsn FROM lifecycle.syncer_progress p WHERE p.slot_name = @
 -- name: SyncerProgressSave :exec
 SELECT lifecycle.syncer_progress_save(@slot_name, CAST(sqlc.arg(lsn) AS text)::pg_lsn, @committed_at);
 
--- name: AuditRecord :one
+-- name: AuditRecord :batchone
 -- The audit row's id and action: id 0 when the fact was recorded before (a replay after a crash),
--- action forged_fact when it did not verify.
+-- action forged_fact when it did not verify. Batched: the facts of a group commit are sent
+-- pipelined, not one round trip each.
 WITH r AS (
   SELECT lifecycle.audit_record(@idempotency_key, CAST(sqlc.arg(source_lsn) AS text)::pg_lsn, @source_position,
                                 @committed_at, @fact::jsonb, @verify::boolean) AS id

@@ -52,6 +52,7 @@ func run(args []string, stderr io.Writer) int {
 	fs.DurationVar(&cfg.HeartbeatInterval, "heartbeat-interval", 30*time.Second, "heartbeat message interval (keeps an idle slot moving)")
 	fs.DurationVar(&cfg.RefreshDebounce, "refresh-debounce", time.Second, "refresh lifecycle.effective_states this long after a change")
 	fs.DurationVar(&cfg.RefreshMinInterval, "refresh-min-interval", 10*time.Second, "at least this long between the end of one refresh and the start of the next")
+	fs.Float64Var(&cfg.RefreshMaxShare, "refresh-max-share", 0.25, "and long enough that refreshes take at most this share of the time (1: no cap)")
 	fs.IntVar(&cfg.BatchMax, "batch-max", 500, "source transactions recorded in one transaction at most (group commit)")
 	fs.DurationVar(&cfg.BatchWait, "batch-wait", 2*time.Millisecond, "how long a received transaction waits for more to be recorded with it")
 	fs.DurationVar(&cfg.WebhookTimeout, "webhook-timeout", 10*time.Second, "timeout of one webhook attempt")
@@ -73,9 +74,10 @@ func run(args []string, stderr io.Writer) int {
 		return 2
 	}
 	if cfg.StandbyInterval <= 0 || cfg.HeartbeatInterval <= 0 || cfg.RefreshDebounce < 0 || cfg.RefreshMinInterval < 0 ||
+		!(cfg.RefreshMaxShare > 0 && cfg.RefreshMaxShare <= 1) ||
 		cfg.BatchMax < 1 || cfg.BatchWait < 0 || cfg.WebhookTimeout <= 0 ||
 		cfg.WebhookMaxAttempts < 1 || cfg.WebhookWorkers < 1 || cfg.WebhookBackoff <= 0 || cfg.DeliveryPoll <= 0 || cfg.HardDeleteBatch < 0 {
-		log.Error("bad flags: intervals and timeouts must be positive, counts at least 1")
+		log.Error("bad flags: intervals and timeouts must be positive, counts at least 1, -refresh-max-share in (0, 1]")
 		return 2
 	}
 

@@ -12,46 +12,6 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
-const auditRecord = `-- name: AuditRecord :one
-WITH r AS (
-  SELECT lifecycle.audit_record($1, CAST($2 AS text)::pg_lsn, $3,
-                                $4, $5::jsonb, $6::boolean) AS id
-)
-SELECT coalesce(r.id, 0)::bigint AS audit_event_id,
-       coalesce((SELECT a.action FROM lifecycle.audit_events a WHERE a.id = r.id), '')::text AS action
-FROM r
-`
-
-type AuditRecordParams struct {
-	IdempotencyKey string
-	SourceLsn      string
-	SourcePosition int32
-	CommittedAt    time.Time
-	Fact           []byte
-	Verify         bool
-}
-
-type AuditRecordRow struct {
-	AuditEventID int64
-	Action       string
-}
-
-// The audit row's id and action: id 0 when the fact was recorded before (a replay after a crash),
-// action forged_fact when it did not verify.
-func (q *Queries) AuditRecord(ctx context.Context, arg AuditRecordParams) (AuditRecordRow, error) {
-	row := q.db.QueryRow(ctx, auditRecord,
-		arg.IdempotencyKey,
-		arg.SourceLsn,
-		arg.SourcePosition,
-		arg.CommittedAt,
-		arg.Fact,
-		arg.Verify,
-	)
-	var i AuditRecordRow
-	err := row.Scan(&i.AuditEventID, &i.Action)
-	return i, err
-}
-
 const effectiveStatesRefresh = `-- name: EffectiveStatesRefresh :exec
 SELECT lifecycle.effective_states_refresh()
 `

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pglogrepl"
@@ -46,24 +47,31 @@ type sourceTx struct {
 	facts []fact
 }
 
-// stream is one replication session.
+// stream is one replication session, in two goroutines joined by a bounded queue: the receiver
+// (run: the replication connection, decoding, the position reports) and the recorder (record:
+// group commits of the source transactions queued). The receiver goes on decoding while a batch
+// commits, and the recorder takes every transaction queued meanwhile as its next batch: under
+// load, batches grow by themselves; when quiet, a transaction is recorded as soon as it arrives
+// (after BatchWait, when set).
 type stream struct {
 	s         *Syncer
 	conn      *pgconn.PgConn
 	relations map[uint32]string
-	tx        *sourceTx // non-nil between Begin and Commit: something is in flight
-	// Committed source transactions received but not yet recorded: recorded together, in one
-	// transaction of ours (group commit), when the batch is full or BatchWait has passed.
-	pending      []committed
-	pendingSince time.Time
-	recorded     pglogrepl.LSN
-	acked        pglogrepl.LSN
+	tx        *sourceTx     // non-nil between Begin and Commit: something is in flight
+	from      pglogrepl.LSN // where the session started: a transaction ending at or before it was recorded before
+	acked     pglogrepl.LSN // the position confirmed to the server (the receiver's)
+	queue     chan committed
+	// Source transactions queued or being recorded, and the end of the last one recorded: the
+	// recorder's, read by the receiver. Nothing is confirmed to the server before it is recorded.
+	outstanding atomic.Int64
+	recorded    atomic.Uint64
 }
 
 // committed is a source transaction whose commit has arrived.
 type committed struct {
-	tx     *sourceTx
-	commit *pglogrepl.CommitMessage
+	tx       *sourceTx
+	commit   *pglogrepl.CommitMessage
+	received time.Time
 }
 
 // streamOnce connects, makes sure the publication and the slot exist, and consumes the slot until
@@ -113,7 +121,9 @@ func (s *Syncer) streamOnce(ctx context.Context) error {
 	defer s.setConnected(false)
 	s.log.Info("streaming", "slot", s.cfg.Slot, "publication", s.cfg.Publication, "from", recorded.String())
 
-	st := &stream{s: s, conn: conn, relations: map[uint32]string{}, recorded: recorded, acked: recorded}
+	st := &stream{s: s, conn: conn, relations: map[uint32]string{}, from: recorded, acked: recorded,
+		queue: make(chan committed, s.cfg.BatchMax)}
+	st.recorded.Store(uint64(recorded))
 	return st.run(ctx)
 }
 
@@ -159,37 +169,47 @@ func (s *Syncer) ensureSlot(ctx context.Context, conn *pgconn.PgConn, recorded p
 	return nil
 }
 
+// run receives until ctx ends (nil: what was queued is recorded, and that position reported) or
+// the session fails (the receiver's or the recorder's error).
 func (st *stream) run(ctx context.Context) error {
 	s := st.s
+	rctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	recorder := make(chan error, 1)
+	go func() {
+		err := st.record()
+		if err != nil {
+			cancel(err) // the receiver stops too
+		}
+		recorder <- err
+	}()
+	err := st.receive(rctx)
+	// Nothing half-recorded: a source transaction is queued only once its commit has arrived,
+	// and recorded whole or not at all. What is queued is recorded before the recorder ends.
+	close(st.queue)
+	if rerr := <-recorder; rerr != nil {
+		return rerr
+	}
+	if err != nil {
+		return err
+	}
+	st.sendStatus(context.Background())
+	s.log.Info("stopped", "recorded", pglogrepl.LSN(st.recorded.Load()).String())
+	return nil
+}
+
+// receive reads the replication stream until ctx ends (nil) or the session fails.
+func (st *stream) receive(ctx context.Context) error {
+	s := st.s
 	nextStatus := time.Now().Add(s.cfg.StandbyInterval)
-	for {
-		if ctx.Err() != nil {
-			// Nothing half-recorded: a transaction is recorded whole or not at all. The batch in
-			// hand is complete source transactions: record it, report where we are, and leave.
-			if err := st.flush(ctx); err != nil {
-				return err
-			}
-			st.sendStatus(context.Background())
-			s.log.Info("stopped", "recorded", st.recorded.String())
-			return nil
-		}
-		if len(st.pending) > 0 && !time.Now().Before(st.pendingSince.Add(s.cfg.BatchWait)) {
-			if err := st.flush(ctx); err != nil {
-				return err
-			}
-		}
+	for ctx.Err() == nil {
 		if time.Now().After(nextStatus) {
 			if err := st.sendStatus(ctx); err != nil {
 				return err
 			}
 			nextStatus = time.Now().Add(s.cfg.StandbyInterval)
 		}
-
-		deadline := nextStatus
-		if len(st.pending) > 0 && st.pendingSince.Add(s.cfg.BatchWait).Before(deadline) {
-			deadline = st.pendingSince.Add(s.cfg.BatchWait)
-		}
-		rctx, cancel := context.WithDeadline(ctx, deadline)
+		rctx, cancel := context.WithDeadline(ctx, nextStatus)
 		msg, err := st.conn.ReceiveMessage(rctx)
 		cancel()
 		if err != nil {
@@ -208,6 +228,7 @@ func (st *stream) run(ctx context.Context) error {
 			return fmt.Errorf("server: %s (%s)", m.Message, m.Code)
 		}
 	}
+	return nil
 }
 
 func (st *stream) handle(ctx context.Context, data []byte) error {
@@ -286,43 +307,83 @@ func (st *stream) apply(ctx context.Context, msg pglogrepl.Message) error {
 		if tx == nil {
 			return nil
 		}
-		if m.TransactionEndLSN <= st.recorded {
+		if m.TransactionEndLSN <= st.from {
 			return nil // recorded before a restart: the slot sent it again
 		}
-		if len(st.pending) == 0 {
-			st.pendingSince = time.Now()
-		}
-		st.pending = append(st.pending, committed{tx: tx, commit: m})
-		if len(st.pending) >= st.s.cfg.BatchMax {
-			return st.flush(ctx)
+		// Outstanding from now until the recorder has recorded it: the receiver confirms nothing
+		// past what is recorded while anything is outstanding (idle).
+		st.outstanding.Add(1)
+		select {
+		case st.queue <- committed{tx: tx, commit: m, received: time.Now()}:
+		case <-ctx.Done():
+			// Shutting down with the queue full: not recorded, so not confirmed; sent again.
+			st.outstanding.Add(-1)
 		}
 	}
 	return nil
 }
 
-// idle: no source transaction being received, none received and not yet recorded.
-func (st *stream) idle() bool { return st.tx == nil && len(st.pending) == 0 }
+// idle: no source transaction being received, none queued or being recorded.
+func (st *stream) idle() bool { return st.tx == nil && st.outstanding.Load() == 0 }
 
-// flush records the pending source transactions, and only then counts them as recorded (and so
-// as confirmable to the server).
-func (st *stream) flush(ctx context.Context) error {
-	if len(st.pending) == 0 {
-		return nil
+// record is the recorder: it takes the source transactions queued, in commit order, as batches
+// (every one already queued, up to BatchMax transactions or ten times as many facts, so that a
+// transaction of ours stays short; waiting at most until BatchWait after the first arrived for
+// more), records each batch in one transaction, and only then counts its transactions as recorded
+// (and so as confirmable to the server). It returns when the queue is closed and empty (nil) or a
+// batch could not be recorded.
+func (st *stream) record() error {
+	s := st.s
+	var batch []committed
+	for {
+		first, ok := <-st.queue
+		if !ok {
+			return nil
+		}
+		batch = append(batch[:0], first)
+		facts := len(first.tx.facts)
+		var wait *time.Timer
+	collect:
+		for len(batch) < s.cfg.BatchMax && facts < 10*s.cfg.BatchMax {
+			var c committed
+			select {
+			case c, ok = <-st.queue:
+			default:
+				left := time.Until(first.received.Add(s.cfg.BatchWait))
+				if left <= 0 {
+					break collect
+				}
+				if wait == nil {
+					wait = time.NewTimer(left)
+				}
+				select {
+				case c, ok = <-st.queue:
+				case <-wait.C:
+					break collect
+				}
+			}
+			if !ok {
+				break // closed: record what is in hand; the next receive ends the loop
+			}
+			batch = append(batch, c)
+			facts += len(c.tx.facts)
+		}
+		if wait != nil {
+			wait.Stop()
+		}
+		if err := s.record(context.Background(), batch); err != nil {
+			return err
+		}
+		st.recorded.Store(uint64(batch[len(batch)-1].commit.TransactionEndLSN))
+		st.outstanding.Add(-int64(len(batch)))
+		clear(batch) // let the recorded facts go
 	}
-	if err := st.s.record(ctx, st.pending); err != nil {
-		return err
-	}
-	st.recorded = st.pending[len(st.pending)-1].commit.TransactionEndLSN
-	if st.recorded > st.acked {
-		st.acked = st.recorded
-	}
-	st.pending = st.pending[:0]
-	return nil
 }
 
 // sendStatus reports the confirmed position, with write, flush and apply all set explicitly (a
 // zero flush would be filled with the write position by pglogrepl).
 func (st *stream) sendStatus(ctx context.Context) error {
+	st.acked = max(st.acked, pglogrepl.LSN(st.recorded.Load()))
 	if st.acked == 0 {
 		return nil
 	}
@@ -337,33 +398,54 @@ func (st *stream) sendStatus(ctx context.Context) error {
 
 // record writes the facts of a batch of source transactions and the end position of the last one
 // in one transaction: all or none (a crash replays the batch from the last recorded position, and
-// the idempotency keys skip what a replay sees twice). One commit, so one WAL flush, for the whole
-// batch. Afterwards, outside it, the asynchronous work the facts ask for is queued.
+// the idempotency keys skip what a replay sees twice). The facts go pipelined, in one round trip,
+// and one commit, so one WAL flush, covers the whole batch. Afterwards, outside it, the
+// asynchronous work the facts ask for is queued.
 func (s *Syncer) record(ctx context.Context, batch []committed) error {
 	// The batch in hand is finished even when shutdown has begun.
 	ctx = context.WithoutCancel(ctx)
 	last := batch[len(batch)-1].commit
+	type at struct{ tx, fact int } // where each queued fact comes from
+	var (
+		params []db.AuditRecordParams
+		from   []at
+	)
+	for t, c := range batch {
+		for i, f := range c.tx.facts {
+			params = append(params, db.AuditRecordParams{
+				IdempotencyKey: fmt.Sprintf("%s/%d", c.commit.CommitLSN, i),
+				SourceLsn:      c.commit.CommitLSN.String(),
+				SourcePosition: int32(i),
+				CommittedAt:    c.commit.CommitTime,
+				Fact:           f.raw,
+				Verify:         !f.seen,
+			})
+			from = append(from, at{t, i})
+		}
+	}
 	err := pgx.BeginFunc(ctx, s.pool, func(dbtx pgx.Tx) error {
 		q := db.New(dbtx)
-		for _, c := range batch {
-			for i, f := range c.tx.facts {
-				rec, err := q.AuditRecord(ctx, db.AuditRecordParams{
-					IdempotencyKey: fmt.Sprintf("%s/%d", c.commit.CommitLSN, i),
-					SourceLsn:      c.commit.CommitLSN.String(),
-					SourcePosition: int32(i),
-					CommittedAt:    c.commit.CommitTime,
-					Fact:           f.raw,
-					Verify:         !f.seen,
-				})
-				if err != nil {
-					return fmt.Errorf("record fact %d of %s: %w", i, c.commit.CommitLSN, nslifecycle.FromDB(err))
-				}
-				if rec.Action == "forged_fact" {
+		if len(params) > 0 {
+			var failed error
+			results := q.AuditRecord(ctx, params)
+			results.QueryRow(func(k int, rec db.AuditRecordRow, err error) {
+				c, i := batch[from[k].tx], from[k].fact
+				switch {
+				case failed != nil:
+				case err != nil:
+					failed = fmt.Errorf("record fact %d of %s: %w", i, c.commit.CommitLSN, nslifecycle.FromDB(err))
+				case rec.Action == "forged_fact":
 					// Not emitted by this schema: recorded as such, and acted on by no one.
 					s.log.Warn("a fact message that does not verify was recorded as forged_fact", "lsn", c.commit.CommitLSN.String(),
-						"claimed_action", f.Action, "audit_event_id", rec.AuditEventID)
+						"claimed_action", c.tx.facts[i].Action, "audit_event_id", rec.AuditEventID)
 					c.tx.facts[i].Action = "forged_fact"
 				}
+			})
+			if err := results.Close(); err != nil && failed == nil {
+				failed = fmt.Errorf("record facts: %w", nslifecycle.FromDB(err))
+			}
+			if failed != nil {
+				return failed
 			}
 		}
 		return q.SyncerProgressSave(ctx, db.SyncerProgressSaveParams{
@@ -375,6 +457,7 @@ func (s *Syncer) record(ctx context.Context, batch []committed) error {
 	}
 	s.metrics.batches.Inc()
 	s.metrics.batchSize.Observe(float64(len(batch)))
+	var changed time.Time // the first source transaction that changed something
 	for _, c := range batch {
 		s.metrics.transactions.Inc()
 		s.metrics.commitToAudit.Observe(time.Since(c.commit.CommitTime).Seconds())
@@ -382,16 +465,24 @@ func (s *Syncer) record(ctx context.Context, batch []committed) error {
 			s.metrics.events.WithLabelValues(f.Action).Inc()
 			if f.Action != "forged_fact" {
 				s.afterFact(f)
+				if changed.IsZero() {
+					changed = c.commit.CommitTime
+				}
 			}
 		}
 	}
 	s.metrics.lastCommit.Set(float64(last.CommitTime.UnixNano()) / 1e9)
+	// Every recorded transaction asks for a refresh of the effective-state view (no list here of
+	// which facts matter to it); the refresher's debounce and interval make that one refresh for
+	// many.
+	if !changed.IsZero() {
+		s.refresher.changed(changed)
+	}
 	return nil
 }
 
 // afterFact queues what a recorded fact asks for: a transfer to move, a "delete now" to carry out
-// (the sweeper's own deletions it carries out itself). Every recorded transaction also asks for a
-// refresh of the effective-state view; the refresher's debounce makes that one refresh a period.
+// (the sweeper's own deletions it carries out itself).
 func (s *Syncer) afterFact(f fact) {
 	switch {
 	case s.cfg.NoAsync:
@@ -400,5 +491,4 @@ func (s *Syncer) afterFact(f fact) {
 	case f.Action == "deletion_started" && f.NamespaceID != nil && f.ActorID != nil:
 		s.async.enqueue(job{kind: "delete_now", namespaceID: *f.NamespaceID})
 	}
-	s.refresher.changed()
 }

@@ -25,6 +25,7 @@ type Config struct {
 	HeartbeatInterval  time.Duration // non-transactional message that keeps an idle slot moving
 	RefreshDebounce    time.Duration // effective-state view refresh after changes
 	RefreshMinInterval time.Duration // at least this long from the end of one refresh to the start of the next
+	RefreshMaxShare    float64       // and long enough that refreshing takes at most this share of the time (0 or 1: no cap)
 	BatchMax           int           // source transactions recorded in one transaction of ours at most
 	BatchWait          time.Duration // how long the first of a batch waits for more
 	WebhookTimeout     time.Duration
@@ -58,6 +59,9 @@ func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger, reg prometheus.Regist
 	s := &Syncer{cfg: cfg, pool: pool, log: log, metrics: newMetrics(reg), client: &http.Client{Timeout: cfg.WebhookTimeout}}
 	s.async = &asyncWorker{s: s, jobs: make(chan job, 1024)}
 	s.refresher = &refresher{s: s, kick: make(chan struct{}, 1)}
+	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "lifecycle_syncer_effective_states_lag_seconds",
+		Help: "Age of the oldest recorded change lifecycle.effective_states does not show yet, from its commit (0 when current)."},
+		s.refresher.lag))
 	return s
 }
 
@@ -176,7 +180,6 @@ type metrics struct {
 	deliveries    *prometheus.CounterVec
 	asyncOps      *prometheus.CounterVec
 	refreshes     prometheus.Histogram
-	refreshLag    prometheus.Gauge
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -207,10 +210,8 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Help: "Asynchronous operations run, by kind and outcome."}, []string{"kind", "outcome"}),
 		refreshes: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "lifecycle_syncer_effective_states_refresh_seconds",
 			Help: "Duration of lifecycle.effective_states refreshes.", Buckets: prometheus.ExponentialBuckets(0.005, 2, 14)}),
-		refreshLag: prometheus.NewGauge(prometheus.GaugeOpts{Name: "lifecycle_syncer_effective_states_lag_seconds",
-			Help: "Age of the oldest change lifecycle.effective_states does not show yet (0 when current)."}),
 	}
 	reg.MustRegister(m.events, m.transactions, m.batches, m.batchSize, m.lastCommit, m.commitToAudit, m.lagBytes, m.connected, m.reconnects,
-		m.slotRecreated, m.deliveries, m.asyncOps, m.refreshes, m.refreshLag)
+		m.slotRecreated, m.deliveries, m.asyncOps, m.refreshes)
 	return m
 }

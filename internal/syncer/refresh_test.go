@@ -1,0 +1,102 @@
+package syncer
+
+import (
+	"math"
+	"testing"
+	"time"
+)
+
+func newTestRefresher(cfg Config) *refresher {
+	return &refresher{s: &Syncer{cfg: cfg}, kick: make(chan struct{}, 1)}
+}
+
+// The next refresh waits for the debounce, the minimum interval after the end of the last, and
+// long enough after it that refreshing takes at most the maximum share of the time.
+func TestRefreshWait(t *testing.T) {
+	now := time.Now()
+	cfg := Config{RefreshDebounce: time.Second, RefreshMinInterval: 10 * time.Second, RefreshMaxShare: 0.25}
+	for _, c := range []struct {
+		name     string
+		share    float64
+		sinceEnd time.Duration // 0: no refresh yet
+		took     time.Duration
+		want     time.Duration
+	}{
+		{"first refresh: the debounce", 0.25, 0, 0, time.Second},
+		{"long after the last: the debounce", 0.25, time.Minute, time.Second, time.Second},
+		{"right after a short refresh: the minimum interval", 0.25, 0, 800 * time.Millisecond, 10 * time.Second},
+		{"3 s after a short refresh: the rest of the interval", 0.25, 3 * time.Second, 800 * time.Millisecond, 7 * time.Second},
+		{"right after an 8 s refresh: three refreshes' time (25%)", 0.25, 0, 8 * time.Second, 24 * time.Second},
+		{"share 0.5: one refresh's time, or the minimum interval", 0.5, 0, 8 * time.Second, 10 * time.Second},
+		{"share 0.5 after a 16 s refresh", 0.5, 0, 16 * time.Second, 16 * time.Second},
+		{"share 1: no cap", 1, 0, time.Minute, 10 * time.Second},
+		{"9.5 s after the end, minimum interval left: the debounce", 0.25, 9500 * time.Millisecond, time.Second, time.Second},
+	} {
+		cfg.RefreshMaxShare = c.share
+		r := newTestRefresher(cfg)
+		if c.took > 0 || c.sinceEnd > 0 {
+			r.lastEnd, r.lastTook = now.Add(-c.sinceEnd), c.took
+		}
+		if got := r.wait(now); got != c.want {
+			t.Errorf("%s: wait %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// Under steady changes refreshes keep to the cap: a refresh of d, then d·(1−share)/share of rest.
+func TestRefreshShareUnderSteadyChanges(t *testing.T) {
+	for _, took := range []time.Duration{100 * time.Millisecond, time.Second, 5 * time.Second, 30 * time.Second} {
+		r := newTestRefresher(Config{RefreshDebounce: time.Second, RefreshMinInterval: 10 * time.Second, RefreshMaxShare: 0.25})
+		var clock time.Time
+		busy := time.Duration(0)
+		for range 100 {
+			clock = clock.Add(r.wait(clock)) // a change is always waiting: the refresh starts as soon as allowed
+			clock = clock.Add(took)
+			busy += took
+			r.lastEnd, r.lastTook = clock, took
+		}
+		share := busy.Seconds() / clock.Sub(time.Time{}).Seconds()
+		want := math.Min(0.25, took.Seconds()/(took.Seconds()+10))
+		if share > want+0.01 {
+			t.Errorf("refreshes of %v: %.0f%% of the time, want at most %.0f%%", took, 100*share, 100*want)
+		}
+	}
+}
+
+// The lag is the age of the oldest change not shown, from its commit, including the changes the
+// refresh running will show; a failed refresh leaves them not shown.
+func TestRefreshLag(t *testing.T) {
+	r := newTestRefresher(Config{})
+	if lag := r.lag(); lag != 0 {
+		t.Fatalf("lag %v with no change, want 0", lag)
+	}
+	now := time.Now()
+	r.changed(now.Add(-3 * time.Second))
+	r.changed(now.Add(-time.Second)) // newer: the oldest stays
+	if lag := r.lag(); lag < 3 || lag > 4 {
+		t.Fatalf("lag %v, want about 3 s (the oldest change)", lag)
+	}
+	// A refresh starts: the changes it will show still count until it ends.
+	r.starting()
+	r.changed(now.Add(-500 * time.Millisecond))
+	if lag := r.lag(); lag < 3 || lag > 4 {
+		t.Fatalf("lag %v during a refresh, want about 3 s", lag)
+	}
+	// It fails: they are still not shown.
+	r.ended(false)
+	if lag := r.lag(); lag < 3 || lag > 4 {
+		t.Fatalf("lag %v after a failed refresh, want about 3 s", lag)
+	}
+	// The next one succeeds: only what was recorded meanwhile is left.
+	r.starting()
+	r.changed(now.Add(-200 * time.Millisecond))
+	r.ended(true)
+	if lag := r.lag(); lag < 0.2 || lag > 1.2 {
+		t.Fatalf("lag %v after the refresh, want about 0.2 s", lag)
+	}
+	r.starting()
+	r.ended(true)
+	if lag := r.lag(); lag != 0 {
+		t.Fatalf("lag %v with everything shown, want 0", lag)
+	}
+}
