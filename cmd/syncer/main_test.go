@@ -780,3 +780,128 @@ func TestRefreshesKeepTheirMinimumInterval(t *testing.T) {
 		t.Fatalf("%v refreshes in 4.5 s of steady changes with a 3 s minimum interval, want 1 or 2", n)
 	}
 }
+
+// A batch is recorded whole or not at all: the syncer is SIGKILLed in the middle of a group
+// commit (held at one fact by a lock, with the facts before it written in its open transaction),
+// and none of that batch shows; rerun, every fact is recorded exactly once and no source
+// transaction in part.
+func TestABatchKilledMidwayLeavesNothing(t *testing.T) {
+	e := newEnv(t, "-batch-max", "500", "-batch-wait", "300ms")
+	e.start()
+	org := e.insert(nil, "organization", "midway")
+	var projects []int64
+	for i := 0; i < 30; i++ {
+		projects = append(projects, e.insert(&org, "project", fmt.Sprintf("p%d", i)))
+	}
+	e.caughtUp()
+	e.kill()
+	var before int64
+	if err := e.pool.QueryRow(e.ctx, `select coalesce(max(id), 0) from lifecycle.namespace_state_updates`).Scan(&before); err != nil {
+		t.Fatal(err)
+	}
+
+	// The backlog: 60 source transactions of three transitions (three facts) each.
+	const sourceTxs, perTx = 60, 3
+	for i := 0; i < sourceTxs; i++ {
+		tx, err := e.pool.Begin(e.ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev := "archive"
+		if (i/(len(projects)/perTx))%2 == 1 {
+			ev = "unarchive"
+		}
+		for j := 0; j < perTx; j++ {
+			if _, err := nslifecycle.NewClient(tx).Event(e.ctx, projects[(i*perTx+j)%len(projects)], ev, nil, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := tx.Commit(e.ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The audit row of the middle fact of the middle transaction waits for a lock the test holds.
+	var mid int64
+	if err := e.pool.QueryRow(e.ctx, `select id from lifecycle.namespace_state_updates where id > $1 order by id offset $2 limit 1`,
+		before, sourceTxs/2*perTx+1).Scan(&mid); err != nil {
+		t.Fatal(err)
+	}
+	const lockKey = 424242
+	e.exec(`create function public.nslt_hold() returns trigger language plpgsql as $$
+		begin perform pg_advisory_xact_lock_shared(` + strconv.Itoa(lockKey) + `); return new; end $$`)
+	e.exec(fmt.Sprintf(`create trigger nslt_hold after insert on lifecycle.audit_events for each row
+		when ((new.details ->> 'state_update_id')::bigint = %d) execute function public.nslt_hold()`, mid))
+	holder, err := e.pool.Acquire(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Release()
+	if _, err := holder.Exec(e.ctx, `select pg_advisory_lock($1)`, lockKey); err != nil {
+		t.Fatal(err)
+	}
+
+	e.start()
+	var blocked int32
+	e.eventually("the syncer's batch waits at the held fact", 60*time.Second, func() bool {
+		return e.pool.QueryRow(e.ctx, `select pid from pg_locks where locktype = 'advisory' and objid = $1 and not granted`,
+			lockKey).Scan(&blocked) == nil
+	})
+	var wrote bool
+	if err := e.pool.QueryRow(e.ctx, `select backend_xid is not null from pg_stat_activity where pid = $1`, blocked).Scan(&wrote); err != nil || !wrote {
+		t.Fatalf("the blocked transaction has written nothing yet (%v): not mid-batch", err)
+	}
+	// What shows now: whole source transactions only, those of batches committed before this one.
+	type shown struct {
+		rows, partial int    // backlog audit rows, source transactions recorded in part
+		progress      string // the recorded position
+	}
+	look := func() (s shown) {
+		t.Helper()
+		if err := e.pool.QueryRow(e.ctx, `
+			with a as (select source_lsn, count(*) as n from lifecycle.audit_events
+			            where (details ->> 'state_update_id')::bigint > $1 group by 1)
+			select coalesce(sum(n), 0), count(*) filter (where n <> $2),
+			       (select lsn::text from lifecycle.syncer_progress where slot_name = $3)
+			  from a`, before, perTx, e.slot).Scan(&s.rows, &s.partial, &s.progress); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	atKill := look()
+	if atKill.partial != 0 || atKill.rows >= sourceTxs/2*perTx {
+		t.Fatalf("before the kill: %d backlog audit rows showing, %d source transactions in part: want whole ones, none at or past the held fact", atKill.rows, atKill.partial)
+	}
+	e.kill()
+	if _, err := holder.Exec(e.ctx, `select pg_advisory_unlock($1)`, lockKey); err != nil {
+		t.Fatal(err)
+	}
+	// The killed syncer's backend finishes what it had received, finds its client gone and rolls back.
+	e.eventually("the killed syncer's backend ends", 60*time.Second, func() bool {
+		var n int
+		_ = e.pool.QueryRow(e.ctx, `select count(*) from pg_stat_activity where pid = $1`, blocked).Scan(&n)
+		return n == 0
+	})
+	if after := look(); after != atKill {
+		t.Fatalf("after the kill: %+v; want what showed before it, %+v", after, atKill)
+	}
+	t.Logf("killed in a batch held at fact %d of the backlog's %d: %d audit rows of earlier batches showed, none of the killed batch",
+		sourceTxs/2*perTx+1, sourceTxs*perTx, atKill.rows)
+
+	e.exec(`drop trigger nslt_hold on lifecycle.audit_events`)
+	e.start()
+	e.caughtUp()
+	var history, audited, missing, duplicated int
+	if err := e.pool.QueryRow(e.ctx, `
+		with a as (select (details ->> 'state_update_id')::bigint as h, count(*) as n from lifecycle.audit_events
+		            where details ? 'state_update_id' group by 1)
+		select (select count(*) from lifecycle.namespace_state_updates where id > $1),
+		       (select coalesce(sum(n), 0) from a where h > $1),
+		       (select count(*) from lifecycle.namespace_state_updates s where id > $1 and not exists (select from a where a.h = s.id)),
+		       (select count(*) from a where n > 1)`, before).Scan(&history, &audited, &missing, &duplicated); err != nil {
+		t.Fatal(err)
+	}
+	if history != sourceTxs*perTx || audited != history || missing != 0 || duplicated != 0 || look().partial != 0 {
+		t.Fatalf("history %d, audit rows %d, history rows without an audit row %d, duplicated %d, in part %d",
+			history, audited, missing, duplicated, look().partial)
+	}
+}
