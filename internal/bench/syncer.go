@@ -68,7 +68,7 @@ func runSyncer(ctx context.Context, e *env) error {
 		return err
 	}
 	w := transitionWorkloads[0]
-	if err := e.resetTargets(ctx, w); err != nil {
+	if err := e.resetTargets(ctx); err != nil {
 		return err
 	}
 	if _, err := e.pool.Exec(ctx, `select lifecycle.syncer_publication_ensure($1)`, publication); err != nil {
