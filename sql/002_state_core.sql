@@ -253,12 +253,12 @@ create index namespace_state_updates_namespace_id_idx on lifecycle.namespace_sta
 
 {{ template "snapshots/002/state_code.sql" . }}
 {{ template "snapshots/002/state_name.sql" . }}
-{{ template "functions/jsonb_schema_violation.sql" . }}
+{{ template "snapshots/002/jsonb_schema_violation.sql" . }}
 {{ template "snapshots/002/state_metadata_refusal.sql" . }}
 {{ template "snapshots/002/caller_may_act_as_system.sql" . }}
 {{ template "snapshots/002/namespace_access_level.sql" . }}
 {{ template "snapshots/002/transition_refusal.sql" . }}
-{{ template "functions/namespace_lock.sql" . }}
+{{ template "snapshots/002/namespace_lock.sql" . }}
 {{ template "snapshots/002/namespace_change_state.sql" . }}
 {{ template "functions/namespace_transition.sql" . }}
 {{ template "functions/namespace_event.sql" . }}

@@ -22,19 +22,19 @@
 {{ template "functions/state_code.sql" . }}
 {{ template "functions/caller_may_act_as_system.sql" . }}
 {{ template "functions/namespace_full_path.sql" . }}
-{{ template "functions/namespace_lock_path.sql" . }}
+{{ template "snapshots/009/namespace_lock_path.sql" . }}
 {{ template "functions/namespace_access_level.sql" . }}
 {{ template "functions/state_metadata_refusal.sql" . }}
 {{ template "functions/path_refusal.sql" . }}
-{{ template "functions/transition_refusal.sql" . }}
+{{ template "snapshots/009/transition_refusal.sql" . }}
 {{ template "functions/effective_state_of.sql" . }}
 {{ template "functions/namespace_effective_state.sql" . }}
-{{ template "functions/namespace_change_state.sql" . }}
+{{ template "snapshots/009/namespace_change_state.sql" . }}
 {{ template "functions/fact_mac.sql" . }}
-{{ template "functions/fact_emit.sql" . }}
-{{ template "triggers/namespaces_state_record.sql" . }}
-{{ template "triggers/namespace_state_updates_facts.sql" . }}
-{{ template "triggers/namespaces_state_gate.sql" . }}
+{{ template "snapshots/009/fact_emit.sql" . }}
+{{ template "snapshots/009/namespaces_state_record.sql" . }}
+{{ template "snapshots/009/namespace_state_updates_facts.sql" . }}
+{{ template "snapshots/009/namespaces_state_gate.sql" . }}
 
 revoke all on function lifecycle.effective_state_of(bigint) from public;
 

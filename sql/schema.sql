@@ -281,8 +281,11 @@ declare
     'actor_id', actor_id,
     'details', coalesce(details, '{}'),
     'occurred_at', pg_catalog.now());
+  lsn pg_catalog.pg_lsn;
 begin
-  perform pg_catalog.pg_logical_emit_message(true, 'nslifecycle.fact',
+  -- An assignment, not PERFORM: an expression without a table is evaluated directly, a PERFORM
+  -- runs a whole query.
+  lsn := pg_catalog.pg_logical_emit_message(true, 'nslifecycle.fact',
     (fact || pg_catalog.jsonb_build_object('mac', lifecycle.fact_mac(fact)))::text);
 end
 $$;
@@ -310,73 +313,96 @@ CREATE FUNCTION lifecycle.jsonb_schema_violation(schema jsonb, doc jsonb, at tex
     SET search_path TO ''
     AS $_$
 declare
-  doc_type text := pg_catalog.jsonb_typeof(doc);
+  -- The stack of (schema, document, path) still to check; a pending violation (an unknown key,
+  -- reported when the walk reaches it) is an entry with its message.
+  schemas jsonb[] := array[schema];
+  docs jsonb[] := array[doc];
+  ats text[] := array[at];
+  pending text[] := array[null::text];
+  depth int := 1;
+  s jsonb;
+  d jsonb;
+  a text;
+  doc_type text;
   types jsonb;
-  t text;
-  matched boolean := false;
   k text;
   v jsonb;
-  found_violation text;
+  state_names text[];
 begin
-  if schema ? 'type' then
-    types := case pg_catalog.jsonb_typeof(schema -> 'type')
-               when 'array' then schema -> 'type'
-               else pg_catalog.jsonb_build_array(schema -> 'type') end;
-    for t in select pg_catalog.jsonb_array_elements_text(types) loop
-      if t = doc_type
-         or (t = 'integer' and doc_type = 'number'
-             and (doc #>> '{}')::numeric = pg_catalog.trunc((doc #>> '{}')::numeric)) then
-        matched := true;
-        exit;
+  while depth > 0 loop
+    s := schemas[depth];
+    d := docs[depth];
+    a := ats[depth];
+    if pending[depth] is not null then
+      return pending[depth];
+    end if;
+    depth := depth - 1;
+    doc_type := pg_catalog.jsonb_typeof(d);
+
+    if s ? 'type' then
+      types := case pg_catalog.jsonb_typeof(s -> 'type')
+                 when 'array' then s -> 'type'
+                 else pg_catalog.jsonb_build_array(s -> 'type') end;
+      -- Any of the types (jsonb ? finds a string element of the array), an integer being a number
+      -- without a fraction.
+      if not coalesce(types ? doc_type
+                      or (doc_type = 'number' and types ? 'integer'
+                          and (d #>> '{}')::numeric = pg_catalog.trunc((d #>> '{}')::numeric)), false) then
+        return pg_catalog.format('%s: expected %s, got %s', a, types #>> '{}', doc_type);
       end if;
-    end loop;
-    if not matched then
-      return pg_catalog.format('%s: expected %s, got %s', at, types #>> '{}', doc_type);
     end if;
-  end if;
 
-  if schema ? 'enum' and not (schema -> 'enum') @> pg_catalog.jsonb_build_array(doc) then
-    return pg_catalog.format('%s: %s is not one of %s', at, doc, schema -> 'enum');
-  end if;
+    if s ? 'enum' and not (s -> 'enum') @> pg_catalog.jsonb_build_array(d) then
+      return pg_catalog.format('%s: %s is not one of %s', a, d, s -> 'enum');
+    end if;
 
-  case doc_type
-  when 'string' then
-    if schema ? 'maxLength' and pg_catalog.length(doc #>> '{}') > (schema ->> 'maxLength')::int then
-      return pg_catalog.format('%s: longer than %s characters', at, schema ->> 'maxLength');
-    end if;
-    if schema ->> 'format' = 'date-time'
-       and (doc #>> '{}') !~ '^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}(:?\d{2})?)$' then
-      return pg_catalog.format('%s: %s is not an RFC 3339 date-time', at, doc);
-    end if;
-    if schema ->> 'format' = 'lifecycle-state'
-       and not exists (select from lifecycle.states s where s.name = doc #>> '{}') then
-      return pg_catalog.format('%s: %s is not a state name', at, doc);
-    end if;
-  when 'number' then
-    if schema ? 'minimum' and (doc #>> '{}')::numeric < (schema ->> 'minimum')::numeric then
-      return pg_catalog.format('%s: less than %s', at, schema ->> 'minimum');
-    end if;
-  when 'object' then
-    if schema ? 'required' then
-      for k in select pg_catalog.jsonb_array_elements_text(schema -> 'required') loop
-        if not doc ? k then
-          return pg_catalog.format('%s: missing key %s', at, k);
+    case doc_type
+    when 'string' then
+      if s ? 'maxLength' and pg_catalog.length(d #>> '{}') > (s ->> 'maxLength')::int then
+        return pg_catalog.format('%s: longer than %s characters', a, s ->> 'maxLength');
+      end if;
+      if s ->> 'format' = 'date-time'
+         and (d #>> '{}') !~ '^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}(:?\d{2})?)$' then
+        return pg_catalog.format('%s: %s is not an RFC 3339 date-time', a, d);
+      end if;
+      if s ->> 'format' = 'lifecycle-state' then
+        -- The state names, read once per document.
+        if state_names is null then
+          state_names := array(select st.name from lifecycle.states st);
+        end if;
+        if not (d #>> '{}' = any (state_names)) then
+          return pg_catalog.format('%s: %s is not a state name', a, d);
+        end if;
+      end if;
+    when 'number' then
+      if s ? 'minimum' and (d #>> '{}')::numeric < (s ->> 'minimum')::numeric then
+        return pg_catalog.format('%s: less than %s', a, s ->> 'minimum');
+      end if;
+    when 'object' then
+      if s ? 'required' then
+        for k in select pg_catalog.jsonb_array_elements_text(s -> 'required') loop
+          if not d ? k then
+            return pg_catalog.format('%s: missing key %s', a, k);
+          end if;
+        end loop;
+      end if;
+      -- The properties go on the stack last key first, so they come off it in key order.
+      for k, v in select e.key, e.value from pg_catalog.jsonb_each(d) e order by e.key desc loop
+        if s -> 'properties' ? k then
+          depth := depth + 1;
+          schemas[depth] := s -> 'properties' -> k;
+          docs[depth] := v;
+          ats[depth] := a || '.' || k;
+          pending[depth] := null;
+        elsif s -> 'additionalProperties' = 'false'::jsonb then
+          depth := depth + 1;
+          pending[depth] := pg_catalog.format('%s: unknown key %s', a, k);
         end if;
       end loop;
-    end if;
-    for k, v in select e.key, e.value from pg_catalog.jsonb_each(doc) e order by e.key loop
-      if schema -> 'properties' ? k then
-        found_violation := lifecycle.jsonb_schema_violation(schema -> 'properties' -> k, v, at || '.' || k);
-        if found_violation is not null then
-          return found_violation;
-        end if;
-      elsif schema -> 'additionalProperties' = 'false'::jsonb then
-        return pg_catalog.format('%s: unknown key %s', at, k);
-      end if;
-    end loop;
-  else
-    null;
-  end case;
+    else
+      null;
+    end case;
+  end loop;
   return null;
 end
 $_$;
@@ -447,13 +473,16 @@ COMMENT ON FUNCTION lifecycle.namespace_available_transitions(namespace_id bigin
 CREATE FUNCTION lifecycle.namespace_change_state(id bigint, target_state_name text, event_name text, actor bigint, call_metadata jsonb) RETURNS TABLE(namespace_id bigint, from_state text, to_state text, effective_state text, changed boolean)
     LANGUAGE plpgsql
     SET search_path TO ''
+    SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 #variable_conflict use_variable
 declare
   current_state smallint;
   target smallint;
   ev lifecycle.events;
+  ns lifecycle.namespaces;
   key_state smallint;
+  effective text;
   refusal text;
   setting text;
 begin
@@ -495,7 +524,8 @@ begin
   end if;
 
   -- Locks, in the global order: the path root first, then the row (namespace_lock; NS004).
-  current_state := (lifecycle.namespace_lock(namespace_change_state.id)).state;
+  ns := lifecycle.namespace_lock(namespace_change_state.id);
+  current_state := ns.state;
 
   if event_name is not null then
     if not exists (select from lifecycle.event_sources s
@@ -511,37 +541,54 @@ begin
     end if;
     target := ev.target_state;
     if ev.target_key is not null then
-      -- "Back to where it was", when the metadata remembers a state the matrix allows from here.
-      select lifecycle.state_code(d.state_metadata ->> ev.target_key) into key_state
+      -- "Back to where it was": the state the metadata remembers (a name or alias, as
+      -- lifecycle.state_code reads it), when the matrix allows it from here.
+      select t.to_state into key_state
         from lifecycle.namespace_details d
+        join lifecycle.states k on (d.state_metadata ->> ev.target_key) in (k.name, k.alias)
+        join lifecycle.state_transitions t on t.from_state = current_state and t.to_state = k.code
        where d.namespace_id = namespace_change_state.id;
-      if exists (select from lifecycle.state_transitions t
-                  where t.from_state = current_state and t.to_state = key_state) then
-        target := key_state;
-      end if;
+      target := coalesce(key_state, target);
     end if;
   end if;
 
   if target <> current_state then
     -- The context the gate and the record read (transaction-local; reset right after, so a later
-    -- raw UPDATE in the same transaction is not attributed to this call).
-    -- (Assignments, not PERFORM: an expression without a table is evaluated directly, a PERFORM
+    -- raw UPDATE in the same transaction is not attributed to this call). path_locked tells the
+    -- gate that this row's ancestors are already locked (above), by this call, for this UPDATE.
+    -- (Expressions, not PERFORM: an expression without a table is evaluated directly, a PERFORM
     -- runs a whole query.)
-    setting := pg_catalog.set_config('lifecycle.actor_id', coalesce(actor::text, ''), true);
-    setting := pg_catalog.set_config('lifecycle.event', coalesce(event_name, ''), true);
-    setting := pg_catalog.set_config('lifecycle.metadata', call_metadata::text, true);
-    setting := pg_catalog.set_config('lifecycle.source', 'api', true);
+    setting := pg_catalog.set_config('lifecycle.actor_id', coalesce(actor::text, ''), true)
+            || pg_catalog.set_config('lifecycle.event', coalesce(event_name, ''), true)
+            || pg_catalog.set_config('lifecycle.metadata', call_metadata::text, true)
+            || pg_catalog.set_config('lifecycle.source', 'api', true)
+            || pg_catalog.set_config('lifecycle.path_locked', namespace_change_state.id::text, true);
     update lifecycle.namespaces n set state = target where n.id = namespace_change_state.id;
-    setting := pg_catalog.set_config('lifecycle.actor_id', '', true);
-    setting := pg_catalog.set_config('lifecycle.event', '', true);
-    setting := pg_catalog.set_config('lifecycle.metadata', '', true);
-    setting := pg_catalog.set_config('lifecycle.source', '', true);
+    setting := pg_catalog.set_config('lifecycle.actor_id', '', true)
+            || pg_catalog.set_config('lifecycle.event', '', true)
+            || pg_catalog.set_config('lifecycle.metadata', '', true)
+            || pg_catalog.set_config('lifecycle.source', '', true)
+            || pg_catalog.set_config('lifecycle.path_locked', '', true);
   end if;
 
+  -- The answer. effective_state is what namespace_effective_state would say now: the namespace's
+  -- own state when it has one, else the nearest ancestor's, else active. The ancestors are locked
+  -- FOR SHARE (above), so their states cannot change before this commits; they are read only
+  -- when the namespace has no own state.
+  if target = 0 then
+    select s.name into effective
+      from lifecycle.namespaces a
+      join lifecycle.states s on s.code = a.state
+     where a.id = any (ns.traversal_ids[1:pg_catalog.cardinality(ns.traversal_ids) - 1])
+       and a.state <> 0
+     order by pg_catalog.cardinality(a.traversal_ids) desc
+     limit 1;
+  end if;
   return query
-    select namespace_change_state.id, lifecycle.state_name(current_state), lifecycle.state_name(target),
-           e.effective_state, target <> current_state
-      from lifecycle.effective_state_of(namespace_change_state.id) e;
+    select namespace_change_state.id, f.name, t.name, case when target = 0 then coalesce(effective, 'active') else t.name end,
+           target <> current_state
+      from lifecycle.states f, lifecycle.states t
+     where f.code = current_state and t.code = target;
 end
 $$;
 
@@ -781,6 +828,7 @@ CREATE FUNCTION lifecycle.namespace_lock(namespace_id bigint) RETURNS lifecycle.
 declare
   locked_path bigint[];
   ns lifecycle.namespaces;
+  locked text;
 begin
   loop
     select n.traversal_ids into locked_path from lifecycle.namespaces n where n.id = namespace_lock.namespace_id;
@@ -789,7 +837,8 @@ begin
         detail = pg_catalog.format('namespace_id=%s', namespace_lock.namespace_id),
         hint = 'Check the id; a hard-deleted namespace is gone for good.';
     end if;
-    perform lifecycle.namespace_lock_path(locked_path[1:pg_catalog.cardinality(locked_path) - 1]);
+    -- An assignment, not PERFORM (which would run a whole query to call it).
+    locked := lifecycle.namespace_lock_path(locked_path[1:pg_catalog.cardinality(locked_path) - 1])::text;
     select * into ns
       from lifecycle.namespaces n
      where n.id = namespace_lock.namespace_id and n.traversal_ids = locked_path
@@ -810,6 +859,7 @@ CREATE FUNCTION lifecycle.namespace_lock_path(ids bigint[]) RETURNS void
     SET search_path TO ''
     SET enable_seqscan TO 'off'
     SET jit TO 'off'
+    SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 begin
   -- traversal_ids of an ancestor is a prefix of its descendants', so it sorts first, and rows are
@@ -1047,6 +1097,7 @@ declare
   action text;
   from_name text;
   to_name text;
+  emitted text;
 begin
   select n.traversal_ids,
          (select pg_catalog.string_agg(a.path, '/' order by t.depth)
@@ -1059,9 +1110,10 @@ begin
     left join lifecycle.state_transitions tr on tr.from_state = new.from_state and tr.to_state = new.to_state
     left join lifecycle.namespaces n on n.id = new.namespace_id
    where f.code = new.from_state;
-  perform lifecycle.fact_emit(action, new.namespace_id, path_ids, full_path, new.actor_id,
+  -- An assignment, not PERFORM (which would run a whole query to call it); fact_emit returns void.
+  emitted := lifecycle.fact_emit(action, new.namespace_id, path_ids, full_path, new.actor_id,
     pg_catalog.jsonb_build_object('from_state', from_name, 'to_state', to_name, 'event', new.event,
-                                  'source', new.source, 'metadata', new.metadata, 'state_update_id', new.id));
+                                  'source', new.source, 'metadata', new.metadata, 'state_update_id', new.id))::text;
   return null;
 end
 $$;
@@ -1505,6 +1557,7 @@ declare
   to_pending boolean;
   from_permanent boolean;
   to_permanent boolean;
+  locked text;
 begin
   if tg_op = 'UPDATE' then
     if new.state = old.state then
@@ -1528,19 +1581,27 @@ begin
       hint = 'Run the change in a READ COMMITTED (the default) or SERIALIZABLE transaction.';
   end if;
 
-  -- An INSERT's path was locked by the traversal_ids trigger; an UPDATE locks its ancestors here
-  -- (the API locked them already, so this waits only for raw UPDATEs).
   select f.pending_deletion, f.permanent, t.pending_deletion, t.permanent
     into from_pending, from_permanent, to_pending, to_permanent
     from lifecycle.states t
     left join lifecycle.states f on f.code = from_state
    where t.code = new.state;
   if tg_op = 'UPDATE' then
-    perform lifecycle.namespace_lock_path(old.traversal_ids[1:pg_catalog.cardinality(old.traversal_ids) - 1]);
+    -- Step 1 of the lock order: the ancestors FOR SHARE, root first, so none changes state or
+    -- moves before this commits. A raw UPDATE takes them here. The API took them already, before
+    -- the row (namespace_lock), and says so for this row and this UPDATE only (path_locked, set
+    -- and cleared around it by namespace_change_state): the row has been locked since, so its path
+    -- is the one locked, and locking it again would only repeat the work. (An INSERT's path was
+    -- locked by the traversal_ids trigger.) Trusting a setting is safe here: only the table's owner
+    -- and superusers may UPDATE state directly, and they could as well disable this trigger.
+    -- (Assignments, not PERFORM, which would run a whole query to call each.)
+    if pg_catalog.current_setting('lifecycle.path_locked', true) is distinct from new.id::text then
+      locked := lifecycle.namespace_lock_path(old.traversal_ids[1:pg_catalog.cardinality(old.traversal_ids) - 1])::text;
+    end if;
     -- Leaving a pending deletion takes the path again: hold its name (step 3 of the lock order)
     -- while transition_refusal checks that no live sibling took it meanwhile.
     if from_pending and not to_pending then
-      perform lifecycle.namespace_lock_sibling_path(new.parent_id, new.path);
+      locked := lifecycle.namespace_lock_sibling_path(new.parent_id, new.path)::text;
     end if;
   end if;
 
@@ -1582,12 +1643,10 @@ CREATE FUNCTION lifecycle.namespaces_state_record() RETURNS trigger
 declare
   actor bigint := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
   call_metadata jsonb := coalesce(nullif(pg_catalog.current_setting('lifecycle.metadata', true), '')::jsonb, '{}');
-  from_permanent boolean;
-  to_permanent boolean;
-  old_name text;
-  md jsonb;
-  drop_keys text[] := '{}';
-  add_keys jsonb := '{}';
+  -- The call's keys are merged, but for two: reason explains this one change and stays in its
+  -- history row; preserved_state is the gate's alone (a caller must not redirect a later restore).
+  -- The keys set here override whatever the call passed.
+  call_keys jsonb := call_metadata - array['reason', 'preserved_state'];
 begin
   if tg_op = 'INSERT' then
     insert into lifecycle.namespace_details (namespace_id, state_metadata)
@@ -1600,31 +1659,34 @@ begin
     return null;
   end if;
 
-  select f.permanent, f.name, t.permanent into from_permanent, old_name, to_permanent
-    from lifecycle.states f, lifecycle.states t
-   where f.code = old.state and t.code = new.state;
-
-  -- The call's keys are merged, but for two: reason explains this one change and stays in its
-  -- history row; preserved_state is the gate's alone (a caller must not redirect a later restore).
+  -- One statement reads the two states (lifecycle.states) and reads and writes the details row,
+  -- its row lock taken by the UPDATE (step 4 of the lock order), so the row is validated once.
   -- progress belongs to the state it was recorded in: a new state starts without it, unless the
-  -- call reports one (a finished move's). The keys set here override whatever the call passed.
-  md := (call_metadata - array['reason', 'preserved_state'])
-        || pg_catalog.jsonb_build_object('last_updated_at', pg_catalog.now(), 'last_changed_by_user_id', actor,
-                                         'previous_state', old_name);
-  if to_permanent then
-    -- Back in a permanent state: the temporary run is over, and with it its attempts.
-    drop_keys := array['preserved_state', 'attempt_count'];
-  elsif from_permanent then
-    add_keys := pg_catalog.jsonb_build_object('preserved_state', old_name);
-  end if;
-  -- One statement reads and writes the details row, its row lock taken by the UPDATE (step 4 of
-  -- the lock order), so the row is validated once.
+  -- call reports one (a finished move's). Back in a permanent state, the temporary run is over,
+  -- and with it preserved_state and the attempts; leaving a permanent state for a temporary one
+  -- records it as preserved_state; between temporary states it is kept.
   update lifecycle.namespace_details d
-     set state_metadata = (((d.state_metadata - 'progress') || md) - drop_keys) || add_keys
-   where d.namespace_id = new.id;
+     set state_metadata =
+           ((((d.state_metadata - 'progress') || call_keys
+              || pg_catalog.jsonb_build_object('last_updated_at', pg_catalog.now(), 'last_changed_by_user_id', actor,
+                                               'previous_state', f.name))
+             - case when t.permanent then array['preserved_state', 'attempt_count'] else '{}'::text[] end)
+            || case when f.permanent and not t.permanent then pg_catalog.jsonb_build_object('preserved_state', f.name)
+                    else '{}'::jsonb end)
+    from lifecycle.states f, lifecycle.states t
+   where d.namespace_id = new.id and f.code = old.state and t.code = new.state;
   if not found then
+    -- No details row (removed by hand): the same document, started afresh.
     insert into lifecycle.namespace_details (namespace_id, state_metadata)
-    values (new.id, (md - drop_keys) || add_keys);
+    select new.id,
+           ((call_keys
+             || pg_catalog.jsonb_build_object('last_updated_at', pg_catalog.now(), 'last_changed_by_user_id', actor,
+                                              'previous_state', f.name))
+            - case when t.permanent then array['preserved_state', 'attempt_count'] else '{}'::text[] end)
+           || case when f.permanent and not t.permanent then pg_catalog.jsonb_build_object('preserved_state', f.name)
+                   else '{}'::jsonb end
+      from lifecycle.states f, lifecycle.states t
+     where f.code = old.state and t.code = new.state;
   end if;
 
   insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata)
@@ -2469,43 +2531,79 @@ CREATE FUNCTION lifecycle.transition_refusal(namespace_id bigint, traversal_ids 
     SET search_path TO ''
     SET enable_seqscan TO 'off'
     SET jit TO 'off'
+    SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 #variable_conflict use_variable
 declare
   depth int := pg_catalog.cardinality(traversal_ids);
   allowed boolean;
   required_level smallint;
-  ancestor_forbidden smallint[];
-  descendant_forbidden smallint[];
   from_name text;
   to_name text;
   to_permanent boolean;
   from_pending boolean;
   to_pending boolean;
+  ancestor_id bigint;
+  ancestor_state smallint;
+  descendant_id bigint;
+  descendant_state smallint;
   ns lifecycle.namespaces;
   cfg lifecycle.settings;
   hit_id bigint;
-  hit_state smallint;
 begin
-  -- What the rule tables say of this pair, in one statement: is it in the matrix, the level it
-  -- needs, the states its guards forbid above and below, and the two states' names and flags.
-  select exists (select from lifecycle.state_transitions t
-                  where t.from_state is not distinct from transition_refusal.from_state
-                    and t.to_state = transition_refusal.to_state),
-         p.min_access_level,
-         array(select g.forbidden_state from lifecycle.transition_guards g
-                where g.from_state is not distinct from transition_refusal.from_state
-                  and g.to_state = transition_refusal.to_state and g.scope = 'ancestor'),
-         array(select g.forbidden_state from lifecycle.transition_guards g
-                where g.from_state is not distinct from transition_refusal.from_state
-                  and g.to_state = transition_refusal.to_state and g.scope = 'descendant'),
-         coalesce(f.name, '(new)'), ts.name, ts.permanent, coalesce(f.pending_deletion, false), ts.pending_deletion
-    into allowed, required_level, ancestor_forbidden, descendant_forbidden, from_name, to_name, to_permanent,
-         from_pending, to_pending
-    from lifecycle.states ts
-    left join lifecycle.states f on f.code = transition_refusal.from_state
-    left join lifecycle.transition_policies p on p.to_state = ts.code
-   where ts.code = transition_refusal.to_state;
+  -- What the rule tables say of this pair, and what its guards find, in one statement: is it in
+  -- the matrix, the level it needs, the two states' names and flags, the nearest ancestor and a
+  -- descendant in a state a guard forbids. A guard's lookup runs only when the pair is in the
+  -- matrix and has a guard of that scope (its WHERE clause refers to nothing it scans, so the
+  -- scan is skipped otherwise); the checks below still report in the order listed above.
+  select r.allowed, r.min_access_level, r.from_name, r.to_name, r.to_permanent, r.from_pending, r.to_pending,
+         a.id, a.state, d.id, d.state
+    into allowed, required_level, from_name, to_name, to_permanent, from_pending, to_pending,
+         ancestor_id, ancestor_state, descendant_id, descendant_state
+    from (select exists (select from lifecycle.state_transitions t
+                          where t.from_state is not distinct from transition_refusal.from_state
+                            and t.to_state = transition_refusal.to_state) as allowed,
+                 p.min_access_level,
+                 array(select g.forbidden_state from lifecycle.transition_guards g
+                        where g.from_state is not distinct from transition_refusal.from_state
+                          and g.to_state = transition_refusal.to_state and g.scope = 'ancestor') as ancestor_forbidden,
+                 array(select g.forbidden_state from lifecycle.transition_guards g
+                        where g.from_state is not distinct from transition_refusal.from_state
+                          and g.to_state = transition_refusal.to_state and g.scope = 'descendant') as descendant_forbidden,
+                 coalesce(f.name, '(new)') as from_name, ts.name as to_name, ts.permanent as to_permanent,
+                 coalesce(f.pending_deletion, false) as from_pending, ts.pending_deletion as to_pending
+            from lifecycle.states ts
+            left join lifecycle.states f on f.code = transition_refusal.from_state
+            left join lifecycle.transition_policies p on p.to_state = ts.code
+           where ts.code = transition_refusal.to_state
+          offset 0) r -- (a fence: the guards below read these columns, not copies of their subqueries)
+    -- 3. No ancestor, at any depth, may have a forbidden own state; the nearest is reported. The
+    -- ancestors by primary key, then their states: the fence (offset 0) keeps the state test out
+    -- of the index choice. With it inside, a plan could scan namespaces_own_state_idx for every
+    -- row in those states and pick the ancestors out, a cost that grows with the number of
+    -- stateful namespaces (quadratic in one statement that archives many of them).
+    left join lateral (
+      select x.id, x.state
+        from (select n.id, n.state, pg_catalog.cardinality(n.traversal_ids) as level
+                from lifecycle.namespaces n
+               where n.id = any (traversal_ids[1:depth - 1])
+              offset 0) x
+       where r.allowed and pg_catalog.cardinality(r.ancestor_forbidden) > 0 and depth > 1
+         and x.state = any (r.ancestor_forbidden)
+       order by x.level desc
+       limit 1) a on true
+    -- 4. No descendant, at any depth, may have a forbidden own state (none for a creation).
+    -- Descendants of X sort after X and before X with its last element + 1.
+    left join lateral (
+      select y.id, y.state
+        from lifecycle.namespaces y
+       where r.allowed and transition_refusal.from_state is not null
+         and pg_catalog.cardinality(r.descendant_forbidden) > 0
+         and y.state <> 0
+         and y.state = any (r.descendant_forbidden)
+         and y.traversal_ids > traversal_ids
+         and y.traversal_ids < traversal_ids[1:depth - 1] || (traversal_ids[depth] + 1)
+       limit 1) d on true;
 
   -- 1. The matrix.
   if not coalesce(allowed, false) then
@@ -2538,102 +2636,75 @@ begin
     if from_pending then
       select * into ns from lifecycle.namespaces n where n.id = transition_refusal.namespace_id;
       select * into cfg from lifecycle.settings;
+
+      -- Soft delete (DESIGN §5). A user's restore ends with the grace period; the system (the
+      -- sweeper restoring a namespace whose scheduler lost the right to delete it) may restore later.
+      if from_state = 2 and actor_id is not null
+         and to_permanent
+         and ns.deletion_scheduled_at + pg_catalog.make_interval(days => cfg.deletion_adjourned_period_days) < pg_catalog.now() then
+        code := 'NS007';
+        message := 'the grace period for restoring this namespace is over';
+        detail := pg_catalog.format('namespace_id=%s deletion_scheduled_at=%s deletion_adjourned_period_days=%s', namespace_id,
+                                    ns.deletion_scheduled_at, cfg.deletion_adjourned_period_days);
+        hint := 'The namespace will be deleted by the next sweep; it can no longer be restored.';
+        return next;
+        return;
+      end if;
+      if from_state = 2 and to_state = 4 and actor_id is not null and not cfg.delete_now_allowed then
+        code := 'NS005';
+        message := 'deleting before the grace period ends is disabled';
+        detail := pg_catalog.format('namespace_id=%s delete_now_allowed=false', namespace_id);
+        hint := 'Wait for the sweeper, or have an administrator set lifecycle.settings.delete_now_allowed.';
+        return next;
+        return;
+      end if;
     end if;
   end if;
 
-  -- Soft delete (DESIGN §5). A user's restore ends with the grace period; the system (the sweeper
-  -- restoring a namespace whose scheduler lost the right to delete it) may restore later.
-  if from_state = 2 and actor_id is not null
-     and to_permanent
-     and ns.deletion_scheduled_at + pg_catalog.make_interval(days => cfg.deletion_adjourned_period_days) < pg_catalog.now() then
-    code := 'NS007';
-    message := 'the grace period for restoring this namespace is over';
-    detail := pg_catalog.format('namespace_id=%s deletion_scheduled_at=%s deletion_adjourned_period_days=%s', namespace_id,
-                                ns.deletion_scheduled_at, cfg.deletion_adjourned_period_days);
-    hint := 'The namespace will be deleted by the next sweep; it can no longer be restored.';
-    return next;
-    return;
-  end if;
-  if from_state = 2 and to_state = 4 and actor_id is not null and not cfg.delete_now_allowed then
-    code := 'NS005';
-    message := 'deleting before the grace period ends is disabled';
-    detail := pg_catalog.format('namespace_id=%s delete_now_allowed=false', namespace_id);
-    hint := 'Wait for the sweeper, or have an administrator set lifecycle.settings.delete_now_allowed.';
-    return next;
-    return;
-  end if;
-
-  -- 3. No ancestor, at any depth, may have a forbidden own state; report the nearest.
-  hit_id := null;
-  -- The ancestors by primary key, then their states: the fence (offset 0) keeps the state test
-  -- out of the index choice. With it inside, a plan could scan namespaces_own_state_idx for every
-  -- row in those states and pick the ancestors out, a cost that grows with the number of stateful
-  -- namespaces (quadratic in one statement that archives many of them).
-  if pg_catalog.cardinality(ancestor_forbidden) > 0 and depth > 1 then
-    select a.id, a.state into hit_id, hit_state
-      from (select n.id, n.state, pg_catalog.cardinality(n.traversal_ids) as level
-              from lifecycle.namespaces n
-             where n.id = any (traversal_ids[1:depth - 1])
-            offset 0) a
-     where a.state = any (ancestor_forbidden)
-     order by a.level desc
-     limit 1;
-  end if;
-  if hit_id is not null then
+  -- 3. The ancestor found above.
+  if ancestor_id is not null then
     code := 'NS002';
     message := case when from_state is null
                  then pg_catalog.format('cannot create a namespace below %s: it is %s',
-                                        lifecycle.namespace_full_path(hit_id), lifecycle.state_name(hit_state))
+                                        lifecycle.namespace_full_path(ancestor_id), lifecycle.state_name(ancestor_state))
                  else pg_catalog.format('cannot change namespace state from %s to %s: ancestor %s is %s', from_name,
-                                        to_name, lifecycle.namespace_full_path(hit_id), lifecycle.state_name(hit_state)) end;
-    detail := pg_catalog.format('namespace_id=%s ancestor_id=%s ancestor_state=%s', namespace_id, hit_id,
-                                lifecycle.state_name(hit_state));
+                                        to_name, lifecycle.namespace_full_path(ancestor_id), lifecycle.state_name(ancestor_state)) end;
+    detail := pg_catalog.format('namespace_id=%s ancestor_id=%s ancestor_state=%s', namespace_id, ancestor_id,
+                                lifecycle.state_name(ancestor_state));
     hint := pg_catalog.format('Change the state of %s first, or wait until its operation ends.',
-                              lifecycle.namespace_full_path(hit_id));
+                              lifecycle.namespace_full_path(ancestor_id));
     return next;
     return;
   end if;
 
-  -- 4. No descendant, at any depth, may have a forbidden own state.
-  if from_state is not null then
-    if pg_catalog.cardinality(descendant_forbidden) > 0 then
-      -- Descendants of X sort after X and before X with its last element + 1.
-      select d.id, d.state into hit_id, hit_state
-        from lifecycle.namespaces d
-       where d.state <> 0
-         and d.state = any (descendant_forbidden)
-         and d.traversal_ids > traversal_ids
-         and d.traversal_ids < traversal_ids[1:depth - 1] || (traversal_ids[depth] + 1)
-       limit 1;
-      if found then
-        code := 'NS003';
-        message := pg_catalog.format('cannot change namespace state from %s to %s: descendant %s is %s', from_name,
-                                     to_name, lifecycle.namespace_full_path(hit_id), lifecycle.state_name(hit_state));
-        detail := pg_catalog.format('namespace_id=%s descendant_id=%s descendant_state=%s', namespace_id, hit_id,
-                                    lifecycle.state_name(hit_state));
-        hint := pg_catalog.format('Wait until the operation on %s ends, or change its state first.',
-                                  lifecycle.namespace_full_path(hit_id));
-        return next;
-        return;
-      end if;
-    end if;
+  -- 4. The descendant found above.
+  if descendant_id is not null then
+    code := 'NS003';
+    message := pg_catalog.format('cannot change namespace state from %s to %s: descendant %s is %s', from_name,
+                                 to_name, lifecycle.namespace_full_path(descendant_id), lifecycle.state_name(descendant_state));
+    detail := pg_catalog.format('namespace_id=%s descendant_id=%s descendant_state=%s', namespace_id, descendant_id,
+                                lifecycle.state_name(descendant_state));
+    hint := pg_catalog.format('Wait until the operation on %s ends, or change its state first.',
+                              lifecycle.namespace_full_path(descendant_id));
+    return next;
+    return;
+  end if;
 
-    -- 5. Leaving a pending deletion makes the path live again: a live sibling must not hold it.
-    --    (The gate holds the sibling-path lock while this runs.)
-    if from_pending and not to_pending then
-      select n.id into hit_id
-        from lifecycle.namespaces n
-       where coalesce(n.parent_id, 0) = coalesce(ns.parent_id, 0) and n.path = ns.path
-         and n.state <> 2 and n.state <> 4 and n.id <> ns.id;
-      if found then
-        code := 'NS006';
-        message := pg_catalog.format('path %s was taken while the namespace was scheduled for deletion',
-                                     lifecycle.namespace_full_path(hit_id));
-        detail := pg_catalog.format('namespace_id=%s path=%s taken_by_namespace_id=%s', namespace_id, ns.path, hit_id);
-        hint := 'Rename or delete the namespace that took the path, then restore again; this one stays restorable until the grace period ends.';
-        return next;
-        return;
-      end if;
+  -- 5. Leaving a pending deletion makes the path live again: a live sibling must not hold it.
+  --    (The gate holds the sibling-path lock while this runs.)
+  if from_pending and not to_pending and from_state is not null then
+    select n.id into hit_id
+      from lifecycle.namespaces n
+     where coalesce(n.parent_id, 0) = coalesce(ns.parent_id, 0) and n.path = ns.path
+       and n.state <> 2 and n.state <> 4 and n.id <> ns.id;
+    if found then
+      code := 'NS006';
+      message := pg_catalog.format('path %s was taken while the namespace was scheduled for deletion',
+                                   lifecycle.namespace_full_path(hit_id));
+      detail := pg_catalog.format('namespace_id=%s path=%s taken_by_namespace_id=%s', namespace_id, ns.path, hit_id);
+      hint := 'Rename or delete the namespace that took the path, then restore again; this one stays restorable until the grace period ends.';
+      return next;
+      return;
     end if;
   end if;
 end

@@ -28,8 +28,11 @@ declare
     'actor_id', actor_id,
     'details', coalesce(details, '{}'),
     'occurred_at', pg_catalog.now());
+  lsn pg_catalog.pg_lsn;
 begin
-  perform pg_catalog.pg_logical_emit_message(true, 'nslifecycle.fact',
+  -- An assignment, not PERFORM: an expression without a table is evaluated directly, a PERFORM
+  -- runs a whole query.
+  lsn := pg_catalog.pg_logical_emit_message(true, 'nslifecycle.fact',
     (fact || pg_catalog.jsonb_build_object('mac', lifecycle.fact_mac(fact)))::text);
 end
 $$;

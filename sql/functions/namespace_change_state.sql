@@ -15,13 +15,19 @@ create or replace function lifecycle.namespace_change_state(
 returns table (namespace_id bigint, from_state text, to_state text, effective_state text, changed boolean)
 language plpgsql
 set search_path to ''
+-- Plans are made once per session (PL/pgSQL) and kept: left to choose, the plan cache judged the
+-- generic plan of the answer's statement dearer than one for the actual values and planned it
+-- afresh on every call, which cost more than running it.
+set plan_cache_mode to force_generic_plan
 as $$
 #variable_conflict use_variable
 declare
   current_state smallint;
   target smallint;
   ev lifecycle.events;
+  ns lifecycle.namespaces;
   key_state smallint;
+  effective text;
   refusal text;
   setting text;
 begin
@@ -63,7 +69,8 @@ begin
   end if;
 
   -- Locks, in the global order: the path root first, then the row (namespace_lock; NS004).
-  current_state := (lifecycle.namespace_lock(namespace_change_state.id)).state;
+  ns := lifecycle.namespace_lock(namespace_change_state.id);
+  current_state := ns.state;
 
   if event_name is not null then
     if not exists (select from lifecycle.event_sources s
@@ -79,36 +86,53 @@ begin
     end if;
     target := ev.target_state;
     if ev.target_key is not null then
-      -- "Back to where it was", when the metadata remembers a state the matrix allows from here.
-      select lifecycle.state_code(d.state_metadata ->> ev.target_key) into key_state
+      -- "Back to where it was": the state the metadata remembers (a name or alias, as
+      -- lifecycle.state_code reads it), when the matrix allows it from here.
+      select t.to_state into key_state
         from lifecycle.namespace_details d
+        join lifecycle.states k on (d.state_metadata ->> ev.target_key) in (k.name, k.alias)
+        join lifecycle.state_transitions t on t.from_state = current_state and t.to_state = k.code
        where d.namespace_id = namespace_change_state.id;
-      if exists (select from lifecycle.state_transitions t
-                  where t.from_state = current_state and t.to_state = key_state) then
-        target := key_state;
-      end if;
+      target := coalesce(key_state, target);
     end if;
   end if;
 
   if target <> current_state then
     -- The context the gate and the record read (transaction-local; reset right after, so a later
-    -- raw UPDATE in the same transaction is not attributed to this call).
-    -- (Assignments, not PERFORM: an expression without a table is evaluated directly, a PERFORM
+    -- raw UPDATE in the same transaction is not attributed to this call). path_locked tells the
+    -- gate that this row's ancestors are already locked (above), by this call, for this UPDATE.
+    -- (Expressions, not PERFORM: an expression without a table is evaluated directly, a PERFORM
     -- runs a whole query.)
-    setting := pg_catalog.set_config('lifecycle.actor_id', coalesce(actor::text, ''), true);
-    setting := pg_catalog.set_config('lifecycle.event', coalesce(event_name, ''), true);
-    setting := pg_catalog.set_config('lifecycle.metadata', call_metadata::text, true);
-    setting := pg_catalog.set_config('lifecycle.source', 'api', true);
+    setting := pg_catalog.set_config('lifecycle.actor_id', coalesce(actor::text, ''), true)
+            || pg_catalog.set_config('lifecycle.event', coalesce(event_name, ''), true)
+            || pg_catalog.set_config('lifecycle.metadata', call_metadata::text, true)
+            || pg_catalog.set_config('lifecycle.source', 'api', true)
+            || pg_catalog.set_config('lifecycle.path_locked', namespace_change_state.id::text, true);
     update lifecycle.namespaces n set state = target where n.id = namespace_change_state.id;
-    setting := pg_catalog.set_config('lifecycle.actor_id', '', true);
-    setting := pg_catalog.set_config('lifecycle.event', '', true);
-    setting := pg_catalog.set_config('lifecycle.metadata', '', true);
-    setting := pg_catalog.set_config('lifecycle.source', '', true);
+    setting := pg_catalog.set_config('lifecycle.actor_id', '', true)
+            || pg_catalog.set_config('lifecycle.event', '', true)
+            || pg_catalog.set_config('lifecycle.metadata', '', true)
+            || pg_catalog.set_config('lifecycle.source', '', true)
+            || pg_catalog.set_config('lifecycle.path_locked', '', true);
   end if;
 
+  -- The answer. effective_state is what namespace_effective_state would say now: the namespace's
+  -- own state when it has one, else the nearest ancestor's, else active. The ancestors are locked
+  -- FOR SHARE (above), so their states cannot change before this commits; they are read only
+  -- when the namespace has no own state.
+  if target = 0 then
+    select s.name into effective
+      from lifecycle.namespaces a
+      join lifecycle.states s on s.code = a.state
+     where a.id = any (ns.traversal_ids[1:pg_catalog.cardinality(ns.traversal_ids) - 1])
+       and a.state <> 0
+     order by pg_catalog.cardinality(a.traversal_ids) desc
+     limit 1;
+  end if;
   return query
-    select namespace_change_state.id, lifecycle.state_name(current_state), lifecycle.state_name(target),
-           e.effective_state, target <> current_state
-      from lifecycle.effective_state_of(namespace_change_state.id) e;
+    select namespace_change_state.id, f.name, t.name, case when target = 0 then coalesce(effective, 'active') else t.name end,
+           target <> current_state
+      from lifecycle.states f, lifecycle.states t
+     where f.code = current_state and t.code = target;
 end
 $$;

@@ -33,6 +33,10 @@ set enable_seqscan to off
 -- With seq scans off, a query that can only scan (a one-row table) looks expensive enough to be
 -- JIT-compiled, which costs milliseconds: never worth it for these lookups.
 set jit to off
+-- And always that generic plan: left to choose, the plan cache judged it dearer than a plan for
+-- the actual ids (it assumes ten of them) and planned this statement afresh on every call, twice
+-- per state change.
+set plan_cache_mode to force_generic_plan
 as $$
 begin
   -- traversal_ids of an ancestor is a prefix of its descendants', so it sorts first, and rows are

@@ -21,6 +21,7 @@ declare
   action text;
   from_name text;
   to_name text;
+  emitted text;
 begin
   select n.traversal_ids,
          (select pg_catalog.string_agg(a.path, '/' order by t.depth)
@@ -33,9 +34,10 @@ begin
     left join lifecycle.state_transitions tr on tr.from_state = new.from_state and tr.to_state = new.to_state
     left join lifecycle.namespaces n on n.id = new.namespace_id
    where f.code = new.from_state;
-  perform lifecycle.fact_emit(action, new.namespace_id, path_ids, full_path, new.actor_id,
+  -- An assignment, not PERFORM (which would run a whole query to call it); fact_emit returns void.
+  emitted := lifecycle.fact_emit(action, new.namespace_id, path_ids, full_path, new.actor_id,
     pg_catalog.jsonb_build_object('from_state', from_name, 'to_state', to_name, 'event', new.event,
-                                  'source', new.source, 'metadata', new.metadata, 'state_update_id', new.id));
+                                  'source', new.source, 'metadata', new.metadata, 'state_update_id', new.id))::text;
   return null;
 end
 $$;

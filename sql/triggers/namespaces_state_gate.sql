@@ -21,6 +21,7 @@ declare
   to_pending boolean;
   from_permanent boolean;
   to_permanent boolean;
+  locked text;
 begin
   if tg_op = 'UPDATE' then
     if new.state = old.state then
@@ -44,19 +45,27 @@ begin
       hint = 'Run the change in a READ COMMITTED (the default) or SERIALIZABLE transaction.';
   end if;
 
-  -- An INSERT's path was locked by the traversal_ids trigger; an UPDATE locks its ancestors here
-  -- (the API locked them already, so this waits only for raw UPDATEs).
   select f.pending_deletion, f.permanent, t.pending_deletion, t.permanent
     into from_pending, from_permanent, to_pending, to_permanent
     from lifecycle.states t
     left join lifecycle.states f on f.code = from_state
    where t.code = new.state;
   if tg_op = 'UPDATE' then
-    perform lifecycle.namespace_lock_path(old.traversal_ids[1:pg_catalog.cardinality(old.traversal_ids) - 1]);
+    -- Step 1 of the lock order: the ancestors FOR SHARE, root first, so none changes state or
+    -- moves before this commits. A raw UPDATE takes them here. The API took them already, before
+    -- the row (namespace_lock), and says so for this row and this UPDATE only (path_locked, set
+    -- and cleared around it by namespace_change_state): the row has been locked since, so its path
+    -- is the one locked, and locking it again would only repeat the work. (An INSERT's path was
+    -- locked by the traversal_ids trigger.) Trusting a setting is safe here: only the table's owner
+    -- and superusers may UPDATE state directly, and they could as well disable this trigger.
+    -- (Assignments, not PERFORM, which would run a whole query to call each.)
+    if pg_catalog.current_setting('lifecycle.path_locked', true) is distinct from new.id::text then
+      locked := lifecycle.namespace_lock_path(old.traversal_ids[1:pg_catalog.cardinality(old.traversal_ids) - 1])::text;
+    end if;
     -- Leaving a pending deletion takes the path again: hold its name (step 3 of the lock order)
     -- while transition_refusal checks that no live sibling took it meanwhile.
     if from_pending and not to_pending then
-      perform lifecycle.namespace_lock_sibling_path(new.parent_id, new.path);
+      locked := lifecycle.namespace_lock_sibling_path(new.parent_id, new.path)::text;
     end if;
   end if;
 

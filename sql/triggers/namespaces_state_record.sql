@@ -16,12 +16,10 @@ as $$
 declare
   actor bigint := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
   call_metadata jsonb := coalesce(nullif(pg_catalog.current_setting('lifecycle.metadata', true), '')::jsonb, '{}');
-  from_permanent boolean;
-  to_permanent boolean;
-  old_name text;
-  md jsonb;
-  drop_keys text[] := '{}';
-  add_keys jsonb := '{}';
+  -- The call's keys are merged, but for two: reason explains this one change and stays in its
+  -- history row; preserved_state is the gate's alone (a caller must not redirect a later restore).
+  -- The keys set here override whatever the call passed.
+  call_keys jsonb := call_metadata - array['reason', 'preserved_state'];
 begin
   if tg_op = 'INSERT' then
     insert into lifecycle.namespace_details (namespace_id, state_metadata)
@@ -34,31 +32,34 @@ begin
     return null;
   end if;
 
-  select f.permanent, f.name, t.permanent into from_permanent, old_name, to_permanent
-    from lifecycle.states f, lifecycle.states t
-   where f.code = old.state and t.code = new.state;
-
-  -- The call's keys are merged, but for two: reason explains this one change and stays in its
-  -- history row; preserved_state is the gate's alone (a caller must not redirect a later restore).
+  -- One statement reads the two states (lifecycle.states) and reads and writes the details row,
+  -- its row lock taken by the UPDATE (step 4 of the lock order), so the row is validated once.
   -- progress belongs to the state it was recorded in: a new state starts without it, unless the
-  -- call reports one (a finished move's). The keys set here override whatever the call passed.
-  md := (call_metadata - array['reason', 'preserved_state'])
-        || pg_catalog.jsonb_build_object('last_updated_at', pg_catalog.now(), 'last_changed_by_user_id', actor,
-                                         'previous_state', old_name);
-  if to_permanent then
-    -- Back in a permanent state: the temporary run is over, and with it its attempts.
-    drop_keys := array['preserved_state', 'attempt_count'];
-  elsif from_permanent then
-    add_keys := pg_catalog.jsonb_build_object('preserved_state', old_name);
-  end if;
-  -- One statement reads and writes the details row, its row lock taken by the UPDATE (step 4 of
-  -- the lock order), so the row is validated once.
+  -- call reports one (a finished move's). Back in a permanent state, the temporary run is over,
+  -- and with it preserved_state and the attempts; leaving a permanent state for a temporary one
+  -- records it as preserved_state; between temporary states it is kept.
   update lifecycle.namespace_details d
-     set state_metadata = (((d.state_metadata - 'progress') || md) - drop_keys) || add_keys
-   where d.namespace_id = new.id;
+     set state_metadata =
+           ((((d.state_metadata - 'progress') || call_keys
+              || pg_catalog.jsonb_build_object('last_updated_at', pg_catalog.now(), 'last_changed_by_user_id', actor,
+                                               'previous_state', f.name))
+             - case when t.permanent then array['preserved_state', 'attempt_count'] else '{}'::text[] end)
+            || case when f.permanent and not t.permanent then pg_catalog.jsonb_build_object('preserved_state', f.name)
+                    else '{}'::jsonb end)
+    from lifecycle.states f, lifecycle.states t
+   where d.namespace_id = new.id and f.code = old.state and t.code = new.state;
   if not found then
+    -- No details row (removed by hand): the same document, started afresh.
     insert into lifecycle.namespace_details (namespace_id, state_metadata)
-    values (new.id, (md - drop_keys) || add_keys);
+    select new.id,
+           ((call_keys
+             || pg_catalog.jsonb_build_object('last_updated_at', pg_catalog.now(), 'last_changed_by_user_id', actor,
+                                              'previous_state', f.name))
+            - case when t.permanent then array['preserved_state', 'attempt_count'] else '{}'::text[] end)
+           || case when f.permanent and not t.permanent then pg_catalog.jsonb_build_object('preserved_state', f.name)
+                   else '{}'::jsonb end
+      from lifecycle.states f, lifecycle.states t
+     where f.code = old.state and t.code = new.state;
   end if;
 
   insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata)
