@@ -44,8 +44,19 @@ go build -o "$bin/" ./cmd/bench ./cmd/syncer ./cmd/sweeper
 db=$(scratch_db "$url" "$name")
 migrate "$db" 2>/dev/null
 mkdir -p "$(dirname "$out")"
+# The commit measured, "-dirty" when code differs from it; the results and this page, which every
+# run rewrites, do not count.
+measured_commit() {
+	local c
+	c=$(git describe --always 2>/dev/null) || { echo unknown; return; }
+	if [ -n "$(git status --porcelain -- . ':!docs/benchmarks.md' ':!docs/benchmarks' 2>/dev/null)" ]; then
+		c+=-dirty
+	fi
+	echo "$c"
+}
+
 # shellcheck disable=SC2086
-DATABASE_URL=$db "$bin/bench" "${args[@]}" -out "$out" -slot "$slot" -commit "$(git describe --always --dirty 2>/dev/null || echo unknown)" \
+DATABASE_URL=$db "$bin/bench" "${args[@]}" -out "$out" -slot "$slot" -commit "$(measured_commit)" \
 	-pgbench "${PG_BINDIR:-/usr/lib/postgresql/15/bin}/pgbench" -syncer "$bin/syncer" -sweeper "$bin/sweeper" ${BENCH_ARGS:-}
 if [ -z "${BENCH_OUT:-}" ]; then
 	"$bin/bench" -render docs/benchmarks.md docs/benchmarks/*.json
