@@ -3,14 +3,13 @@
 --   * The path is locked once. namespace_change_state locks the ancestors before the row, as the
 --     lock order wants; the gate locked them again for the same UPDATE (it must, for raw UPDATEs).
 --     The API now tells the gate, for that one row and UPDATE, that its path is locked already.
---   * The effective state the API returns is read from the ancestors it holds locked, in one
---     statement, instead of a call to effective_state_of per change.
 --   * transition_refusal reads the rule tables and runs both guard lookups in one statement; a
 --     lookup a pair has no guard for is still skipped.
 --   * plan_cache_mode force_generic_plan on the functions whose statements take arrays and ids: the
 --     plan cache judged their generic plans dearer than custom ones and re-planned every call.
 --   * The metadata schema walk keeps its own stack instead of calling itself per key; the state
---     record computes its metadata in the UPDATE that writes it; PERFORMs became assignments.
+--     record computes its metadata in the UPDATE that writes it; an event's "back to where it was"
+--     is resolved in one statement; PERFORMs became assignments.
 
 {{ template "functions/jsonb_schema_violation.sql" . }}
 {{ template "functions/namespace_lock_path.sql" . }}

@@ -25,9 +25,7 @@ declare
   current_state smallint;
   target smallint;
   ev lifecycle.events;
-  ns lifecycle.namespaces;
   key_state smallint;
-  effective text;
   refusal text;
   setting text;
 begin
@@ -69,8 +67,7 @@ begin
   end if;
 
   -- Locks, in the global order: the path root first, then the row (namespace_lock; NS004).
-  ns := lifecycle.namespace_lock(namespace_change_state.id);
-  current_state := ns.state;
+  current_state := (lifecycle.namespace_lock(namespace_change_state.id)).state;
 
   if event_name is not null then
     if not exists (select from lifecycle.event_sources s
@@ -86,12 +83,11 @@ begin
     end if;
     target := ev.target_state;
     if ev.target_key is not null then
-      -- "Back to where it was": the state the metadata remembers (a name or alias, as
-      -- lifecycle.state_code reads it), when the matrix allows it from here.
+      -- "Back to where it was", when the metadata remembers a state the matrix allows from here.
       select t.to_state into key_state
         from lifecycle.namespace_details d
-        join lifecycle.states k on (d.state_metadata ->> ev.target_key) in (k.name, k.alias)
-        join lifecycle.state_transitions t on t.from_state = current_state and t.to_state = k.code
+        join lifecycle.state_transitions t
+          on t.from_state = current_state and t.to_state = lifecycle.state_code(d.state_metadata ->> ev.target_key)
        where d.namespace_id = namespace_change_state.id;
       target := coalesce(key_state, target);
     end if;
@@ -116,23 +112,9 @@ begin
             || pg_catalog.set_config('lifecycle.path_locked', '', true);
   end if;
 
-  -- The answer. effective_state is what namespace_effective_state would say now: the namespace's
-  -- own state when it has one, else the nearest ancestor's, else active. The ancestors are locked
-  -- FOR SHARE (above), so their states cannot change before this commits; they are read only
-  -- when the namespace has no own state.
-  if target = 0 then
-    select s.name into effective
-      from lifecycle.namespaces a
-      join lifecycle.states s on s.code = a.state
-     where a.id = any (ns.traversal_ids[1:pg_catalog.cardinality(ns.traversal_ids) - 1])
-       and a.state <> 0
-     order by pg_catalog.cardinality(a.traversal_ids) desc
-     limit 1;
-  end if;
   return query
-    select namespace_change_state.id, f.name, t.name, case when target = 0 then coalesce(effective, 'active') else t.name end,
-           target <> current_state
-      from lifecycle.states f, lifecycle.states t
+    select namespace_change_state.id, f.name, t.name, e.effective_state, target <> current_state
+      from lifecycle.states f, lifecycle.states t, lifecycle.effective_state_of(namespace_change_state.id) e
      where f.code = current_state and t.code = target;
 end
 $$;

@@ -38,29 +38,21 @@ begin
   -- call reports one (a finished move's). Back in a permanent state, the temporary run is over,
   -- and with it preserved_state and the attempts; leaving a permanent state for a temporary one
   -- records it as preserved_state; between temporary states it is kept.
-  update lifecycle.namespace_details d
-     set state_metadata =
-           ((((d.state_metadata - 'progress') || call_keys
-              || pg_catalog.jsonb_build_object('last_updated_at', pg_catalog.now(), 'last_changed_by_user_id', actor,
-                                               'previous_state', f.name))
-             - case when t.permanent then array['preserved_state', 'attempt_count'] else '{}'::text[] end)
-            || case when f.permanent and not t.permanent then pg_catalog.jsonb_build_object('preserved_state', f.name)
-                    else '{}'::jsonb end)
-    from lifecycle.states f, lifecycle.states t
-   where d.namespace_id = new.id and f.code = old.state and t.code = new.state;
-  if not found then
-    -- No details row (removed by hand): the same document, started afresh.
-    insert into lifecycle.namespace_details (namespace_id, state_metadata)
-    select new.id,
-           ((call_keys
-             || pg_catalog.jsonb_build_object('last_updated_at', pg_catalog.now(), 'last_changed_by_user_id', actor,
-                                              'previous_state', f.name))
-            - case when t.permanent then array['preserved_state', 'attempt_count'] else '{}'::text[] end)
-           || case when f.permanent and not t.permanent then pg_catalog.jsonb_build_object('preserved_state', f.name)
-                   else '{}'::jsonb end
+  loop
+    update lifecycle.namespace_details d
+       set state_metadata =
+             ((((d.state_metadata - 'progress') || call_keys
+                || pg_catalog.jsonb_build_object('last_updated_at', pg_catalog.now(), 'last_changed_by_user_id', actor,
+                                                 'previous_state', f.name))
+               - case when t.permanent then array['preserved_state', 'attempt_count'] else '{}'::text[] end)
+              || case when f.permanent and not t.permanent then pg_catalog.jsonb_build_object('preserved_state', f.name)
+                      else '{}'::jsonb end)
       from lifecycle.states f, lifecycle.states t
-     where f.code = old.state and t.code = new.state;
-  end if;
+     where d.namespace_id = new.id and f.code = old.state and t.code = new.state;
+    exit when found;
+    -- No details row (removed by hand): started afresh, empty, then written as above.
+    insert into lifecycle.namespace_details (namespace_id, state_metadata) values (new.id, '{}');
+  end loop;
 
   insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata)
   values (new.id, old.state, new.state,
