@@ -92,18 +92,15 @@ func Condition(code string) string {
 }
 
 // FromDB converts an error from the database into the product's errors: a lifecycle SQLSTATE
-// becomes an *Error; so does a unique violation of the live-path index, which two concurrent
-// INSERTs of one path meet instead of NS006 (sql/triggers/namespaces_paths.sql). Anything else
-// (connection errors, lock timeouts 55P03, deadlocks 40P01) is returned unchanged.
+// becomes an *Error. Anything else (connection errors, lock timeouts 55P03, deadlocks 40P01) is
+// returned unchanged. Path races need no mapping here: the database takes the sibling-path lock on
+// every write that makes a path live, so they end in NS006 for every client
+// (sql/triggers/namespaces_paths.sql).
 func FromDB(err error) error {
 	var pg *pgconn.PgError
 	if errors.As(err, &pg) {
 		if _, ok := conditions[pg.Code]; ok {
 			return &Error{Code: pg.Code, Message: pg.Message, Detail: pg.Detail, Hint: pg.Hint, pg: pg}
-		}
-		if pg.Code == "23505" && pg.ConstraintName == "namespaces_live_path_key" {
-			return &Error{Code: "NS006", Message: "path is taken", Detail: pg.Detail,
-				Hint: "Choose another path.", pg: pg}
 		}
 	}
 	return err

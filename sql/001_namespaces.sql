@@ -45,7 +45,7 @@ create index namespaces_parent_id_idx on lifecycle.namespaces (parent_id);
 create index namespaces_traversal_ids_idx on lifecycle.namespaces (traversal_ids);
 
 {{ template "snapshots/001/namespace_lock_path.sql" . }}
-{{ template "triggers/namespaces_traversal_ids_maintain.sql" . }}
+{{ template "snapshots/001/namespaces_traversal_ids_maintain.sql" . }}
 {{ template "triggers/namespaces_traversal_ids_cascade.sql" . }}
 {{ template "snapshots/001/namespace_full_path.sql" . }}
 

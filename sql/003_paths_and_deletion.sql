@@ -115,16 +115,16 @@ insert into lifecycle.operation_policies (operation, min_access_level, descripti
 
 {{ template "functions/settings_refusal.sql" . }}
 {{ template "snapshots/003/path_refusal.sql" . }}
-{{ template "functions/namespace_lock_sibling_path.sql" . }}
+{{ template "snapshots/003/namespace_lock_sibling_path.sql" . }}
 {{ template "functions/actor_refusal.sql" . }}
 {{ template "functions/read_only_refusal.sql" . }}
-{{ template "functions/namespace_walk.sql" . }}
-{{ template "functions/namespace_resolve.sql" . }}
+{{ template "snapshots/003/namespace_walk.sql" . }}
+{{ template "snapshots/003/namespace_resolve.sql" . }}
 {{ template "snapshots/003/namespace_rename.sql" . }}
 {{ template "snapshots/003/namespace_set_visibility.sql" . }}
 {{ template "triggers/settings_validate.sql" . }}
-{{ template "triggers/namespaces_paths.sql" . }}
-{{ template "triggers/namespaces_visibility.sql" . }}
+{{ template "snapshots/003/namespaces_paths.sql" . }}
+{{ template "snapshots/003/namespaces_visibility.sql" . }}
 
 -- The soft-delete rules join the gate: transition_refusal learns the grace period (NS007), the
 -- delete-now setting (NS005) and a restore into a taken path (NS006); the gate records who

@@ -43,7 +43,7 @@ create table lifecycle.deleted_namespaces (
   deleted_at timestamptz not null default pg_catalog.now()
 );
 
-{{ template "functions/transfer_target_refusal.sql" . }}
+{{ template "snapshots/004/transfer_target_refusal.sql" . }}
 {{ template "functions/transfer_request_lock.sql" . }}
 {{ template "functions/transfer_request_lock_open.sql" . }}
 {{ template "functions/transfer_accept_locked.sql" . }}
@@ -52,7 +52,7 @@ create table lifecycle.deleted_namespaces (
 {{ template "functions/namespace_transfer_decline.sql" . }}
 {{ template "functions/namespace_transfer_cancel.sql" . }}
 {{ template "functions/transfer_requests_expire.sql" . }}
-{{ template "functions/namespace_transfer_execute.sql" . }}
+{{ template "snapshots/004/namespace_transfer_execute.sql" . }}
 {{ template "functions/namespace_hard_delete.sql" . }}
 {{ template "functions/namespace_hard_delete_all.sql" . }}
 {{ template "triggers/namespaces_moves.sql" . }}

@@ -106,7 +106,7 @@ values (pg_catalog.sha256(pg_catalog.convert_to(pg_catalog.gen_random_uuid()::te
 
 {{ template "snapshots/006/fact_mac.sql" . }}
 {{ template "snapshots/006/fact_emit.sql" . }}
-{{ template "triggers/namespaces_facts.sql" . }}
+{{ template "snapshots/006/namespaces_facts.sql" . }}
 {{ template "snapshots/006/namespace_state_updates_facts.sql" . }}
 {{ template "triggers/transfer_requests_facts.sql" . }}
 {{ template "triggers/deleted_namespaces_facts.sql" . }}

@@ -7,7 +7,7 @@ update lifecycle.namespaces n set state_changes = h.rows
  where h.namespace_id = n.id;
 
 {{ template "snapshots/008/namespaces_state_gate.sql" . }}
-{{ template "functions/check_invariants.sql" . }}
+{{ template "snapshots/008/check_invariants.sql" . }}
 
 revoke all on function lifecycle.check_invariants() from public;
 grant execute on function lifecycle.check_invariants() to lifecycle_worker;

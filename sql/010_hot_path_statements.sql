@@ -13,11 +13,11 @@
 
 {{ template "functions/jsonb_schema_violation.sql" . }}
 {{ template "functions/namespace_lock_path.sql" . }}
-{{ template "functions/namespace_lock.sql" . }}
-{{ template "functions/transition_refusal.sql" . }}
-{{ template "functions/namespace_change_state.sql" . }}
+{{ template "snapshots/010/namespace_lock.sql" . }}
+{{ template "snapshots/010/transition_refusal.sql" . }}
+{{ template "snapshots/010/namespace_change_state.sql" . }}
 {{ template "functions/fact_emit.sql" . }}
-{{ template "triggers/namespaces_state_record.sql" . }}
+{{ template "snapshots/010/namespaces_state_record.sql" . }}
 {{ template "triggers/namespace_state_updates_facts.sql" . }}
 {{ template "triggers/namespaces_state_gate.sql" . }}
 

@@ -188,6 +188,20 @@ CREATE FUNCTION lifecycle.check_invariants() RETURNS TABLE(namespace_id bigint, 
                  pg_catalog.lag(u.to_state) over (partition by u.namespace_id order by u.id) as previous_to
             from lifecycle.namespace_state_updates u) c
    where c.previous_to is not null and c.previous_to <> c.from_state
+  union all
+  select n.id, 'in_progress_without_operation',
+         pg_catalog.format('%s is %s, but no accepted transfer request moves it', lifecycle.namespace_full_path(n.id), s.name)
+    from lifecycle.namespaces n
+    join lifecycle.states s on s.code = n.state
+   where s.operation = 'transfer'
+     and not exists (select from lifecycle.transfer_requests r where r.namespace_id = n.id and r.status = 'accepted')
+  union all
+  select r.namespace_id, 'accepted_request_without_transfer',
+         pg_catalog.format('transfer request %s is accepted, but %s is %s', r.id, lifecycle.namespace_full_path(n.id), s.name)
+    from lifecycle.transfer_requests r
+    join lifecycle.namespaces n on n.id = r.namespace_id
+    join lifecycle.states s on s.code = n.state
+   where r.status = 'accepted' and s.operation is distinct from 'transfer'
 $$;
 
 --
@@ -408,6 +422,25 @@ end
 $_$;
 
 --
+-- Name: name_refusal(text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.name_refusal(name text) RETURNS text
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+begin
+  return case
+    when name is null then 'name is required'
+    when pg_catalog.char_length(name) > 255
+      then pg_catalog.format('name is %s characters long, more than 255', pg_catalog.char_length(name))
+    when pg_catalog.btrim(name) = '' then 'name is blank'
+    when name ~ '[\x01-\x1f\x7f]' then 'name contains a control character'
+  end;
+end
+$$;
+
+--
 -- Name: namespace_access_level(bigint[], bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -467,10 +500,10 @@ $$;
 COMMENT ON FUNCTION lifecycle.namespace_available_transitions(namespace_id bigint, actor_id bigint) IS 'Every state with allowed, or the error code, reason and hint that would refuse it (for UIs).';
 
 --
--- Name: namespace_change_state(bigint, text, text, bigint, jsonb); Type: FUNCTION; Schema: lifecycle; Owner: -
+-- Name: namespace_change_state(bigint, text, text, bigint, jsonb, text); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
-CREATE FUNCTION lifecycle.namespace_change_state(id bigint, target_state_name text, event_name text, actor bigint, call_metadata jsonb) RETURNS TABLE(namespace_id bigint, from_state text, to_state text, effective_state text, changed boolean)
+CREATE FUNCTION lifecycle.namespace_change_state(id bigint, target_state_name text, event_name text, actor bigint, call_metadata jsonb, operation text DEFAULT NULL::text) RETURNS TABLE(namespace_id bigint, from_state text, to_state text, effective_state text, changed boolean)
     LANGUAGE plpgsql
     SET search_path TO ''
     SET plan_cache_mode TO 'force_generic_plan'
@@ -558,12 +591,14 @@ begin
             || pg_catalog.set_config('lifecycle.event', coalesce(event_name, ''), true)
             || pg_catalog.set_config('lifecycle.metadata', call_metadata::text, true)
             || pg_catalog.set_config('lifecycle.source', 'api', true)
+            || pg_catalog.set_config('lifecycle.operation', coalesce(operation, ''), true)
             || pg_catalog.set_config('lifecycle.path_locked', namespace_change_state.id::text, true);
     update lifecycle.namespaces n set state = target where n.id = namespace_change_state.id;
     setting := pg_catalog.set_config('lifecycle.actor_id', '', true)
             || pg_catalog.set_config('lifecycle.event', '', true)
             || pg_catalog.set_config('lifecycle.metadata', '', true)
             || pg_catalog.set_config('lifecycle.source', '', true)
+            || pg_catalog.set_config('lifecycle.operation', '', true)
             || pg_catalog.set_config('lifecycle.path_locked', '', true);
   end if;
 
@@ -809,15 +844,24 @@ CREATE FUNCTION lifecycle.namespace_lock(namespace_id bigint) RETURNS lifecycle.
     AS $$
 declare
   locked_path bigint[];
+  seen_state smallint;
   ns lifecycle.namespaces;
   locked text;
 begin
   loop
-    select n.traversal_ids into locked_path from lifecycle.namespaces n where n.id = namespace_lock.namespace_id;
+    select n.traversal_ids, n.state into locked_path, seen_state from lifecycle.namespaces n where n.id = namespace_lock.namespace_id;
     if not found then
       raise exception using errcode = 'NS004', message = 'namespace not found',
         detail = pg_catalog.format('namespace_id=%s', namespace_lock.namespace_id),
         hint = 'Check the id; a hard-deleted namespace is gone for good.';
+    end if;
+    if seen_state = 5 then -- transfer_in_progress
+      -- (A namespace whose transfer is accepted between this read and the row lock below is
+      -- changed without its request held first; closing the request then takes it after the row,
+      -- which at worst meets a concurrent move in a deadlock PostgreSQL ends, 40P01, nothing done.)
+      perform 1 from lifecycle.transfer_requests t
+        where t.namespace_id = namespace_lock.namespace_id and t.status = 'accepted'
+        for update;
     end if;
     -- An assignment, not PERFORM (which would run a whole query to call it).
     locked := lifecycle.namespace_lock_path(locked_path[1:pg_catalog.cardinality(locked_path) - 1])::text;
@@ -865,12 +909,45 @@ COMMENT ON FUNCTION lifecycle.namespace_lock_path(ids bigint[]) IS 'Locks the gi
 --
 
 CREATE FUNCTION lifecycle.namespace_lock_sibling_path(parent_id bigint, path text) RETURNS void
-    LANGUAGE sql
+    LANGUAGE plpgsql
     SET search_path TO ''
     AS $$
-  select pg_catalog.pg_advisory_xact_lock(
-    pg_catalog.hashtextextended('lifecycle sibling path ' || coalesce(parent_id, 0) || '/' || path, 0))
+declare
+  taken int := coalesce(nullif(pg_catalog.current_setting('lifecycle.sibling_path_locks', true), '')::int, 0);
+  all_paths constant bigint := pg_catalog.hashtextextended('lifecycle sibling paths (all)', 0);
+  counted text;
+begin
+  if taken < 0 then
+    return; -- this transaction holds every sibling path already
+  end if;
+  if taken >= 1000 then
+    -- Held shared since its first path lock; upgraded (the wait ends when the other holders commit).
+    counted := pg_catalog.pg_advisory_xact_lock(all_paths)::text
+            || pg_catalog.set_config('lifecycle.sibling_path_locks', '-1', true);
+    return;
+  end if;
+  -- (Assignments, not PERFORM, which would run a whole query for each call.)
+  counted := pg_catalog.pg_advisory_xact_lock_shared(all_paths)::text
+          || pg_catalog.pg_advisory_xact_lock(
+               pg_catalog.hashtextextended('lifecycle sibling path ' || coalesce(parent_id, 0) || '/' || path, 0))::text
+          || pg_catalog.set_config('lifecycle.sibling_path_locks', (taken + 1)::text, true);
+end
 $$;
+
+--
+-- Name: namespace_max_depth(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_max_depth() RETURNS integer
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    RETURN 100;
+
+--
+-- Name: FUNCTION namespace_max_depth(); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.namespace_max_depth() IS 'Maximum depth of the tree (an organization is level 1); deeper writes and paths are refused with NS010.';
 
 --
 -- Name: namespace_members_facts(); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -898,6 +975,36 @@ begin
     pg_catalog.jsonb_build_object('user_id', m.user_id, 'access_level', m.access_level,
       'previous_access_level', case when tg_op = 'UPDATE' then old.access_level end));
   return null;
+end
+$$;
+
+--
+-- Name: namespace_members_validate(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_members_validate() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if new.access_level is null or new.access_level not in (10, 20, 30, 40, 50) then
+    raise exception using errcode = 'NS010', message = pg_catalog.format('invalid access level %s', coalesce(new.access_level::text, 'null')),
+      detail = pg_catalog.format('namespace_id=%s user_id=%s access_level=%s', new.namespace_id, new.user_id, new.access_level),
+      hint = 'Use a GitLab access level: 10 guest, 20 reporter, 30 developer, 40 maintainer, 50 owner.';
+  end if;
+  if new.user_id is null then
+    raise exception using errcode = 'NS010', message = 'user_id is required',
+      detail = pg_catalog.format('namespace_id=%s', new.namespace_id), hint = 'Pass the member''s user id.';
+  end if;
+  if tg_op = 'INSERT' or new.namespace_id is distinct from old.namespace_id then
+    perform 1 from lifecycle.namespaces n where n.id = new.namespace_id for key share;
+    if not found then
+      raise exception using errcode = 'NS004', message = 'namespace not found',
+        detail = pg_catalog.format('namespace_id=%s', new.namespace_id),
+        hint = 'Check the id; a hard-deleted namespace is gone for good.';
+    end if;
+  end if;
+  return new;
 end
 $$;
 
@@ -970,47 +1077,79 @@ CREATE FUNCTION lifecycle.namespace_resolve(full_path text) RETURNS TABLE(namesp
     AS $$
 #variable_conflict use_variable
 declare
-  segments text[] := pg_catalog.string_to_array(pg_catalog.btrim(pg_catalog.lower(full_path), '/'), '/');
+  max_depth constant int := lifecycle.namespace_max_depth();
+  segments text[];
   depth int;
-  found_id bigint;
+  seg text;
+  current_id bigint;
+  walked int;
+  prefixes text[];
   target bigint;
+  matched text;
   hops int := 0;
 begin
+  if full_path is null then
+    return;
+  end if;
+  -- Refused before it is even split: max_depth segments of 100 characters and their slashes,
+  -- and the surrounding slashes the lookup ignores.
+  if pg_catalog.char_length(full_path) > max_depth * 101 + 1 then
+    raise exception using errcode = 'NS010', message = 'path is too long to resolve',
+      detail = pg_catalog.format('length=%s max_length=%s', pg_catalog.char_length(full_path), max_depth * 101 + 1),
+      hint = pg_catalog.format('A full path has at most %s segments of at most 100 characters.', max_depth);
+  end if;
+  segments := pg_catalog.string_to_array(pg_catalog.btrim(pg_catalog.lower(full_path), '/'), '/');
+  if coalesce(pg_catalog.cardinality(segments), 0) > max_depth then
+    raise exception using errcode = 'NS010', message = 'path is too deep to resolve',
+      detail = pg_catalog.format('segments=%s max_depth=%s', pg_catalog.cardinality(segments), max_depth),
+      hint = pg_catalog.format('A full path has at most %s segments.', max_depth);
+  end if;
   loop
     depth := coalesce(pg_catalog.cardinality(segments), 0);
     if depth = 0 then
       return;
     end if;
-    found_id := lifecycle.namespace_walk(segments);
-    if found_id is not null then
-      return query select found_id, lifecycle.namespace_full_path(found_id), hops > 0;
+    -- Walk from the root through the unique index of live paths, one probe per segment, as far
+    -- as the path is live.
+    current_id := null;
+    walked := 0;
+    foreach seg in array segments loop
+      select n.id into current_id
+        from lifecycle.namespaces n
+       where coalesce(n.parent_id, 0) = coalesce(current_id, 0)
+         and n.path = seg
+         and n.state <> 2 and n.state <> 4;
+      exit when not found;
+      walked := walked + 1;
+    end loop;
+    if walked = depth then
+      return query select current_id, lifecycle.namespace_full_path(current_id), hops > 0;
       return;
     end if;
     if hops = 16 then
       return;
     end if;
-    target := null;
-    for k in reverse depth..1 loop
-      select r.namespace_id into target
-        from lifecycle.namespace_redirects r
-       where r.old_full_path = pg_catalog.array_to_string(segments[1:k], '/')
-       order by r.id desc
-       limit 1;
-      if found then
-        -- Into a namespace pending deletion (it, or an ancestor): not found, not a longer chain.
-        if exists (select from lifecycle.namespaces t
-                     join lifecycle.namespaces a on a.id = any (t.traversal_ids)
-                     join lifecycle.states s on s.code = a.state
-                    where t.id = target and s.pending_deletion) then
-          return;
-        end if;
-        segments := pg_catalog.string_to_array(lifecycle.namespace_full_path(target), '/') || segments[k + 1:depth];
-        exit;
-      end if;
-    end loop;
-    if target is null then
+    -- Every prefix of the path in one probe; the longest with a redirect wins, then the newest.
+    select pg_catalog.array_agg(pg_catalog.array_to_string(segments[1:k], '/'))
+      into prefixes
+      from pg_catalog.generate_series(1, depth) k;
+    select r.namespace_id, r.old_full_path into target, matched
+      from lifecycle.namespace_redirects r
+     where r.old_full_path = any (prefixes)
+     order by pg_catalog.char_length(r.old_full_path) desc, r.id desc
+     limit 1;
+    if not found then
       return;
     end if;
+    -- Into a namespace pending deletion (it, or an ancestor): not found, not a longer chain.
+    if exists (select from lifecycle.namespaces t
+                 join lifecycle.namespaces a on a.id = any (t.traversal_ids)
+                 join lifecycle.states s on s.code = a.state
+                where t.id = target and s.pending_deletion) then
+      return;
+    end if;
+    segments := pg_catalog.string_to_array(lifecycle.namespace_full_path(target), '/')
+                || segments[pg_catalog.cardinality(pg_catalog.string_to_array(matched, '/')) + 1:depth];
     hops := hops + 1;
   end loop;
 end
@@ -1020,7 +1159,7 @@ $$;
 -- Name: FUNCTION namespace_resolve(full_path text); Type: COMMENT; Schema: lifecycle; Owner: -
 --
 
-COMMENT ON FUNCTION lifecycle.namespace_resolve(full_path text) IS 'Live namespace at a full path, following redirects (longest prefix, tail kept, chains followed); no row when not found.';
+COMMENT ON FUNCTION lifecycle.namespace_resolve(full_path text) IS 'Live namespace at a full path, following redirects (longest prefix, tail kept, chains followed); no row when not found; NS010 past the depth limit.';
 
 --
 -- Name: namespace_set_visibility(bigint, text, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -1205,6 +1344,7 @@ declare
   total bigint;
   old_path text;
   failure text;
+  lowered text;
 begin
   if namespace_id is null then
     raise exception using errcode = 'NS010', message = 'namespace_id is required', hint = 'Pass the id of the moving namespace.';
@@ -1235,7 +1375,7 @@ begin
       -- Moving with no accepted request: nothing says where to; end the transfer. Only the system
       -- may (no request names a user to act as): other callers get NS005, the sweeper recovers it.
       perform lifecycle.namespace_change_state(ns.id, null, 'transfer_done', null::bigint,
-        pg_catalog.jsonb_build_object('last_error', 'no accepted transfer request'));
+        pg_catalog.jsonb_build_object('last_error', 'no accepted transfer request'), 'transfer');
       return query select 'failed'::text, lifecycle.namespace_full_path(ns.id), null::text;
       return;
     end if;
@@ -1255,6 +1395,9 @@ begin
          and d.traversal_ids < ns.traversal_ids[1:pg_catalog.cardinality(ns.traversal_ids) - 1]
                                || (ns.traversal_ids[pg_catalog.cardinality(ns.traversal_ids)] + 1);
       update lifecycle.namespaces n set parent_id = r.to_parent_id, updated_at = pg_catalog.now() where n.id = ns.id;
+      -- "<id>:<count>" when the move lowered visibilities (namespaces_visibility).
+      lowered := pg_catalog.current_setting('lifecycle.visibility_lowered', true);
+      lowered := case when pg_catalog.split_part(lowered, ':', 1) = ns.id::text then pg_catalog.split_part(lowered, ':', 2) end;
       insert into lifecycle.namespace_redirects (old_full_path, namespace_id, kind, actor_id, new_full_path)
       values (old_path, ns.id, 'transfer', r.decided_by, lifecycle.namespace_full_path(ns.id));
     exception when others then
@@ -1269,7 +1412,7 @@ begin
     perform lifecycle.namespace_change_state(ns.id, null, 'transfer_done',
       case when as_system then null else r.requested_by end,
       pg_catalog.jsonb_build_object('last_error', pg_catalog.left(failure, 2000),
-                                    'correlation_id', 'transfer-request-' || r.id));
+                                    'correlation_id', 'transfer-request-' || r.id), 'transfer');
     return query select 'failed'::text, old_path, null::text;
     return;
   end if;
@@ -1278,7 +1421,14 @@ begin
   perform lifecycle.namespace_change_state(ns.id, null, 'transfer_done',
     case when as_system then null else r.decided_by end,
     pg_catalog.jsonb_build_object('progress', pg_catalog.jsonb_build_object('done', total, 'total', total),
-                                  'correlation_id', 'transfer-request-' || r.id));
+                                  'correlation_id', 'transfer-request-' || r.id)
+    || case when lowered is not null then
+         pg_catalog.jsonb_build_object('reason', pg_catalog.left(pg_catalog.format(
+           'moved below %s, which is less visible: %s namespaces lowered to %s',
+           lifecycle.namespace_full_path(r.to_parent_id), lowered,
+           (select n.visibility from lifecycle.namespaces n where n.id = ns.id)), 1000))
+       else '{}'::jsonb end,
+    'transfer');
   return query select 'completed'::text, old_path, lifecycle.namespace_full_path(ns.id);
 end
 $$;
@@ -1381,35 +1531,6 @@ $_$;
 COMMENT ON FUNCTION lifecycle.namespace_transition(namespace_id bigint, to_state text, actor_id bigint, metadata jsonb) IS 'Move a namespace to a state (names from lifecycle.states, or active). Errors: NS001 NS002 NS003 NS004 NS005 NS010.';
 
 --
--- Name: namespace_walk(text[]); Type: FUNCTION; Schema: lifecycle; Owner: -
---
-
-CREATE FUNCTION lifecycle.namespace_walk(segments text[]) RETURNS bigint
-    LANGUAGE plpgsql STABLE
-    SET search_path TO ''
-    AS $$
-declare
-  seg text;
-  current_id bigint;
-begin
-  if pg_catalog.cardinality(segments) is null or pg_catalog.cardinality(segments) = 0 then
-    return null;
-  end if;
-  foreach seg in array segments loop
-    select n.id into current_id
-      from lifecycle.namespaces n
-     where coalesce(n.parent_id, 0) = coalesce(current_id, 0)
-       and n.path = seg
-       and n.state <> 2 and n.state <> 4;
-    if not found then
-      return null;
-    end if;
-  end loop;
-  return current_id;
-end
-$$;
-
---
 -- Name: namespaces_deletion_guard(); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -1454,7 +1575,9 @@ begin
                                     'old_full_path', coalesce(parent_path || '/', '') || old.path,
                                     'new_full_path', coalesce(parent_path || '/', '') || new.path));
   end if;
-  if new.visibility is distinct from old.visibility then
+  if new.visibility is distinct from old.visibility
+     and not (pg_catalog.pg_trigger_depth() > 1
+              and coalesce(pg_catalog.current_setting('lifecycle.visibility_lowering', true), '') = any (old.traversal_ids::text[])) then
     perform lifecycle.fact_emit('visibility_changed', new.id, new.traversal_ids, lifecycle.namespace_full_path(new.id), actor,
       pg_catalog.jsonb_build_object('from', old.visibility, 'to', new.visibility));
   end if;
@@ -1492,22 +1615,31 @@ CREATE FUNCTION lifecycle.namespaces_paths() RETURNS trigger
 declare
   refusal text;
   holder bigint;
+  locked text;
 begin
+  if tg_op = 'INSERT' or new.path is distinct from old.path or new.parent_id is distinct from old.parent_id then
+    refusal := lifecycle.path_refusal(new.path, new.parent_id);
+    if refusal is not null then
+      raise exception using errcode = 'NS010', message = 'invalid path', detail = refusal,
+        hint = 'Use lowercase letters, digits, and _ - . inside; avoid the names in lifecycle.reserved_paths.';
+    end if;
+  end if;
+  if tg_op = 'INSERT' or new.name is distinct from old.name then
+    refusal := lifecycle.name_refusal(new.name);
+    if refusal is not null then
+      raise exception using errcode = 'NS010', message = 'invalid name', detail = refusal,
+        hint = 'Use 1 to 255 characters without control characters.';
+    end if;
+  end if;
   if tg_op = 'UPDATE' and new.path = old.path and new.parent_id is not distinct from old.parent_id then
     return new;
-  end if;
-  refusal := lifecycle.path_refusal(new.path, new.parent_id);
-  if refusal is not null then
-    raise exception using errcode = 'NS010', message = 'invalid path', detail = refusal,
-      hint = 'Use lowercase letters, digits, and _ - . inside; avoid the names in lifecycle.reserved_paths.';
   end if;
   -- A namespace pending deletion does not hold its path (lifecycle.states.pending_deletion).
   if exists (select from lifecycle.states s where s.code = new.state and s.pending_deletion) then
     return new;
   end if;
-  if tg_op = 'UPDATE' then
-    perform lifecycle.namespace_lock_sibling_path(new.parent_id, new.path);
-  end if;
+  -- (An assignment, not PERFORM, which would run a whole query to call it.)
+  locked := lifecycle.namespace_lock_sibling_path(new.parent_id, new.path)::text;
   select n.id into holder
     from lifecycle.namespaces n
    where coalesce(n.parent_id, 0) = coalesce(new.parent_id, 0) and n.path = new.path
@@ -1629,6 +1761,8 @@ declare
   -- history row; preserved_state is the gate's alone (a caller must not redirect a later restore).
   -- The keys set here override whatever the call passed.
   call_keys jsonb := call_metadata - array['reason', 'preserved_state'];
+  from_operation text;
+  to_name text;
 begin
   if tg_op = 'INSERT' then
     insert into lifecycle.namespace_details (namespace_id, state_metadata)
@@ -1657,7 +1791,8 @@ begin
               || case when f.permanent and not t.permanent then pg_catalog.jsonb_build_object('preserved_state', f.name)
                       else '{}'::jsonb end)
       from lifecycle.states f, lifecycle.states t
-     where d.namespace_id = new.id and f.code = old.state and t.code = new.state;
+     where d.namespace_id = new.id and f.code = old.state and t.code = new.state
+    returning f.operation, t.name into from_operation, to_name;
     exit when found;
     -- No details row (removed by hand): started afresh, empty, then written as above.
     insert into lifecycle.namespace_details (namespace_id, state_metadata) values (new.id, '{}');
@@ -1669,6 +1804,17 @@ begin
           actor,
           coalesce(nullif(pg_catalog.current_setting('lifecycle.source', true), ''), 'sql'),
           call_metadata);
+
+  if from_operation = 'transfer' then
+    -- The request row was locked first by namespace_lock (step 0 of the lock order) on the API's
+    -- path; a raw UPDATE takes it here.
+    update lifecycle.transfer_requests t
+       set status = 'failed', completed_at = pg_catalog.now(),
+           last_error = pg_catalog.format('the transfer ended without its move: the namespace went to %s (%s)', to_name,
+                                          coalesce('event ' || nullif(pg_catalog.current_setting('lifecycle.event', true), ''),
+                                                   'a direct change'))
+     where t.namespace_id = new.id and t.status = 'accepted';
+  end if;
   return null;
 end
 $$;
@@ -1719,6 +1865,21 @@ begin
     return new;
   end if;
 
+  if new.type is null or new.type not in ('organization', 'group', 'project', 'user') then
+    raise exception using
+      errcode = 'NS010',
+      message = pg_catalog.format('unknown namespace type %L', new.type),
+      detail = pg_catalog.format('type=%s', new.type),
+      hint = 'A namespace is an organization, a group, a project or a user namespace.';
+  end if;
+  if new.type = 'organization' and new.parent_id is not null then
+    raise exception using
+      errcode = 'NS010',
+      message = 'an organization has no parent',
+      detail = pg_catalog.format('parent_id=%s type=organization', new.parent_id),
+      hint = 'Create organizations at the root; groups go below them.';
+  end if;
+
   if new.parent_id is null then
     new.traversal_ids := array[new.id];
     return new;
@@ -1761,6 +1922,15 @@ begin
       hint = 'Choose a parent outside the namespace''s own subtree.';
   end if;
 
+  if pg_catalog.cardinality(parent_traversal_ids) >= lifecycle.namespace_max_depth() then
+    raise exception using
+      errcode = 'NS010',
+      message = pg_catalog.format('a namespace cannot be deeper than %s levels', lifecycle.namespace_max_depth()),
+      detail = pg_catalog.format('parent_id=%s parent_depth=%s max_depth=%s', new.parent_id,
+                                 pg_catalog.cardinality(parent_traversal_ids), lifecycle.namespace_max_depth()),
+      hint = 'Place the namespace higher in the tree.';
+  end if;
+
   new.traversal_ids := parent_traversal_ids || new.id;
   return new;
 end
@@ -1781,16 +1951,53 @@ declare
   depth int := pg_catalog.cardinality(new.traversal_ids);
   hit_id bigint;
   hit_visibility text;
+  lowered bigint;
+  noted text;
 begin
   if tg_op = 'UPDATE' and new.visibility = old.visibility and new.parent_id is not distinct from old.parent_id then
     return new;
   end if;
   select v.rank into own_rank from lifecycle.visibility_levels v where v.name = new.visibility;
+  if own_rank is null then
+    raise exception using errcode = 'NS010', message = pg_catalog.format('unknown visibility %L', new.visibility),
+      detail = pg_catalog.format('namespace_id=%s visibility=%s', new.id, new.visibility),
+      hint = (select 'Known visibilities: ' || pg_catalog.string_agg(v.name, ', ' order by v.rank) || '.'
+                from lifecycle.visibility_levels v);
+  end if;
   if new.parent_id is not null then
     select p.visibility, v.rank into parent_visibility, parent_rank
       from lifecycle.namespaces p
       join lifecycle.visibility_levels v on v.name = p.visibility
      where p.id = new.parent_id;
+    if own_rank > parent_rank and tg_op = 'UPDATE' and new.parent_id is distinct from old.parent_id then
+      -- A move below a less visible parent. The subtree still has its old traversal_ids (the
+      -- cascade runs after this row); its rows are lowered in one statement, which their own run
+      -- of this trigger recognises by lifecycle.visibility_lowering: the whole subtree goes to the
+      -- same cap, so none is checked against a descendant not lowered yet, and none emits a fact
+      -- of its own.
+      noted := pg_catalog.set_config('lifecycle.visibility_lowering', new.id::text, true);
+      with done as (
+        update lifecycle.namespaces d
+           set visibility = parent_visibility, updated_at = pg_catalog.now()
+         where d.visibility <> 'private'
+           and d.visibility = any (array(select v.name from lifecycle.visibility_levels v where v.rank > parent_rank))
+           and d.traversal_ids > old.traversal_ids
+           and d.traversal_ids < old.traversal_ids[1:pg_catalog.cardinality(old.traversal_ids) - 1]
+                                 || (old.traversal_ids[pg_catalog.cardinality(old.traversal_ids)] + 1)
+        returning 1)
+      select count(*) into lowered from done;
+      noted := pg_catalog.set_config('lifecycle.visibility_lowering', '', true)
+            || pg_catalog.set_config('lifecycle.visibility_lowered', new.id || ':' || (lowered + 1), true);
+      -- The facts trigger fires only for columns the UPDATE names, and a move names parent_id:
+      -- the moved namespace's fact is emitted here (it commits or rolls back with the move).
+      perform lifecycle.fact_emit('visibility_changed', new.id, new.traversal_ids,
+        coalesce(lifecycle.namespace_full_path(new.parent_id) || '/', '') || new.path,
+        nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint,
+        pg_catalog.jsonb_build_object('from', old.visibility, 'to', parent_visibility, 'reason', 'transfer',
+                                      'parent_id', new.parent_id, 'namespaces_lowered', lowered + 1));
+      new.visibility := parent_visibility;
+      return new;
+    end if;
     if own_rank > parent_rank then
       raise exception using errcode = 'NS002',
         message = pg_catalog.format('a namespace cannot be more visible than its parent %s, which is %s',
@@ -1801,7 +2008,12 @@ begin
                                  lifecycle.namespace_full_path(new.parent_id));
     end if;
   end if;
-  if tg_op = 'UPDATE' and own_rank < (select v.rank from lifecycle.visibility_levels v where v.name = old.visibility) then
+  -- A row lowered with its whole subtree by a move (above) is not checked against its descendants:
+  -- they are lowered by the same statement. Recognised by the marker and by running one trigger
+  -- level down (inside the move's trigger), which no client statement can fake.
+  if tg_op = 'UPDATE' and own_rank < (select v.rank from lifecycle.visibility_levels v where v.name = old.visibility)
+     and not (pg_catalog.pg_trigger_depth() > 1
+              and coalesce(pg_catalog.current_setting('lifecycle.visibility_lowering', true), '') = any (old.traversal_ids::text[])) then
     select d.id, d.visibility into hit_id, hit_visibility
       from lifecycle.namespaces d
      where d.visibility <> 'private'
@@ -2424,6 +2636,7 @@ declare
   target lifecycle.namespaces;
   blocker bigint;
   blocker_state text;
+  height int;
 begin
   select * into ns from lifecycle.namespaces n where n.id = namespace_id;
   select * into target from lifecycle.namespaces n where n.id = to_parent_id;
@@ -2457,6 +2670,26 @@ begin
     hint := 'Choose a parent outside the namespace''s subtree.';
     return next; return;
   end if;
+  -- The subtree's deepest row lands at depth(target) + 1 + its height. Only a move to a deeper
+  -- level can cross the limit (every row is within it now), so only that scans the subtree.
+  if pg_catalog.cardinality(target.traversal_ids) + 1 > pg_catalog.cardinality(ns.traversal_ids) then
+    select max(pg_catalog.cardinality(d.traversal_ids)) - pg_catalog.cardinality(ns.traversal_ids)
+      into height
+      from lifecycle.namespaces d
+     where d.traversal_ids >= ns.traversal_ids
+       and d.traversal_ids < ns.traversal_ids[1:pg_catalog.cardinality(ns.traversal_ids) - 1]
+                             || (ns.traversal_ids[pg_catalog.cardinality(ns.traversal_ids)] + 1);
+    if pg_catalog.cardinality(target.traversal_ids) + 1 + height > lifecycle.namespace_max_depth() then
+      code := 'NS010';
+      message := pg_catalog.format('moving below %s would place namespaces deeper than %s levels',
+                                   lifecycle.namespace_full_path(target.id), lifecycle.namespace_max_depth());
+      detail := pg_catalog.format('namespace_id=%s to_parent_id=%s deepest_level_after_move=%s max_depth=%s', namespace_id,
+                                  to_parent_id, pg_catalog.cardinality(target.traversal_ids) + 1 + height,
+                                  lifecycle.namespace_max_depth());
+      hint := 'Choose a parent higher in the tree.';
+      return next; return;
+    end if;
+  end if;
   select a.id, s.name into blocker, blocker_state
     from lifecycle.namespaces a
     join lifecycle.states s on s.code = a.state
@@ -2470,16 +2703,6 @@ begin
     detail := pg_catalog.format('namespace_id=%s to_parent_id=%s blocking_namespace_id=%s blocking_state=%s',
                                 namespace_id, to_parent_id, blocker, blocker_state);
     hint := 'The new parent and all its ancestors must be active.';
-    return next; return;
-  end if;
-  if (select v.rank from lifecycle.visibility_levels v where v.name = ns.visibility)
-     > (select v.rank from lifecycle.visibility_levels v where v.name = target.visibility) then
-    code := 'NS002';
-    message := pg_catalog.format('%s is %s, more visible than the new parent %s (%s)', lifecycle.namespace_full_path(ns.id),
-                                 ns.visibility, lifecycle.namespace_full_path(target.id), target.visibility);
-    detail := pg_catalog.format('namespace_id=%s visibility=%s to_parent_id=%s to_parent_visibility=%s', namespace_id,
-                                ns.visibility, to_parent_id, target.visibility);
-    hint := 'Lower the namespace''s visibility first, or choose a more visible parent.';
     return next; return;
   end if;
   select n.id into blocker
@@ -2517,6 +2740,7 @@ declare
   to_permanent boolean;
   from_pending boolean;
   to_pending boolean;
+  from_operation text;
   ancestor_id bigint;
   ancestor_state smallint;
   descendant_id bigint;
@@ -2531,9 +2755,9 @@ begin
   -- matrix and has a guard of that scope (its WHERE clause refers to nothing it scans, so the
   -- scan is skipped otherwise); the checks below still report in the order listed above.
   select r.allowed, r.min_access_level, r.from_name, r.to_name, r.to_permanent, r.from_pending, r.to_pending,
-         a.id, a.state, d.id, d.state
+         r.from_operation, a.id, a.state, d.id, d.state
     into allowed, required_level, from_name, to_name, to_permanent, from_pending, to_pending,
-         ancestor_id, ancestor_state, descendant_id, descendant_state
+         from_operation, ancestor_id, ancestor_state, descendant_id, descendant_state
     from (select exists (select from lifecycle.state_transitions t
                           where t.from_state is not distinct from transition_refusal.from_state
                             and t.to_state = transition_refusal.to_state) as allowed,
@@ -2545,7 +2769,8 @@ begin
                         where g.from_state is not distinct from transition_refusal.from_state
                           and g.to_state = transition_refusal.to_state and g.scope = 'descendant') as descendant_forbidden,
                  coalesce(f.name, '(new)') as from_name, ts.name as to_name, ts.permanent as to_permanent,
-                 coalesce(f.pending_deletion, false) as from_pending, ts.pending_deletion as to_pending
+                 coalesce(f.pending_deletion, false) as from_pending, ts.pending_deletion as to_pending,
+                 f.operation as from_operation
             from lifecycle.states ts
             left join lifecycle.states f on f.code = transition_refusal.from_state
             left join lifecycle.transition_policies p on p.to_state = ts.code
@@ -2597,14 +2822,33 @@ begin
     return;
   end if;
 
-  -- 2. Authorization: the system (actor null) or an actor with the policy's access level.
-  if from_state is not null then
+  -- 2. Authority over a state an operation owns; else authorization: the system (actor null) or
+  -- an actor with the policy's access level.
+  if from_operation is not null then
+    if pg_catalog.current_setting('lifecycle.operation', true) is distinct from from_operation
+       and not lifecycle.caller_may_act_as_system() then
+      code := 'NS005';
+      message := pg_catalog.format('only the %s itself or a worker may move a namespace out of %s',
+                                   pg_catalog.replace(from_operation, '_', ' '), from_name);
+      detail := pg_catalog.format('namespace_id=%s from_state=%s to_state=%s operation=%s role=%s', namespace_id,
+                                  from_name, to_name, from_operation,
+                                  coalesce(nullif(pg_catalog.current_setting('role'), 'none'), session_user));
+      hint := case from_operation
+                when 'transfer' then 'Wait for the transfer to finish (lifecycle.namespace_transfer_execute); the sweeper ends transfers that are stuck.'
+                else 'Wait for the hard delete to finish; the sweeper resumes deletions that are stuck, and a failed one is requeued as deletion_scheduled, which an owner may restore.'
+              end;
+      return next;
+      return;
+    end if;
+  elsif from_state is not null then
     return query
       select * from lifecycle.actor_refusal(namespace_id, traversal_ids, actor_id, required_level,
                pg_catalog.format('move this namespace to %s', to_name));
     if found then
       return;
     end if;
+  end if;
+  if from_state is not null then
     -- The row and the settings matter only when leaving a pending deletion (grace period, delete
     -- now, the path taken meanwhile).
     if from_pending then
@@ -2733,6 +2977,45 @@ CREATE FUNCTION lifecycle.webhook_delivery_result(delivery_id bigint, status_cod
 $$;
 
 --
+-- Name: webhooks_validate(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.webhooks_validate() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $_$
+declare
+  refusal text;
+begin
+  if not exists (select from lifecycle.namespaces n where n.id = new.namespace_id) then
+    raise exception using errcode = 'NS004', message = 'namespace not found',
+      detail = pg_catalog.format('namespace_id=%s', new.namespace_id),
+      hint = 'A webhook belongs to an existing namespace.';
+  end if;
+  refusal := case
+    when new.url is null then 'url is required'
+    when pg_catalog.char_length(new.url) > 2048
+      then pg_catalog.format('url is %s characters long, more than 2048', pg_catalog.char_length(new.url))
+    when new.url !~ '^https?://[^[:space:][:cntrl:]]+$' then 'url must be an http:// or https:// URL without spaces or control characters'
+    when new.secret is null then 'secret is required'
+    when pg_catalog.char_length(new.secret) < 16 then 'secret must be at least 16 characters long'
+    when pg_catalog.char_length(new.secret) > 1024
+      then pg_catalog.format('secret is %s characters long, more than 1024', pg_catalog.char_length(new.secret))
+    when new.actions is null then 'actions must be an array (empty: every action)'
+    when pg_catalog.cardinality(new.actions) > 100
+      then pg_catalog.format('%s actions, more than 100', pg_catalog.cardinality(new.actions))
+    when exists (select from pg_catalog.unnest(new.actions) a where a is null or pg_catalog.char_length(a) > 100)
+      then 'every action must be a name of at most 100 characters'
+  end;
+  if refusal is not null then
+    raise exception using errcode = 'NS010', message = 'invalid webhook', detail = refusal,
+      hint = 'A webhook needs an http(s) URL of at most 2048 characters, a secret of 16 to 1024 characters and at most 100 action names.';
+  end if;
+  return new;
+end
+$_$;
+
+--
 -- Name: audit_events; Type: TABLE; Schema: lifecycle; Owner: -
 --
 
@@ -2790,7 +3073,8 @@ CREATE TABLE lifecycle.states (
     description text NOT NULL,
     permanent boolean NOT NULL,
     read_only boolean NOT NULL,
-    pending_deletion boolean NOT NULL
+    pending_deletion boolean NOT NULL,
+    operation text
 );
 
 --
@@ -2798,6 +3082,12 @@ CREATE TABLE lifecycle.states (
 --
 
 COMMENT ON TABLE lifecycle.states IS 'ADR 001 state codes. Clients speak names; "active" is accepted everywhere as the name of code 0.';
+
+--
+-- Name: COLUMN states.operation; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON COLUMN lifecycle.states.operation IS 'The operation that owns this state: only its own code path, or a worker or superuser, moves a namespace out of it.';
 
 --
 -- Name: effective_states; Type: MATERIALIZED VIEW; Schema: lifecycle; Owner: -
@@ -3431,7 +3721,7 @@ CREATE INDEX namespace_redirects_namespace_id_idx ON lifecycle.namespace_redirec
 -- Name: namespace_redirects_old_full_path_idx; Type: INDEX; Schema: lifecycle; Owner: -
 --
 
-CREATE INDEX namespace_redirects_old_full_path_idx ON lifecycle.namespace_redirects USING btree (old_full_path, id);
+CREATE INDEX namespace_redirects_old_full_path_idx ON lifecycle.namespace_redirects USING hash (old_full_path);
 
 --
 -- Name: namespace_state_updates_namespace_id_idx; Type: INDEX; Schema: lifecycle; Owner: -
@@ -3530,6 +3820,12 @@ CREATE TRIGGER namespace_details_validate BEFORE INSERT OR UPDATE ON lifecycle.n
 CREATE TRIGGER namespace_members_facts AFTER INSERT OR DELETE OR UPDATE ON lifecycle.namespace_members FOR EACH ROW EXECUTE FUNCTION lifecycle.namespace_members_facts();
 
 --
+-- Name: namespace_members namespace_members_validate; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER namespace_members_validate BEFORE INSERT OR UPDATE ON lifecycle.namespace_members FOR EACH ROW EXECUTE FUNCTION lifecycle.namespace_members_validate();
+
+--
 -- Name: namespace_state_updates namespace_state_updates_facts; Type: TRIGGER; Schema: lifecycle; Owner: -
 --
 
@@ -3557,7 +3853,7 @@ CREATE TRIGGER namespaces_2_moves BEFORE UPDATE OF parent_id ON lifecycle.namesp
 -- Name: namespaces namespaces_2_paths; Type: TRIGGER; Schema: lifecycle; Owner: -
 --
 
-CREATE TRIGGER namespaces_2_paths BEFORE INSERT OR UPDATE OF path, parent_id ON lifecycle.namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.namespaces_paths();
+CREATE TRIGGER namespaces_2_paths BEFORE INSERT OR UPDATE OF path, parent_id, name ON lifecycle.namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.namespaces_paths();
 
 --
 -- Name: namespaces namespaces_2_state_gate; Type: TRIGGER; Schema: lifecycle; Owner: -
@@ -3600,6 +3896,12 @@ CREATE TRIGGER settings_validate BEFORE INSERT OR UPDATE ON lifecycle.settings F
 --
 
 CREATE TRIGGER transfer_requests_facts AFTER INSERT OR UPDATE OF status ON lifecycle.transfer_requests FOR EACH ROW EXECUTE FUNCTION lifecycle.transfer_requests_facts();
+
+--
+-- Name: webhooks webhooks_validate; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER webhooks_validate BEFORE INSERT OR UPDATE ON lifecycle.webhooks FOR EACH ROW EXECUTE FUNCTION lifecycle.webhooks_validate();
 
 --
 -- Name: event_sources event_sources_event_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
@@ -3833,6 +4135,12 @@ REVOKE ALL ON FUNCTION lifecycle.fact_mac(fact jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION lifecycle.jsonb_schema_violation(schema jsonb, doc jsonb, at text) FROM PUBLIC;
 
 --
+-- Name: FUNCTION name_refusal(name text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.name_refusal(name text) FROM PUBLIC;
+
+--
 -- Name: FUNCTION namespace_access_level(traversal_ids bigint[], actor_id bigint); Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -3847,10 +4155,10 @@ GRANT ALL ON FUNCTION lifecycle.namespace_available_transitions(namespace_id big
 GRANT ALL ON FUNCTION lifecycle.namespace_available_transitions(namespace_id bigint, actor_id bigint) TO lifecycle_worker;
 
 --
--- Name: FUNCTION namespace_change_state(id bigint, target_state_name text, event_name text, actor bigint, call_metadata jsonb); Type: ACL; Schema: lifecycle; Owner: -
+-- Name: FUNCTION namespace_change_state(id bigint, target_state_name text, event_name text, actor bigint, call_metadata jsonb, operation text); Type: ACL; Schema: lifecycle; Owner: -
 --
 
-REVOKE ALL ON FUNCTION lifecycle.namespace_change_state(id bigint, target_state_name text, event_name text, actor bigint, call_metadata jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION lifecycle.namespace_change_state(id bigint, target_state_name text, event_name text, actor bigint, call_metadata jsonb, operation text) FROM PUBLIC;
 
 --
 -- Name: FUNCTION namespace_details_validate(); Type: ACL; Schema: lifecycle; Owner: -
@@ -3964,10 +4272,24 @@ REVOKE ALL ON FUNCTION lifecycle.namespace_lock_path(ids bigint[]) FROM PUBLIC;
 REVOKE ALL ON FUNCTION lifecycle.namespace_lock_sibling_path(parent_id bigint, path text) FROM PUBLIC;
 
 --
+-- Name: FUNCTION namespace_max_depth(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_max_depth() FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.namespace_max_depth() TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.namespace_max_depth() TO lifecycle_worker;
+
+--
 -- Name: FUNCTION namespace_members_facts(); Type: ACL; Schema: lifecycle; Owner: -
 --
 
 REVOKE ALL ON FUNCTION lifecycle.namespace_members_facts() FROM PUBLIC;
+
+--
+-- Name: FUNCTION namespace_members_validate(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_members_validate() FROM PUBLIC;
 
 --
 -- Name: FUNCTION namespace_rename(id bigint, new_path text, actor_id bigint); Type: ACL; Schema: lifecycle; Owner: -
@@ -4046,12 +4368,6 @@ GRANT ALL ON FUNCTION lifecycle.namespace_transfer_request(namespace_id bigint, 
 REVOKE ALL ON FUNCTION lifecycle.namespace_transition(namespace_id bigint, to_state text, actor_id bigint, metadata jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION lifecycle.namespace_transition(namespace_id bigint, to_state text, actor_id bigint, metadata jsonb) TO lifecycle_app;
 GRANT ALL ON FUNCTION lifecycle.namespace_transition(namespace_id bigint, to_state text, actor_id bigint, metadata jsonb) TO lifecycle_worker;
-
---
--- Name: FUNCTION namespace_walk(segments text[]); Type: ACL; Schema: lifecycle; Owner: -
---
-
-REVOKE ALL ON FUNCTION lifecycle.namespace_walk(segments text[]) FROM PUBLIC;
 
 --
 -- Name: FUNCTION namespaces_deletion_guard(); Type: ACL; Schema: lifecycle; Owner: -
@@ -4300,6 +4616,12 @@ GRANT ALL ON FUNCTION lifecycle.webhook_deliveries_claim(batch_size integer, lea
 
 REVOKE ALL ON FUNCTION lifecycle.webhook_delivery_result(delivery_id bigint, status_code integer, error text, max_attempts integer, backoff interval) FROM PUBLIC;
 GRANT ALL ON FUNCTION lifecycle.webhook_delivery_result(delivery_id bigint, status_code integer, error text, max_attempts integer, backoff interval) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION webhooks_validate(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.webhooks_validate() FROM PUBLIC;
 
 --
 -- Name: TABLE audit_events; Type: ACL; Schema: lifecycle; Owner: -

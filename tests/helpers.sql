@@ -136,6 +136,11 @@ begin
   update lifecycle.namespaces set state = 1 where id = lifecycle_test.id_of('acme/sunset/reports');
   update lifecycle.namespaces set state = 2 where id = lifecycle_test.id_of('acme/sunset');
   update lifecycle.namespaces set state = 6 where id = lifecycle_test.id_of('acme/ops');
+  -- A transfer in progress has its accepted request (lifecycle.check_invariants).
+  insert into lifecycle.transfer_requests (namespace_id, from_parent_id, to_parent_id, requested_by, status, expires_at,
+                                           decided_at)
+  values (lifecycle_test.id_of('acme/moving'), lifecycle_test.id_of('acme'), lifecycle_test.id_of('beta'), 1001, 'accepted',
+          pg_catalog.now() + interval '7 days', pg_catalog.now());
   update lifecycle.namespaces set state = 5 where id = lifecycle_test.id_of('acme/moving');
   update lifecycle.namespaces set state = 2 where id = lifecycle_test.id_of('acme/doomed');
   update lifecycle.namespaces set state = 4 where id = lifecycle_test.id_of('acme/doomed');

@@ -141,6 +141,8 @@ type LifecycleState struct {
 	Permanent       bool
 	ReadOnly        bool
 	PendingDeletion bool
+	// The operation that owns this state: only its own code path, or a worker or superuser, moves a namespace out of it.
+	Operation *string
 }
 
 // DESIGN §3 transition matrix (ADR 003), one row per allowed pair; from_state null = creation.

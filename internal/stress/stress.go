@@ -54,10 +54,33 @@ type Report struct {
 }
 
 type client struct {
-	r    *rand.Rand
-	pool *pgxpool.Pool
-	lc   *nslifecycle.Client
-	ids  []int64
+	r      *rand.Rand
+	pool   *pgxpool.Pool       // the client's own: the application role's, or a superuser's
+	worker *nslifecycle.Client // a superuser's, for what only workers do (hard-delete batches)
+	app    bool                // pool is the application role's
+	lc     *nslifecycle.Client
+	ids    []int64
+}
+
+// appRole is the login the application-side clients use: a member of lifecycle_app, as a forge's
+// application would be. Cluster-wide, created once and kept.
+const appRole = "nslifecycle_stress_app"
+
+// appPool connects as appRole, creating the role when it is missing.
+func appPool(ctx context.Context, pool *pgxpool.Pool, databaseURL string) (*pgxpool.Pool, error) {
+	if _, err := pool.Exec(ctx, `do $$ begin
+		create role `+appRole+` login in role lifecycle_app;
+	exception when duplicate_object then null;
+	end $$`); err != nil {
+		return nil, fmt.Errorf("create role %s: %w", appRole, err)
+	}
+	cfg, err := pgxpool.ParseConfig(databaseURL)
+	if err != nil {
+		return nil, err
+	}
+	cfg.ConnConfig.User = appRole
+	cfg.ConnConfig.Password = ""
+	return pgxpool.NewWithConfig(ctx, cfg)
 }
 
 // Run builds the tree, fires the clients for cfg.Duration while killing the syncer and restarting
@@ -73,6 +96,14 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("build the tree: %w", err)
 	}
+	// Half the clients are the application (lifecycle_app): what it may not do (leave a state an
+	// operation owns, act as the system) it is refused with a documented code; the other half act
+	// with a superuser's authority, as workers and operators do.
+	app, err := appPool(ctx, pool, cfg.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	defer app.Close()
 
 	syncer := &process{bin: cfg.SyncerBinary, env: "DATABASE_URL=" + cfg.DatabaseURL,
 		args: []string{"-slot", cfg.Slot, "-listen", "", "-log-format", "json", "-standby-interval", "1s", "-heartbeat-interval", "1s",
@@ -118,7 +149,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c := &client{r: rand.New(rand.NewPCG(uint64(i), uint64(time.Now().UnixNano()))), pool: pool, lc: nslifecycle.NewClient(pool), ids: ids}
+			own := pool
+			if i%2 == 0 {
+				own = app
+			}
+			c := &client{r: rand.New(rand.NewPCG(uint64(i), uint64(time.Now().UnixNano()))), pool: own,
+				lc: nslifecycle.NewClient(own), worker: nslifecycle.NewClient(pool), app: own == app, ids: ids}
 			for time.Now().Before(deadline) && ctx.Err() == nil {
 				changed, err := c.operate(ctx)
 				ops.Add(1)
@@ -221,9 +257,20 @@ var events = []string{"archive", "unarchive", "schedule_deletion", "restore", "m
 func (c *client) operate(ctx context.Context) (int64, error) {
 	ns := c.ids[c.r.IntN(len(c.ids))]
 	actor := int64(1) // owns the whole tree
-	switch k := c.r.IntN(10); {
+	switch k := c.r.IntN(11); {
 	case k < 5:
 		t, err := c.lc.Event(ctx, ns, events[c.r.IntN(len(events)-1)], &actor, nil)
+		return b2i(t.Changed), err
+	case k < 6 && c.app && c.r.IntN(2) == 0:
+		// Out of a state an operation owns (a running hard delete or transfer), by hand: refused
+		// to the application (NS005). (The other clients, with a worker's authority, may; they
+		// meet these states through the random transitions below.)
+		var busy int64
+		err := c.pool.QueryRow(ctx, `select id from lifecycle.namespaces where state in (4, 5) order by random() limit 1`).Scan(&busy)
+		if err != nil {
+			return 0, nil // none right now
+		}
+		t, err := c.lc.Transition(ctx, busy, []string{"active", "archived"}[c.r.IntN(2)], &actor, nil)
 		return b2i(t.Changed), err
 	case k < 6:
 		t, err := c.lc.Transition(ctx, ns, []string{"active", "archived", "deletion_scheduled", "maintenance"}[c.r.IntN(4)], &actor, nil)
@@ -246,9 +293,20 @@ func (c *client) operate(ctx context.Context) (int64, error) {
 		_, err := db.New(c.pool).MemberUpsert(ctx, db.MemberUpsertParams{NamespaceID: ns, UserID: int64(100 + c.r.IntN(20)),
 			AccessLevel: int16(10 * (1 + c.r.IntN(5)))})
 		return 0, err
-	default:
+	case k < 10 || c.r.IntN(10) > 0:
 		_, err := c.lc.SetVisibility(ctx, ns, []string{"private", "internal", "public"}[c.r.IntN(3)], &actor)
 		return 0, err
+	default:
+		// Now and then, delete now, then one batch of one row of the hard delete: the namespace
+		// stays deletion_in_progress with part of its subtree gone, for the others to collide with
+		// (rarely: each deletion takes namespaces out of the tree for good).
+		t, err := c.lc.Event(ctx, ns, "deletion_start", &actor, nil)
+		if err != nil || !t.Changed {
+			return b2i(t.Changed), err
+		}
+		batch := int32(1)
+		_, err = c.worker.HardDelete(ctx, ns, &batch)
+		return 1, err
 	}
 }
 

@@ -9,8 +9,14 @@
 --   state_without_history             the current state is not where the last history row led (or,
 --                                     with no history, not an initial state)
 --   history_chain_broken              a history row's from_state is not the previous row's to_state
+--   in_progress_without_operation     a namespace in a state a transfer owns (transfer_in_progress)
+--                                     with no accepted transfer request to finish it (a hard
+--                                     delete needs no record beside its state: deletion_in_progress
+--                                     is resumed from the row itself)
+--   accepted_request_without_transfer a transfer request still accepted while its namespace is not
+--                                     in transfer
 -- Empty on a consistent database. It reads every row: for checks and tests, not for a request path.
-create function lifecycle.check_invariants()
+create or replace function lifecycle.check_invariants()
 returns table (namespace_id bigint, invariant text, reason text)
 language sql
 stable
@@ -68,6 +74,20 @@ as $$
                  pg_catalog.lag(u.to_state) over (partition by u.namespace_id order by u.id) as previous_to
             from lifecycle.namespace_state_updates u) c
    where c.previous_to is not null and c.previous_to <> c.from_state
+  union all
+  select n.id, 'in_progress_without_operation',
+         pg_catalog.format('%s is %s, but no accepted transfer request moves it', lifecycle.namespace_full_path(n.id), s.name)
+    from lifecycle.namespaces n
+    join lifecycle.states s on s.code = n.state
+   where s.operation = 'transfer'
+     and not exists (select from lifecycle.transfer_requests r where r.namespace_id = n.id and r.status = 'accepted')
+  union all
+  select r.namespace_id, 'accepted_request_without_transfer',
+         pg_catalog.format('transfer request %s is accepted, but %s is %s', r.id, lifecycle.namespace_full_path(n.id), s.name)
+    from lifecycle.transfer_requests r
+    join lifecycle.namespaces n on n.id = r.namespace_id
+    join lifecycle.states s on s.code = n.state
+   where r.status = 'accepted' and s.operation is distinct from 'transfer'
 $$;
 
 comment on function lifecycle.check_invariants() is

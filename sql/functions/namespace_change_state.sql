@@ -5,12 +5,17 @@
 --
 -- Not granted to anyone: the API functions call it as their owner. Its parameters carry other names
 -- than the API's because PL/pgSQL cannot have an argument and a result column of the same name.
+-- operation names the operation whose own code path makes this change (lifecycle.states.operation:
+-- 'transfer' from namespace_transfer_execute); the gate lets that operation's code leave the state
+-- the operation owns whoever calls it (transition_refusal). The public API passes none, and the
+-- setting is always written from this argument, so a client cannot claim an operation by setting it.
 create or replace function lifecycle.namespace_change_state(
   id bigint,
   target_state_name text,
   event_name text,
   actor bigint,
-  call_metadata jsonb
+  call_metadata jsonb,
+  operation text default null
 )
 returns table (namespace_id bigint, from_state text, to_state text, effective_state text, changed boolean)
 language plpgsql
@@ -103,12 +108,14 @@ begin
             || pg_catalog.set_config('lifecycle.event', coalesce(event_name, ''), true)
             || pg_catalog.set_config('lifecycle.metadata', call_metadata::text, true)
             || pg_catalog.set_config('lifecycle.source', 'api', true)
+            || pg_catalog.set_config('lifecycle.operation', coalesce(operation, ''), true)
             || pg_catalog.set_config('lifecycle.path_locked', namespace_change_state.id::text, true);
     update lifecycle.namespaces n set state = target where n.id = namespace_change_state.id;
     setting := pg_catalog.set_config('lifecycle.actor_id', '', true)
             || pg_catalog.set_config('lifecycle.event', '', true)
             || pg_catalog.set_config('lifecycle.metadata', '', true)
             || pg_catalog.set_config('lifecycle.source', '', true)
+            || pg_catalog.set_config('lifecycle.operation', '', true)
             || pg_catalog.set_config('lifecycle.path_locked', '', true);
   end if;
 

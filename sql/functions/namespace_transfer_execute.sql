@@ -8,9 +8,13 @@
 -- Idempotent and safe to call twice at once: the second call waits on the locks, then finds the
 -- namespace no longer transfer_in_progress and returns 'noop'. The syncer calls it when it sees a
 -- namespace enter transfer_in_progress, the sweeper for transfers stuck there, any client may.
--- The state changes are made as the target's accepter (success) or the requester (failure), or as
--- the system when the caller may act as the system (lifecycle_worker).
-create function lifecycle.namespace_transfer_execute(namespace_id bigint)
+-- The state changes are attributed to the target's accepter (success) or the requester (failure),
+-- or to the system when the caller may act as the system (lifecycle_worker). They are the
+-- transfer's own code path (operation 'transfer'): whoever calls this may end the transfer this
+-- way, while nobody but a worker may leave transfer_in_progress otherwise (transition_refusal).
+-- A target less visible than the namespace lowers the moved subtree to its visibility
+-- (namespaces_visibility); the history row of transfer_done says so in its reason.
+create or replace function lifecycle.namespace_transfer_execute(namespace_id bigint)
 returns table (outcome text, old_full_path text, new_full_path text)
 language plpgsql
 security definer
@@ -28,6 +32,7 @@ declare
   total bigint;
   old_path text;
   failure text;
+  lowered text;
 begin
   if namespace_id is null then
     raise exception using errcode = 'NS010', message = 'namespace_id is required', hint = 'Pass the id of the moving namespace.';
@@ -58,7 +63,7 @@ begin
       -- Moving with no accepted request: nothing says where to; end the transfer. Only the system
       -- may (no request names a user to act as): other callers get NS005, the sweeper recovers it.
       perform lifecycle.namespace_change_state(ns.id, null, 'transfer_done', null::bigint,
-        pg_catalog.jsonb_build_object('last_error', 'no accepted transfer request'));
+        pg_catalog.jsonb_build_object('last_error', 'no accepted transfer request'), 'transfer');
       return query select 'failed'::text, lifecycle.namespace_full_path(ns.id), null::text;
       return;
     end if;
@@ -78,6 +83,9 @@ begin
          and d.traversal_ids < ns.traversal_ids[1:pg_catalog.cardinality(ns.traversal_ids) - 1]
                                || (ns.traversal_ids[pg_catalog.cardinality(ns.traversal_ids)] + 1);
       update lifecycle.namespaces n set parent_id = r.to_parent_id, updated_at = pg_catalog.now() where n.id = ns.id;
+      -- "<id>:<count>" when the move lowered visibilities (namespaces_visibility).
+      lowered := pg_catalog.current_setting('lifecycle.visibility_lowered', true);
+      lowered := case when pg_catalog.split_part(lowered, ':', 1) = ns.id::text then pg_catalog.split_part(lowered, ':', 2) end;
       insert into lifecycle.namespace_redirects (old_full_path, namespace_id, kind, actor_id, new_full_path)
       values (old_path, ns.id, 'transfer', r.decided_by, lifecycle.namespace_full_path(ns.id));
     exception when others then
@@ -92,7 +100,7 @@ begin
     perform lifecycle.namespace_change_state(ns.id, null, 'transfer_done',
       case when as_system then null else r.requested_by end,
       pg_catalog.jsonb_build_object('last_error', pg_catalog.left(failure, 2000),
-                                    'correlation_id', 'transfer-request-' || r.id));
+                                    'correlation_id', 'transfer-request-' || r.id), 'transfer');
     return query select 'failed'::text, old_path, null::text;
     return;
   end if;
@@ -101,7 +109,14 @@ begin
   perform lifecycle.namespace_change_state(ns.id, null, 'transfer_done',
     case when as_system then null else r.decided_by end,
     pg_catalog.jsonb_build_object('progress', pg_catalog.jsonb_build_object('done', total, 'total', total),
-                                  'correlation_id', 'transfer-request-' || r.id));
+                                  'correlation_id', 'transfer-request-' || r.id)
+    || case when lowered is not null then
+         pg_catalog.jsonb_build_object('reason', pg_catalog.left(pg_catalog.format(
+           'moved below %s, which is less visible: %s namespaces lowered to %s',
+           lifecycle.namespace_full_path(r.to_parent_id), lowered,
+           (select n.visibility from lifecycle.namespaces n where n.id = ns.id)), 1000))
+       else '{}'::jsonb end,
+    'transfer');
   return query select 'completed'::text, old_path, lifecycle.namespace_full_path(ns.id);
 end
 $$;

@@ -1,10 +1,12 @@
 -- Why namespace_id cannot move below to_parent_id now, or no row: checked at request, at accept and
 -- again by the move itself. The target must exist (NS004); organizations and user namespaces do
 -- not move, a project takes no children, the target must not be the current parent nor lie inside
--- the moving subtree (NS010); the target and all its ancestors must have no own state (NS002); the
--- namespace must not be more visible than the target (NS002); no live child of the target may have
--- the namespace's path (NS006).
-create function lifecycle.transfer_target_refusal(namespace_id bigint, to_parent_id bigint)
+-- the moving subtree, and no namespace of the subtree may end up deeper than
+-- lifecycle.namespace_max_depth() (NS010); the target and all its ancestors must have no own state
+-- (NS002); no live child of the target may have the namespace's path (NS006). A target less
+-- visible than the namespace is no refusal: the move lowers the subtree to the target's visibility
+-- (namespaces_visibility), as GitLab does.
+create or replace function lifecycle.transfer_target_refusal(namespace_id bigint, to_parent_id bigint)
 returns table (code text, message text, detail text, hint text)
 language plpgsql
 stable
@@ -16,6 +18,7 @@ declare
   target lifecycle.namespaces;
   blocker bigint;
   blocker_state text;
+  height int;
 begin
   select * into ns from lifecycle.namespaces n where n.id = namespace_id;
   select * into target from lifecycle.namespaces n where n.id = to_parent_id;
@@ -49,6 +52,26 @@ begin
     hint := 'Choose a parent outside the namespace''s subtree.';
     return next; return;
   end if;
+  -- The subtree's deepest row lands at depth(target) + 1 + its height. Only a move to a deeper
+  -- level can cross the limit (every row is within it now), so only that scans the subtree.
+  if pg_catalog.cardinality(target.traversal_ids) + 1 > pg_catalog.cardinality(ns.traversal_ids) then
+    select max(pg_catalog.cardinality(d.traversal_ids)) - pg_catalog.cardinality(ns.traversal_ids)
+      into height
+      from lifecycle.namespaces d
+     where d.traversal_ids >= ns.traversal_ids
+       and d.traversal_ids < ns.traversal_ids[1:pg_catalog.cardinality(ns.traversal_ids) - 1]
+                             || (ns.traversal_ids[pg_catalog.cardinality(ns.traversal_ids)] + 1);
+    if pg_catalog.cardinality(target.traversal_ids) + 1 + height > lifecycle.namespace_max_depth() then
+      code := 'NS010';
+      message := pg_catalog.format('moving below %s would place namespaces deeper than %s levels',
+                                   lifecycle.namespace_full_path(target.id), lifecycle.namespace_max_depth());
+      detail := pg_catalog.format('namespace_id=%s to_parent_id=%s deepest_level_after_move=%s max_depth=%s', namespace_id,
+                                  to_parent_id, pg_catalog.cardinality(target.traversal_ids) + 1 + height,
+                                  lifecycle.namespace_max_depth());
+      hint := 'Choose a parent higher in the tree.';
+      return next; return;
+    end if;
+  end if;
   select a.id, s.name into blocker, blocker_state
     from lifecycle.namespaces a
     join lifecycle.states s on s.code = a.state
@@ -62,16 +85,6 @@ begin
     detail := pg_catalog.format('namespace_id=%s to_parent_id=%s blocking_namespace_id=%s blocking_state=%s',
                                 namespace_id, to_parent_id, blocker, blocker_state);
     hint := 'The new parent and all its ancestors must be active.';
-    return next; return;
-  end if;
-  if (select v.rank from lifecycle.visibility_levels v where v.name = ns.visibility)
-     > (select v.rank from lifecycle.visibility_levels v where v.name = target.visibility) then
-    code := 'NS002';
-    message := pg_catalog.format('%s is %s, more visible than the new parent %s (%s)', lifecycle.namespace_full_path(ns.id),
-                                 ns.visibility, lifecycle.namespace_full_path(target.id), target.visibility);
-    detail := pg_catalog.format('namespace_id=%s visibility=%s to_parent_id=%s to_parent_visibility=%s', namespace_id,
-                                ns.visibility, to_parent_id, target.visibility);
-    hint := 'Lower the namespace''s visibility first, or choose a more visible parent.';
     return next; return;
   end if;
   select n.id into blocker

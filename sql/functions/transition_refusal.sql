@@ -1,9 +1,18 @@
 -- Why a namespace may not go from from_state to to_state, or no row when it may. The one place the
--- matrix, authorization and guards are decided: the state gate raises what it returns, and
--- namespace_available_transitions reports it. Checks run cheapest first and the first refusal
--- wins: matrix (NS001), authorization (NS005, actor_refusal), the grace period of a restore by a
--- user (NS007), delete now when settings forbid it (NS005), ancestors (NS002), descendants (NS003),
--- and a restore into a path a live sibling took meanwhile (NS006).
+-- matrix, authority, authorization and guards are decided: the state gate raises what it returns,
+-- and namespace_available_transitions reports it. Checks run cheapest first and the first refusal
+-- wins: matrix (NS001), authority over a state an operation owns (NS005), authorization of the
+-- actor (NS005, actor_refusal), the grace period of a restore by a user (NS007), delete now when
+-- settings forbid it (NS005), ancestors (NS002), descendants (NS003), and a restore into a path a
+-- live sibling took meanwhile (NS006).
+--
+-- Authority is the calling role's; attribution is actor_id's (docs/design.md §4). A state an
+-- operation owns (lifecycle.states.operation: deletion_in_progress is the hard delete's,
+-- transfer_in_progress the transfer's) is left only by that operation's own code path (which says
+-- so in the setting lifecycle.operation, set by namespace_change_state from its caller, never by a
+-- client) or by a caller that may act as the system (lifecycle_worker, superusers), whatever actor
+-- the change is attributed to: the actor is then attribution only, and is not asked for an access
+-- level. Every other change needs the actor's level (or the system's right for actor null).
 --
 -- from_state null is creation (the row is being inserted: no authorization, no descendants).
 -- traversal_ids is the namespace's path, self included. Cost: O(depth) for the matrix, access
@@ -43,6 +52,7 @@ declare
   to_permanent boolean;
   from_pending boolean;
   to_pending boolean;
+  from_operation text;
   ancestor_id bigint;
   ancestor_state smallint;
   descendant_id bigint;
@@ -57,9 +67,9 @@ begin
   -- matrix and has a guard of that scope (its WHERE clause refers to nothing it scans, so the
   -- scan is skipped otherwise); the checks below still report in the order listed above.
   select r.allowed, r.min_access_level, r.from_name, r.to_name, r.to_permanent, r.from_pending, r.to_pending,
-         a.id, a.state, d.id, d.state
+         r.from_operation, a.id, a.state, d.id, d.state
     into allowed, required_level, from_name, to_name, to_permanent, from_pending, to_pending,
-         ancestor_id, ancestor_state, descendant_id, descendant_state
+         from_operation, ancestor_id, ancestor_state, descendant_id, descendant_state
     from (select exists (select from lifecycle.state_transitions t
                           where t.from_state is not distinct from transition_refusal.from_state
                             and t.to_state = transition_refusal.to_state) as allowed,
@@ -71,7 +81,8 @@ begin
                         where g.from_state is not distinct from transition_refusal.from_state
                           and g.to_state = transition_refusal.to_state and g.scope = 'descendant') as descendant_forbidden,
                  coalesce(f.name, '(new)') as from_name, ts.name as to_name, ts.permanent as to_permanent,
-                 coalesce(f.pending_deletion, false) as from_pending, ts.pending_deletion as to_pending
+                 coalesce(f.pending_deletion, false) as from_pending, ts.pending_deletion as to_pending,
+                 f.operation as from_operation
             from lifecycle.states ts
             left join lifecycle.states f on f.code = transition_refusal.from_state
             left join lifecycle.transition_policies p on p.to_state = ts.code
@@ -123,14 +134,33 @@ begin
     return;
   end if;
 
-  -- 2. Authorization: the system (actor null) or an actor with the policy's access level.
-  if from_state is not null then
+  -- 2. Authority over a state an operation owns; else authorization: the system (actor null) or
+  -- an actor with the policy's access level.
+  if from_operation is not null then
+    if pg_catalog.current_setting('lifecycle.operation', true) is distinct from from_operation
+       and not lifecycle.caller_may_act_as_system() then
+      code := 'NS005';
+      message := pg_catalog.format('only the %s itself or a worker may move a namespace out of %s',
+                                   pg_catalog.replace(from_operation, '_', ' '), from_name);
+      detail := pg_catalog.format('namespace_id=%s from_state=%s to_state=%s operation=%s role=%s', namespace_id,
+                                  from_name, to_name, from_operation,
+                                  coalesce(nullif(pg_catalog.current_setting('role'), 'none'), session_user));
+      hint := case from_operation
+                when 'transfer' then 'Wait for the transfer to finish (lifecycle.namespace_transfer_execute); the sweeper ends transfers that are stuck.'
+                else 'Wait for the hard delete to finish; the sweeper resumes deletions that are stuck, and a failed one is requeued as deletion_scheduled, which an owner may restore.'
+              end;
+      return next;
+      return;
+    end if;
+  elsif from_state is not null then
     return query
       select * from lifecycle.actor_refusal(namespace_id, traversal_ids, actor_id, required_level,
                pg_catalog.format('move this namespace to %s', to_name));
     if found then
       return;
     end if;
+  end if;
+  if from_state is not null then
     -- The row and the settings matter only when leaving a pending deletion (grace period, delete
     -- now, the path taken meanwhile).
     if from_pending then

@@ -1,8 +1,9 @@
 -- Facts of lifecycle.namespaces on every write path: namespace_created, renamed (path change; the
 -- old full path is derived from the parent's), visibility_changed. State changes are the history
 -- rows' facts; moves are their transfer request's. The actor comes from the API's context (none
--- for raw SQL).
-create function lifecycle.namespaces_facts()
+-- for raw SQL). The descendants a move lowers in visibility emit none: the moved namespace's fact
+-- tells of them all (namespaces_visibility).
+create or replace function lifecycle.namespaces_facts()
 returns trigger
 language plpgsql
 -- Definer: facts are emitted by this schema alone (lifecycle.fact_emit is granted to no one).
@@ -26,7 +27,9 @@ begin
                                     'old_full_path', coalesce(parent_path || '/', '') || old.path,
                                     'new_full_path', coalesce(parent_path || '/', '') || new.path));
   end if;
-  if new.visibility is distinct from old.visibility then
+  if new.visibility is distinct from old.visibility
+     and not (pg_catalog.pg_trigger_depth() > 1
+              and coalesce(pg_catalog.current_setting('lifecycle.visibility_lowering', true), '') = any (old.traversal_ids::text[])) then
     perform lifecycle.fact_emit('visibility_changed', new.id, new.traversal_ids, lifecycle.namespace_full_path(new.id), actor,
       pg_catalog.jsonb_build_object('from', old.visibility, 'to', new.visibility));
   end if;
@@ -34,6 +37,6 @@ begin
 end
 $$;
 
-create trigger namespaces_4_facts
+create or replace trigger namespaces_4_facts
   after insert or update of path, visibility on lifecycle.namespaces
   for each row execute function lifecycle.namespaces_facts();

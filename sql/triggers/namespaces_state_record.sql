@@ -1,6 +1,9 @@
 -- After the gate let a change through: exactly one history row per state change, and the state
 -- metadata kept current (last_updated_at, last_changed_by_user_id, previous_state, preserved_state,
 -- plus the keys the call passed but reason and preserved_state), in the same transaction. On INSERT: the namespace's details row.
+-- Leaving transfer_in_progress by any way closes the transfer's accepted request (failed, with
+-- last_error), unless the move itself closed it first: no request stays accepted for a namespace
+-- no longer in transfer (lifecycle.check_invariants, accepted_request_without_transfer).
 --
 -- preserved_state is the permanent state (lifecycle.states.permanent) the namespace had before
 -- its current run of temporary states: set when it leaves a permanent state for a temporary one,
@@ -20,6 +23,8 @@ declare
   -- history row; preserved_state is the gate's alone (a caller must not redirect a later restore).
   -- The keys set here override whatever the call passed.
   call_keys jsonb := call_metadata - array['reason', 'preserved_state'];
+  from_operation text;
+  to_name text;
 begin
   if tg_op = 'INSERT' then
     insert into lifecycle.namespace_details (namespace_id, state_metadata)
@@ -48,7 +53,8 @@ begin
               || case when f.permanent and not t.permanent then pg_catalog.jsonb_build_object('preserved_state', f.name)
                       else '{}'::jsonb end)
       from lifecycle.states f, lifecycle.states t
-     where d.namespace_id = new.id and f.code = old.state and t.code = new.state;
+     where d.namespace_id = new.id and f.code = old.state and t.code = new.state
+    returning f.operation, t.name into from_operation, to_name;
     exit when found;
     -- No details row (removed by hand): started afresh, empty, then written as above.
     insert into lifecycle.namespace_details (namespace_id, state_metadata) values (new.id, '{}');
@@ -60,6 +66,17 @@ begin
           actor,
           coalesce(nullif(pg_catalog.current_setting('lifecycle.source', true), ''), 'sql'),
           call_metadata);
+
+  if from_operation = 'transfer' then
+    -- The request row was locked first by namespace_lock (step 0 of the lock order) on the API's
+    -- path; a raw UPDATE takes it here.
+    update lifecycle.transfer_requests t
+       set status = 'failed', completed_at = pg_catalog.now(),
+           last_error = pg_catalog.format('the transfer ended without its move: the namespace went to %s (%s)', to_name,
+                                          coalesce('event ' || nullif(pg_catalog.current_setting('lifecycle.event', true), ''),
+                                                   'a direct change'))
+     where t.namespace_id = new.id and t.status = 'accepted';
+  end if;
   return null;
 end
 $$;

@@ -1,9 +1,12 @@
 -- traversal_ids belongs to the database: computed from the parent on INSERT and when parent_id
--- changes, refused when a client writes it directly. Also enforces the two hierarchy rules that need
--- the parent row: a project has no children, and nothing is moved below itself.
+-- changes, refused when a client writes it directly. Also enforces the hierarchy rules, with NS010
+-- rather than the check constraints' raw 23514 (which stay as the last line): a known type, an
+-- organization only as a root, a project has no children, nothing is moved below itself, and
+-- nothing is placed deeper than lifecycle.namespace_max_depth() (a move checks its whole subtree
+-- beforehand, in transfer_target_refusal).
 -- PostgreSQL fires row triggers of one timing in name order; the number in each name on
 -- lifecycle.namespaces states that order: 1 traversal_ids, 2 the state gate, 3 the state record.
-create function lifecycle.namespaces_traversal_ids_maintain()
+create or replace function lifecycle.namespaces_traversal_ids_maintain()
 returns trigger
 language plpgsql
 -- Definer: locking the parent FOR SHARE needs a privilege the application role does not have.
@@ -25,6 +28,21 @@ begin
         hint = 'Change parent_id (through a transfer) and the database recomputes traversal_ids.';
     end if;
     return new;
+  end if;
+
+  if new.type is null or new.type not in ('organization', 'group', 'project', 'user') then
+    raise exception using
+      errcode = 'NS010',
+      message = pg_catalog.format('unknown namespace type %L', new.type),
+      detail = pg_catalog.format('type=%s', new.type),
+      hint = 'A namespace is an organization, a group, a project or a user namespace.';
+  end if;
+  if new.type = 'organization' and new.parent_id is not null then
+    raise exception using
+      errcode = 'NS010',
+      message = 'an organization has no parent',
+      detail = pg_catalog.format('parent_id=%s type=organization', new.parent_id),
+      hint = 'Create organizations at the root; groups go below them.';
   end if;
 
   if new.parent_id is null then
@@ -69,11 +87,20 @@ begin
       hint = 'Choose a parent outside the namespace''s own subtree.';
   end if;
 
+  if pg_catalog.cardinality(parent_traversal_ids) >= lifecycle.namespace_max_depth() then
+    raise exception using
+      errcode = 'NS010',
+      message = pg_catalog.format('a namespace cannot be deeper than %s levels', lifecycle.namespace_max_depth()),
+      detail = pg_catalog.format('parent_id=%s parent_depth=%s max_depth=%s', new.parent_id,
+                                 pg_catalog.cardinality(parent_traversal_ids), lifecycle.namespace_max_depth()),
+      hint = 'Place the namespace higher in the tree.';
+  end if;
+
   new.traversal_ids := parent_traversal_ids || new.id;
   return new;
 end
 $$;
 
-create trigger namespaces_1_traversal_ids_maintain
+create or replace trigger namespaces_1_traversal_ids_maintain
   before insert or update of parent_id, traversal_ids on lifecycle.namespaces
   for each row execute function lifecycle.namespaces_traversal_ids_maintain();

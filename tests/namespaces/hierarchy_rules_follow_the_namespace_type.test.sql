@@ -1,5 +1,5 @@
 begin;
-select plan(3);
+select plan(4);
 
 select lifecycle_test.create_namespace(null, 'organization', 'acme');
 select lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'project', 'site');
@@ -14,9 +14,15 @@ select throws_ok(
 select throws_ok(
   format('insert into lifecycle.namespaces (parent_id, type, path, name) values (%s, %L, %L, %L)',
          lifecycle_test.id_of('acme'), 'organization', 'sub', 'sub'),
-  '23514',
-  null,
+  'NS010',
+  'an organization has no parent',
   'an organization has no parent'
+);
+select throws_ok(
+  $$insert into lifecycle.namespaces (parent_id, type, path, name) values (null, 'team', 'x', 'x')$$,
+  'NS010',
+  'unknown namespace type ''team''',
+  'an unknown type is NS010'
 );
 select throws_ok(
   $$insert into lifecycle.namespaces (parent_id, type, path, name) values (-1, 'group', 'orphan', 'orphan')$$,

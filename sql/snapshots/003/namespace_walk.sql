@@ -1,6 +1,6 @@
 -- The live namespace at a full path, walking it from the root one segment at a time through the
 -- unique index of live paths (O(depth)); null when any segment is missing or pending deletion.
-create function lifecycle.namespace_walk(segments text[])
+create or replace function lifecycle.namespace_walk(segments text[])
 returns bigint
 language plpgsql
 stable
