@@ -5,7 +5,7 @@
 #   scripts/db.sh stop     stop it (no-op when not running)
 #   scripts/db.sh status   exit 0 when running
 #   scripts/db.sh url      print DATABASE_URL of the running cluster
-#   scripts/db.sh install  install the server, pgTAP and pg_prove with apt-get when missing
+#   scripts/db.sh install  install the server, pgTAP, plpgsql_check and pg_prove with apt-get when missing
 #   scripts/db.sh dir      print the cluster's directory
 #   scripts/db.sh restart-immediate   restart it as after a crash (make stress)
 #
@@ -44,6 +44,7 @@ install_packages() {
 	local need=()
 	[ -x "$(bindir)/initdb" ] || need+=("postgresql-$PG_MAJOR" "postgresql-contrib")
 	[ -f "/usr/share/postgresql/$PG_MAJOR/extension/pgtap.control" ] || need+=("postgresql-$PG_MAJOR-pgtap")
+	[ -f "/usr/share/postgresql/$PG_MAJOR/extension/plpgsql_check.control" ] || need+=("postgresql-$PG_MAJOR-plpgsql-check")
 	command -v pg_prove >/dev/null 2>&1 || need+=("libtap-parser-sourcehandler-pgtap-perl")
 	command -v psql >/dev/null 2>&1 || need+=("postgresql-client-$PG_MAJOR")
 	[ ${#need[@]} -eq 0 ] && return 0

@@ -61,7 +61,8 @@ pgtap() {
 	db=$(scratch_db "$url" "$pgtap_db") || return 1
 	migrate "$db" 2>/dev/null || { echo "migrate failed"; return 1; }
 	PGOPTIONS="-c client_min_messages=warning" psql "$db" -qX -v ON_ERROR_STOP=1 \
-		-c "create schema tap" -c "create extension pgtap schema tap" -f tests/helpers.sql || return 1
+		-c "create schema tap" -c "create extension pgtap schema tap" \
+		-c "create extension plpgsql_check schema tap" -f tests/helpers.sql || return 1
 	# pg_prove splits its options on '=', so the URL goes without its query; the query's settings
 	# (sslmode=… and the like) go in the matching libpq PG* variables instead.
 	local query kv key env=()
