@@ -71,6 +71,10 @@ type run struct {
 	q       *db.Queries
 	sum     *Summary
 	handled int
+	// wouldDelete holds, in a dry run, the namespaces a deletion reported so far would have
+	// removed: a later candidate among them is gone in a real run, and a later deletion above
+	// them removes only the rest.
+	wouldDelete map[int64]bool
 }
 
 // Run performs one sweep. It returns an error only when the sweep could not run at all (no
@@ -82,7 +86,8 @@ func Run(ctx context.Context, pool *pgxpool.Pool, cfg Config, log *slog.Logger) 
 		return nil, fmt.Errorf("connect: %w", err)
 	}
 	defer conn.Release()
-	r := &run{cfg: cfg, log: log, conn: conn, q: db.New(conn), sum: &Summary{Outcomes: map[string]map[string]int{}}}
+	r := &run{cfg: cfg, log: log, conn: conn, q: db.New(conn), sum: &Summary{Outcomes: map[string]map[string]int{}},
+		wouldDelete: map[int64]bool{}}
 
 	asOf := cfg.Now
 	if asOf.IsZero() {
@@ -200,6 +205,9 @@ func (r *run) adjournedDeletions(ctx context.Context, asOf time.Time) {
 func (r *run) adjournedDeletion(ctx context.Context, asOf time.Time, id int64, path string) {
 	const action = "adjourned_deletion"
 	log := r.log.With("namespace_id", id, "full_path", path, "action", action)
+	if r.goneInDryRun(log, action, id) {
+		return
+	}
 	if !r.claim(ctx, id) {
 		r.sum.count(action, OutcomeClaimed)
 		log.Info("namespace", "outcome", OutcomeClaimed)
@@ -232,11 +240,21 @@ func (r *run) adjournedDeletion(ctx context.Context, asOf time.Time, id int64, p
 // its own; a failure requeues it (deletion_failed) with its attempt count.
 func (r *run) hardDelete(ctx context.Context, log *slog.Logger, action string, id int64, why string) {
 	if r.cfg.DryRun {
-		size, err := r.q.NamespaceSubtreeSize(ctx, id)
+		if r.goneInDryRun(log, action, id) {
+			return
+		}
+		ids, err := r.q.NamespaceSubtreeIDs(ctx, id)
 		if err != nil {
 			log.Error("namespace", "outcome", OutcomeFailed, "err", nslifecycle.FromDB(err))
 			r.sum.count(action, OutcomeFailed)
 			return
+		}
+		var size int
+		for _, n := range ids {
+			if !r.wouldDelete[n] {
+				r.wouldDelete[n] = true
+				size++
+			}
 		}
 		r.sum.count(action, OutcomeWouldDo)
 		log.Info("namespace", "outcome", OutcomeWouldDo, "would_delete_namespaces", size, "reason", why)
@@ -251,7 +269,12 @@ func (r *run) hardDelete(ctx context.Context, log *slog.Logger, action string, i
 	for {
 		b, err := lc.HardDelete(ctx, id, batch)
 		if errors.Is(err, nslifecycle.ErrNamespaceNotFound) {
-			break // removed with an ancestor's subtree
+			if deleted == 0 {
+				r.sum.count(action, OutcomeSkipped)
+				log.Info("namespace", "outcome", OutcomeSkipped, "reason", goneReason)
+				return
+			}
+			break
 		}
 		if err != nil {
 			r.deletionFailed(context.WithoutCancel(ctx), log, action, id, err)
@@ -270,6 +293,20 @@ func (r *run) hardDelete(ctx context.Context, log *slog.Logger, action string, i
 	}
 	r.sum.count(action, OutcomeDeleted)
 	log.Info("namespace", "outcome", OutcomeDeleted, "deleted_namespaces", deleted, "reason", why)
+}
+
+// goneReason is why a namespace removed with an ancestor earlier in the run is skipped.
+const goneReason = "no longer exists (removed with an ancestor's subtree)"
+
+// goneInDryRun reports, in a dry run, a namespace that a deletion reported earlier in the run
+// would have removed with its subtree: the real run finds it gone and skips it.
+func (r *run) goneInDryRun(log *slog.Logger, action string, id int64) bool {
+	if !r.cfg.DryRun || !r.wouldDelete[id] {
+		return false
+	}
+	r.sum.count(action, OutcomeSkipped)
+	log.Info("namespace", "outcome", OutcomeSkipped, "reason", goneReason)
+	return true
 }
 
 func (r *run) deletionFailed(ctx context.Context, log *slog.Logger, action string, id int64, cause error) {
