@@ -83,6 +83,22 @@ var (
 	ErrInvalidArgument         = &Error{Code: "NS010"}
 )
 
+// Errors that are not refusals but say what is wrong with the connection or the installation.
+// FromDB wraps the *pgconn.PgError in them: errors.Is matches the sentinel, errors.As still gives
+// the PgError.
+var (
+	// ErrTransactionPooler: a protocol-level prepared statement of this connection is missing
+	// (26000 invalid_sql_statement_name) or another client's of the same name is in the way
+	// (42P05 duplicate_prepared_statement) on the server connection. That is what a
+	// transaction-mode pooler does between transactions (PgBouncer pool_mode=transaction before
+	// 1.21, or without max_prepared_statements); the product never PREPAREs in SQL.
+	ErrTransactionPooler = errors.New("this connection goes through a transaction-mode pooler (PgBouncer pool_mode=transaction): " +
+		"its prepared statements vanish or clash between transactions")
+	// ErrSchemaMissing: the lifecycle schema, a table or a function of it is not there (3F000
+	// invalid_schema_name, 42P01 undefined_table, 42883 undefined_function).
+	ErrSchemaMissing = errors.New("the lifecycle schema, or part of it, is missing: is the database migrated to this release (cmd/migrate)?")
+)
+
 // Condition is the DESIGN §4 name of a code ("invalid_transition" for NS001), or the code itself.
 func Condition(code string) string {
 	if c, ok := conditions[code]; ok {
@@ -93,8 +109,10 @@ func Condition(code string) string {
 
 // FromDB converts an error from the database into the product's errors: a lifecycle SQLSTATE
 // becomes an *Error; so does a unique violation of the live-path index, which two concurrent
-// INSERTs of one path meet instead of NS006 (sql/triggers/namespaces_paths.sql). Anything else
-// (connection errors, lock timeouts 55P03, deadlocks 40P01) is returned unchanged.
+// INSERTs of one path meet instead of NS006 (sql/triggers/namespaces_paths.sql). A lost or
+// clashing prepared statement is wrapped in ErrTransactionPooler, a missing schema object in
+// ErrSchemaMissing. Anything else (connection errors, lock timeouts 55P03, deadlocks 40P01) is
+// returned unchanged.
 func FromDB(err error) error {
 	var pg *pgconn.PgError
 	if errors.As(err, &pg) {
@@ -104,6 +122,12 @@ func FromDB(err error) error {
 		if pg.Code == "23505" && pg.ConstraintName == "namespaces_live_path_key" {
 			return &Error{Code: "NS006", Message: "path is taken", Detail: pg.Detail,
 				Hint: "Choose another path.", pg: pg}
+		}
+		switch pg.Code {
+		case "42P05", "26000":
+			return fmt.Errorf("%w: %w", ErrTransactionPooler, err)
+		case "3F000", "42P01", "42883":
+			return fmt.Errorf("%w: %w", ErrSchemaMissing, err)
 		}
 	}
 	return err

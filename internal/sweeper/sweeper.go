@@ -92,13 +92,13 @@ func Run(ctx context.Context, pool *pgxpool.Pool, cfg Config, log *slog.Logger) 
 	asOf := cfg.Now
 	if asOf.IsZero() {
 		if asOf, err = r.q.SweepDatabaseNow(ctx); err != nil {
-			return nil, fmt.Errorf("read the database clock: %w", nslifecycle.FromDB(err))
+			return nil, fmt.Errorf("read the database clock: %w", sessionHint(nslifecycle.FromDB(err)))
 		}
 	}
 	r.sum.AsOf = asOf
 	settings, err := r.q.SettingsGet(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("read lifecycle.settings (is the schema migrated?): %w", nslifecycle.FromDB(err))
+		return nil, fmt.Errorf("read lifecycle.settings: %w", sessionHint(nslifecycle.FromDB(err)))
 	}
 	log.Info("sweep started", "as_of", asOf.UTC().Format(time.RFC3339),
 		"deletion_adjourned_period_days", settings.DeletionAdjournedPeriodDays,
@@ -404,7 +404,7 @@ func (r *run) recover(ctx context.Context, log *slog.Logger, asOf time.Time, id 
 func (r *run) claim(ctx context.Context, id int64) bool {
 	ok, err := r.q.SweepClaim(ctx, id)
 	if err != nil {
-		r.log.Error("claim", "namespace_id", id, "err", nslifecycle.FromDB(err))
+		r.log.Error("claim", "namespace_id", id, "err", sessionHint(nslifecycle.FromDB(err)))
 		return false
 	}
 	return ok
@@ -412,8 +412,19 @@ func (r *run) claim(ctx context.Context, id int64) bool {
 
 func (r *run) release(ctx context.Context, id int64) {
 	if _, err := r.q.SweepRelease(context.WithoutCancel(ctx), id); err != nil {
-		r.log.Error("release", "namespace_id", id, "err", nslifecycle.FromDB(err))
+		r.log.Error("release", "namespace_id", id, "err", sessionHint(nslifecycle.FromDB(err)))
 	}
+}
+
+// sessionHint adds what to do to an error that shows the sweeper is behind a transaction-mode
+// pooler. Its claims are session advisory locks held across the transactions of a namespace, so
+// it needs a session of its own, whatever the pooler does with prepared statements.
+func sessionHint(err error) error {
+	if errors.Is(err, nslifecycle.ErrTransactionPooler) {
+		return fmt.Errorf("%w; the sweeper needs a session of its own (it claims namespaces with session advisory locks "+
+			"held across transactions): point DATABASE_URL at PostgreSQL directly or at a session-mode pool (PgBouncer pool_mode=session)", err)
+	}
+	return err
 }
 
 // dry marks an outcome that a dry run only simulated.
