@@ -7,15 +7,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/nslifecycle/nslifecycle/internal/testtools"
 )
 
 // The shipped unit files pass systemd-analyze verify, with the paths that exist only on a target
 // machine (the binary, the environment file, the metrics directory) pointed at this test's own.
 func TestSystemdUnitsVerify(t *testing.T) {
-	analyze, err := exec.LookPath("systemd-analyze")
-	if err != nil {
-		t.Skip("systemd-analyze is not installed here")
-	}
+	analyze := testtools.Command(t, "systemd-analyze", "systemd") // installed when missing, or the test skipped
 	dir := t.TempDir()
 	env := filepath.Join(dir, "sweeper.env")
 	metrics := filepath.Join(dir, "metrics")
