@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make test: every check, against DATABASE_URL or the private cluster (started here and stopped
-# again when this script started it). Runs every step even after a failure, then exits non-zero if
-# any failed.
+# again when this script started it). Runs every step even after a failure, ends with a summary
+# (go test's counts, and every skipped Go and pgTAP test with its reason), then exits non-zero if
+# any step failed.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$root"
