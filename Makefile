@@ -32,10 +32,10 @@ db-stop: ## stop the private cluster
 migrate: ## apply the migrations to DATABASE_URL (or the private cluster's database)
 	@url=$${DATABASE_URL:-$$(scripts/db.sh start)} && DATABASE_URL=$$url go run ./cmd/migrate
 
-generate: ## regenerate sql/schema.sql and internal/db (sqlc) from a freshly migrated database
+generate: ## regenerate sql/schema.sql, internal/db (sqlc), the diagram in docs/states.md and the flags tables in docs/operations.md
 	@scripts/generate.sh write
 
-verify-generated: ## fail when sql/schema.sql or internal/db is stale
+verify-generated: ## fail when any generated file is stale
 	@scripts/generate.sh check
 
 fmt: ## gofmt the tree

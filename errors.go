@@ -83,6 +83,22 @@ var (
 	ErrInvalidArgument         = &Error{Code: "NS010"}
 )
 
+// Errors that are not refusals but say what is wrong with the connection or the installation.
+// FromDB wraps the *pgconn.PgError in them: errors.Is matches the sentinel, errors.As still gives
+// the PgError.
+var (
+	// ErrTransactionPooler: a protocol-level prepared statement of this connection is missing
+	// (26000 invalid_sql_statement_name) or another client's of the same name is in the way
+	// (42P05 duplicate_prepared_statement) on the server connection. That is what a
+	// transaction-mode pooler does between transactions (PgBouncer pool_mode=transaction before
+	// 1.21, or without max_prepared_statements); the product never PREPAREs in SQL.
+	ErrTransactionPooler = errors.New("this connection goes through a transaction-mode pooler (PgBouncer pool_mode=transaction): " +
+		"its prepared statements vanish or clash between transactions")
+	// ErrSchemaMissing: the lifecycle schema, a table or a function of it is not there (3F000
+	// invalid_schema_name, 42P01 undefined_table, 42883 undefined_function).
+	ErrSchemaMissing = errors.New("the lifecycle schema, or part of it, is missing: is the database migrated to this release (cmd/migrate)?")
+)
+
 // Condition is the DESIGN §4 name of a code ("invalid_transition" for NS001), or the code itself.
 func Condition(code string) string {
 	if c, ok := conditions[code]; ok {
@@ -92,15 +108,22 @@ func Condition(code string) string {
 }
 
 // FromDB converts an error from the database into the product's errors: a lifecycle SQLSTATE
-// becomes an *Error. Anything else (connection errors, lock timeouts 55P03, deadlocks 40P01) is
-// returned unchanged. Path races need no mapping here: the database takes the sibling-path lock on
-// every write that makes a path live, so they end in NS006 for every client
+// becomes an *Error. A lost or clashing prepared statement is wrapped in ErrTransactionPooler, a
+// missing schema object in ErrSchemaMissing. Anything else (connection errors, lock timeouts 55P03,
+// deadlocks 40P01) is returned unchanged. Path races need no mapping here: the database takes the
+// sibling-path lock on every write that makes a path live, so they end in NS006 for every client
 // (sql/triggers/namespaces_paths.sql).
 func FromDB(err error) error {
 	var pg *pgconn.PgError
 	if errors.As(err, &pg) {
 		if _, ok := conditions[pg.Code]; ok {
 			return &Error{Code: pg.Code, Message: pg.Message, Detail: pg.Detail, Hint: pg.Hint, pg: pg}
+		}
+		switch pg.Code {
+		case "42P05", "26000":
+			return fmt.Errorf("%w: %w", ErrTransactionPooler, err)
+		case "3F000", "42P01", "42883":
+			return fmt.Errorf("%w: %w", ErrSchemaMissing, err)
 		}
 	}
 	return err

@@ -28,9 +28,9 @@ FROM lifecycle.sweep_stuck_operations(@as_of, @stuck_after::interval, @creation_
 SELECT a.outcome, a.detail
 FROM lifecycle.sweep_abandoned_creation(@namespace_id, @as_of, @creation_timeout::interval) a;
 
--- name: NamespaceSubtreeSize :one
--- How many namespaces a hard delete of this one removes (itself included), for dry runs and logs.
-SELECT count(*)::bigint AS size
+-- name: NamespaceSubtreeIDs :many
+-- The namespaces a hard delete of this one removes (itself included), for dry runs.
+SELECT n.id
 FROM lifecycle.namespaces n, lifecycle.namespaces root
 WHERE root.id = @namespace_id
   AND n.traversal_ids >= root.traversal_ids

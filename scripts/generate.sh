@@ -5,9 +5,12 @@
 #   internal/db     sqlc's Go code; sqlc also analyses the queries against the scratch database,
 #                   which is how it learns the result columns of RETURNS TABLE functions
 #   docs/states.md  its state diagram, drawn by lifecycle.state_diagram() from the transition table
+#   docs/operations.md  the flags tables of the binaries, from their own flag sets (each binary's
+#                   TestOperationsDocListsTheFlags compares them, and rewrites them with
+#                   NSLIFECYCLE_GENERATE=1; a binary's new flag appears without editing this script)
 #
-#   scripts/generate.sh write   regenerate both (make generate)
-#   scripts/generate.sh check   fail when either is stale (make verify-generated, part of make test)
+#   scripts/generate.sh write   regenerate them all (make generate)
+#   scripts/generate.sh check   fail when any is stale (make verify-generated, part of make test)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$root"
@@ -28,6 +31,15 @@ pg_dump "$scratch" --schema-only --no-owner --schema=lifecycle --exclude-table=l
 
 sqlc() { SQLC_DATABASE_URL=$scratch go tool -modfile=tools/go.mod sqlc "$@"; }
 
+# The flags tables: one package at a time (-p 1), since every binary rewrites the same file.
+flag_tables() {
+	local out
+	out=$(env "$@" go test -p 1 -count=1 -run '^TestOperationsDocListsTheFlags$' ./cmd/... 2>&1) || {
+		printf '%s\n' "$out"
+		return 1
+	}
+}
+
 # docs/states.md with its diagram block replaced by lifecycle.state_diagram()'s output.
 states_doc() {
 	local diagram
@@ -47,6 +59,7 @@ write)
 	cp "$dump" sql/schema.sql
 	sqlc generate
 	states_doc >"$dump.states" && mv "$dump.states" docs/states.md
+	flag_tables NSLIFECYCLE_GENERATE=1
 	;;
 check)
 	status=0
@@ -60,6 +73,10 @@ check)
 	fi
 	if ! states_doc | diff -u docs/states.md -; then
 		echo "the diagram in docs/states.md is stale: run make generate" >&2
+		status=1
+	fi
+	if ! flag_tables NSLIFECYCLE_GENERATE=0; then
+		echo "the flags tables in docs/operations.md are stale: run make generate" >&2
 		status=1
 	fi
 	exit $status

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make test: every check, against DATABASE_URL or the private cluster (started here and stopped
-# again when this script started it). Runs every step even after a failure, then exits non-zero if
-# any failed.
+# again when this script started it). Runs every step even after a failure, ends with a summary
+# (go test's counts, and every skipped Go and pgTAP test with its reason), then exits non-zero if
+# any step failed.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$root"
@@ -22,11 +23,18 @@ step() {
 use_database || exit 2
 export DATABASE_URL=$url
 pgtap_db="nslt_$$_pgtap"
+# What was skipped, and why: one line each, listed at the end. counts: go test's pass/fail/skip.
+report=$(mktemp -d)
+skipped="$report/skipped"
+counts="$report/counts"
+: >"$skipped"
 cleanup() {
 	drop_db "$url" "$pgtap_db" 2>/dev/null
 	stop_started_cluster
+	rm -rf "$report"
 }
 trap cleanup EXIT
+start=$SECONDS
 
 gofmt_check() {
 	local bad
@@ -72,8 +80,70 @@ pgtap() {
 		env+=("PG${key^^}=${kv#*=}")
 	done
 	# search_path holds only pgTAP: every product name in a test must be schema-qualified.
+	# --directives also shows each test with a SKIP (or TODO) directive, under its file: the
+	# skipped ones go to the list at the end.
 	env "${env[@]}" PGOPTIONS="-c search_path=tap -c client_min_messages=warning" \
-		pg_prove --dbname "${db%%\?*}" --ext .sql --jobs 2 --failures $(find tests -name '*.test.sql' | sort)
+		pg_prove --dbname "${db%%\?*}" --ext .sql --jobs 2 --failures --directives $(find tests -name '*.test.sql' | sort) |
+		tee "$report/pg_prove"
+	local status=$?
+	awk '
+		/^tests\/.*\.sql \.\./ { file = $1 }
+		/# [Ss][Kk][Ii][Pp]/ { sub(/^.*# [Ss][Kk][Ii][Pp] */, ""); printf "pgTAP %s: %s\n", file, ($0 == "" ? "(no reason given)" : $0) }
+		/^tests\/.*\.sql \.\. skipped:/ { sub(/^.*skipped: */, ""); printf "pgTAP %s: the whole file: %s\n", file, $0 }
+	' "$report/pg_prove" >>"$skipped"
+	return $status
+}
+
+# go test with -json, shown as plain go test shows it (a line per package, the output of failed
+# tests), while every skipped test and its reason (the t.Skip message) goes to the list at the end.
+read -r -d '' gotest_filter <<'PY'
+import json, sys
+
+skipped, counts = open(sys.argv[1], "a"), {"passed": 0, "failed": 0, "skipped": 0}
+buf = {}  # (package, test) -> output lines until the test ends
+
+def show(lines):
+    for line in lines:
+        if not line.startswith(("=== RUN", "=== PAUSE", "=== CONT", "=== NAME")):
+            sys.stdout.write(line)
+    sys.stdout.flush()
+
+for raw in sys.stdin:
+    try:
+        e = json.loads(raw)
+    except ValueError:
+        sys.stdout.write(raw)
+        continue
+    action, pkg, test, out = e.get("Action"), e.get("Package", e.get("ImportPath", "")), e.get("Test"), e.get("Output", "")
+    if action == "build-output":
+        sys.stdout.write(out)
+    elif test:
+        key = (pkg, test)
+        if action == "output":
+            buf.setdefault(key, []).append(out)
+        elif action == "pass":
+            counts["passed"] += 1
+            buf.pop(key, None)
+        elif action == "fail":
+            counts["failed"] += 1
+            show(buf.pop(key, []))
+        elif action == "skip":
+            counts["skipped"] += 1
+            reason = " ".join(l.strip() for l in buf.pop(key, []) if not l.lstrip().startswith(("=== ", "--- SKIP")))
+            skipped.write("%s %s: %s\n" % (pkg, test, reason or "(no reason given)"))
+            skipped.flush()
+    elif action == "output" and out.strip() != "PASS":
+        sys.stdout.write(out)
+        sys.stdout.flush()
+    elif action == "fail":
+        # Tests that never ended (a panic, a timeout): their output explains the failure.
+        for key in [k for k in buf if k[0] == pkg]:
+            show(buf.pop(key))
+open(sys.argv[2], "w").write("%(passed)d passed, %(failed)d failed, %(skipped)d skipped\n" % counts)
+PY
+
+go_test() {
+	go test -race -count=1 -json ./... | python3 -u -c "$gotest_filter" "$skipped" "$counts"
 }
 
 step "gofmt" gofmt_check
@@ -81,7 +151,16 @@ step "go vet" go vet ./...
 step "generated files are up to date" scripts/generate.sh check
 step "drop leftover test databases" drop_leftovers
 step "pgTAP" pgtap
-step "go test -race" go test -race -count=1 ./...
+step "go test -race" go_test
+
+printf '\n== summary (%ss)\n' $((SECONDS - start))
+[ -s "$counts" ] && printf 'go test: %s\n' "$(cat "$counts")"
+if [ -s "$skipped" ]; then
+	printf 'skipped, with the reason:\n'
+	sed 's/^/  /' "$skipped"
+else
+	printf 'skipped: nothing\n'
+fi
 
 if [ ${#failed[@]} -gt 0 ]; then
 	printf '\nmake test: FAILED: %s\n' "$(IFS=,; echo "${failed[*]}")"

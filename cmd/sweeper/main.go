@@ -30,35 +30,46 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stderr))
 }
 
-func run(args []string, stderr io.Writer) int {
+// options are the sweeper's flags.
+type options struct {
+	cfg                                   sweeper.Config
+	now, logFormat, logLevel, metricsFile string
+}
+
+// flagSet defines the flags. docs/operations.md's table is generated from it (make generate).
+func flagSet(o *options) *flag.FlagSet {
 	fs := flag.NewFlagSet("sweeper", flag.ContinueOnError)
+	fs.StringVar(&o.now, "now", "", "pretend the time is this (RFC 3339), for dry runs and tests; default: the database's clock")
+	fs.StringVar(&o.logFormat, "log-format", "text", "log format: text or json")
+	fs.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	fs.StringVar(&o.metricsFile, "metrics-file", "", "write Prometheus metrics to this file (node_exporter textfile collector)")
+	fs.BoolVar(&o.cfg.DryRun, "dry-run", false, "report what a run would do and change nothing (every change rolled back, hard deletes only counted)")
+	fs.IntVar(&o.cfg.BatchSize, "batch-size", 100, "adjourned deletions read per page")
+	fs.IntVar(&o.cfg.Max, "max", 0, "namespaces handled per run (0: no limit)")
+	fs.DurationVar(&o.cfg.Pace, "pace", 0, "pause between namespaces, to spread the load (seed 004 staggers by 20s)")
+	fs.DurationVar(&o.cfg.StuckAfter, "stuck-after", 10*time.Minute, "resume transfers and deletions in progress for this long")
+	fs.DurationVar(&o.cfg.CreationTimeout, "creation-timeout", 24*time.Hour, "delete creations in progress for this long")
+	fs.IntVar(&o.cfg.MaxAttempts, "max-attempts", 5, "failed hard deletes before a namespace is reported as stuck instead of retried")
+	fs.IntVar(&o.cfg.HardDeleteBatch, "hard-delete-batch", 0, "rows per hard-delete transaction (0: lifecycle.settings.hard_delete_batch_size)")
+	return fs
+}
+
+func run(args []string, stderr io.Writer) int {
+	var o options
+	fs := flagSet(&o)
 	fs.SetOutput(stderr)
-	var (
-		cfg        sweeper.Config
-		now        = fs.String("now", "", "pretend the time is this (RFC 3339), for dry runs and tests")
-		logFormat  = fs.String("log-format", "text", "log format: text or json")
-		logLevel   = fs.String("log-level", "info", "log level: debug, info, warn or error")
-		metricsOut = fs.String("metrics-file", "", "write Prometheus metrics to this file (node_exporter textfile collector)")
-	)
-	fs.BoolVar(&cfg.DryRun, "dry-run", false, "print what would be done and change nothing")
-	fs.IntVar(&cfg.BatchSize, "batch-size", 100, "adjourned deletions read per batch")
-	fs.IntVar(&cfg.Max, "max", 0, "namespaces handled per run (0: no limit)")
-	fs.DurationVar(&cfg.Pace, "pace", 0, "pause between namespaces, to spread the load (e.g. 20s)")
-	fs.DurationVar(&cfg.StuckAfter, "stuck-after", 10*time.Minute, "resume transfers and deletions in progress for this long")
-	fs.DurationVar(&cfg.CreationTimeout, "creation-timeout", 24*time.Hour, "delete creations in progress for this long")
-	fs.IntVar(&cfg.MaxAttempts, "max-attempts", 5, "failed hard deletes before a namespace is reported as stuck instead of retried")
-	fs.IntVar(&cfg.HardDeleteBatch, "hard-delete-batch", 0, "rows per hard-delete batch (0: lifecycle.settings.hard_delete_batch_size)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
+	cfg := o.cfg
 
-	log, err := logging.New(stderr, *logFormat, *logLevel)
+	log, err := logging.New(stderr, o.logFormat, o.logLevel)
 	if err != nil {
 		fmt.Fprintf(stderr, "sweeper: %v\n", err)
 		return 2
 	}
-	if *now != "" {
-		t, err := time.Parse(time.RFC3339, *now)
+	if o.now != "" {
+		t, err := time.Parse(time.RFC3339, o.now)
 		if err != nil {
 			log.Error("bad -now", "err", err)
 			return 2
@@ -84,11 +95,11 @@ func run(args []string, stderr io.Writer) int {
 	sum, err := sweeper.Run(ctx, pool, cfg, log)
 	if err != nil {
 		log.Error("sweep could not run", "err", err)
-		writeMetrics(log, *metricsOut, nil, false)
+		writeMetrics(log, o.metricsFile, nil, false)
 		return 2
 	}
 	ok := sum.Failed == 0 && sum.Stuck == 0 && ctx.Err() == nil
-	writeMetrics(log, *metricsOut, sum, ok)
+	writeMetrics(log, o.metricsFile, sum, ok)
 	if !ok {
 		return 1
 	}

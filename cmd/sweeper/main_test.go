@@ -44,17 +44,26 @@ func TestMain(m *testing.M) {
 
 // logLine is one JSON log line of the sweeper.
 type logLine struct {
-	Msg         string `json:"msg"`
-	NamespaceID int64  `json:"namespace_id"`
-	Action      string `json:"action"`
-	Outcome     string `json:"outcome"`
+	Msg               string `json:"msg"`
+	NamespaceID       int64  `json:"namespace_id"`
+	Action            string `json:"action"`
+	Outcome           string `json:"outcome"`
+	Reason            string `json:"reason"`
+	DeletedNamespaces int64  `json:"deleted_namespaces"`
+	WouldDelete       int64  `json:"would_delete_namespaces"`
 }
 
 // sweep runs the binary against the test database and returns its exit code and log lines.
 func sweep(t *testing.T, ctx context.Context, args ...string) (int, []logLine, string) {
 	t.Helper()
+	return sweepOn(t, ctx, dbtest.URL(t), args...)
+}
+
+// sweepOn runs the binary against the database at url.
+func sweepOn(t *testing.T, ctx context.Context, url string, args ...string) (int, []logLine, string) {
+	t.Helper()
 	cmd := exec.CommandContext(ctx, binary, append([]string{"-log-format", "json"}, args...)...)
-	cmd.Env = append(os.Environ(), "DATABASE_URL="+dbtest.URL(t))
+	cmd.Env = append(os.Environ(), "DATABASE_URL="+url)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	dieWithParent(cmd)
@@ -429,6 +438,87 @@ func TestDryRunAndPastNowChangeNothing(t *testing.T) {
 	}
 	if after := snapshot(); after != before {
 		t.Fatalf("the run in the past changed the database:\nbefore %s\nafter  %s", before, after)
+	}
+}
+
+// A dry run reports what the real run then does, namespace by namespace, and counts the same
+// namespaces deleted. A due deletion below another, older one is deleted with it: the real run
+// finds it gone and skips it, so the dry run must too (it used to report it as a deletion of its
+// own, its subtree counted twice). A due deletion above a younger one, deleted first on its own,
+// deletes only what is left.
+func TestDryRunReportsWhatTheRunDoes(t *testing.T) {
+	ctx := context.Background()
+	url := dbtest.NewDatabase(t)
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	f := &fixture{t: t, ctx: ctx, pool: pool, q: db.New(pool), lc: nslifecycle.NewClient(pool)}
+	f.org = f.insert(nil, "organization", "dry")
+	const owner = int64(9300)
+	f.member(f.org, owner, 50)
+	// Parent older: outer (3 weeks) holds inner (2 weeks, scheduled first: a namespace below a
+	// scheduled one cannot be scheduled) and a project that is not scheduled.
+	outer := f.insert(&f.org, "group", "outer")
+	inner := f.insert(&outer, "project", "inner")
+	f.insert(&outer, "project", "bystander")
+	f.schedule(inner, ptr(owner), 2*week)
+	f.schedule(outer, ptr(owner), 3*week)
+	// Child older: low (3 weeks) below high (2 weeks), high with one more project.
+	high := f.insert(&f.org, "group", "high")
+	low := f.insert(&high, "project", "low")
+	f.insert(&high, "project", "other")
+	f.schedule(low, ptr(owner), 3*week)
+	f.schedule(high, ptr(owner), 2*week)
+	var before int64
+	if err := pool.QueryRow(ctx, `select count(*) from lifecycle.namespaces`).Scan(&before); err != nil {
+		t.Fatal(err)
+	}
+
+	report := func(lines []logLine) (map[int64]string, int64, int64) {
+		m := map[int64]string{}
+		var deleted, wouldDelete int64
+		for _, l := range lines {
+			if l.Msg != "namespace" {
+				continue
+			}
+			m[l.NamespaceID] += l.Outcome + " "
+			deleted += l.DeletedNamespaces
+			wouldDelete += l.WouldDelete
+		}
+		return m, deleted, wouldDelete
+	}
+	code, lines, dryOut := sweepOn(t, ctx, url, "-dry-run")
+	if code != 0 {
+		t.Fatalf("dry run exit %d:\n%s", code, dryOut)
+	}
+	dry, _, wouldDelete := report(lines)
+	code, lines, out := sweepOn(t, ctx, url)
+	if code != 0 {
+		t.Fatalf("run exit %d:\n%s", code, out)
+	}
+	done, deleted, _ := report(lines)
+	var after int64
+	if err := pool.QueryRow(ctx, `select count(*) from lifecycle.namespaces`).Scan(&after); err != nil {
+		t.Fatal(err)
+	}
+
+	want := map[int64]string{outer: "deleted ", inner: "skipped ", low: "deleted ", high: "deleted "}
+	for ns, w := range want {
+		if done[ns] != w {
+			t.Errorf("run: namespace %d outcomes %q, want %q\n%s", ns, done[ns], w, out)
+		}
+		if d := strings.ReplaceAll(w, "deleted", "dry_run"); dry[ns] != d {
+			t.Errorf("dry run: namespace %d outcomes %q, want %q (the run's %q)\n%s", ns, dry[ns], d, done[ns], dryOut)
+		}
+	}
+	if len(done) != len(want) || len(dry) != len(want) {
+		t.Errorf("namespaces reported: run %v, dry run %v; want %v", done, dry, want)
+	}
+	if before-after != 6 || deleted != 6 || wouldDelete != 6 {
+		t.Errorf("namespaces removed %d, the run says %d deleted, the dry run %d would be; want 6 each\ndry run:\n%s\nrun:\n%s",
+			before-after, deleted, wouldDelete, dryOut, out)
 	}
 }
 

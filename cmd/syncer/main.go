@@ -36,23 +36,29 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stderr))
 }
 
-func run(args []string, stderr io.Writer) int {
+// options are the syncer's flags.
+type options struct {
+	cfg                         syncer.Config
+	listen, logFormat, logLevel string
+	async                       bool
+}
+
+// flagSet defines the flags; defaults that come from the environment are read here.
+// docs/operations.md's table is generated from it (make generate).
+func flagSet(o *options) *flag.FlagSet {
 	fs := flag.NewFlagSet("syncer", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	cfg := syncer.Config{DatabaseURL: os.Getenv("DATABASE_URL")}
-	var (
-		listen    = fs.String("listen", "127.0.0.1:9187", "address for /healthz and /metrics (empty: none)")
-		logFormat = fs.String("log-format", "text", "log format: text or json")
-		logLevel  = fs.String("log-level", "info", "log level: debug, info, warn or error")
-		maxLag    = fs.Int64("health-max-lag-bytes", 64<<20, "/healthz fails when the slot is further behind than this")
-	)
+	cfg := &o.cfg
+	fs.StringVar(&o.listen, "listen", "127.0.0.1:9187", "address for /healthz and /metrics (empty: none)")
+	fs.StringVar(&o.logFormat, "log-format", "text", "log format: text or json")
+	fs.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	fs.Int64Var(&cfg.HealthMaxLagBytes, "health-max-lag-bytes", 64<<20, "/healthz fails when the slot is further behind than this")
 	fs.StringVar(&cfg.Slot, "slot", envOr("LIFECYCLE_SLOT", "nslifecycle_syncer"), "logical replication slot (env LIFECYCLE_SLOT)")
 	fs.StringVar(&cfg.Publication, "publication", envOr("LIFECYCLE_PUBLICATION", "nslifecycle_facts"), "publication (env LIFECYCLE_PUBLICATION)")
 	fs.DurationVar(&cfg.StandbyInterval, "standby-interval", 10*time.Second, "report the confirmed position at least this often")
 	fs.DurationVar(&cfg.HeartbeatInterval, "heartbeat-interval", 30*time.Second, "heartbeat message interval (keeps an idle slot moving)")
 	fs.DurationVar(&cfg.RefreshDebounce, "refresh-debounce", time.Second, "refresh lifecycle.effective_states this long after a change")
 	fs.DurationVar(&cfg.RefreshMinInterval, "refresh-min-interval", 10*time.Second, "at least this long between the end of one refresh and the start of the next")
-	fs.Float64Var(&cfg.RefreshMaxShare, "refresh-max-share", 0.25, "and long enough that refreshes take at most this share of the time (1: no cap)")
+	fs.Float64Var(&cfg.RefreshMaxShare, "refresh-max-share", 0.25, "refreshes take at most this share of the time: the pause after a refresh grows with its duration (1: no cap)")
 	fs.IntVar(&cfg.BatchMax, "batch-max", 500, "source transactions recorded in one transaction at most (group commit)")
 	fs.DurationVar(&cfg.BatchWait, "batch-wait", 2*time.Millisecond, "how long a received transaction waits for more to be recorded with it")
 	fs.DurationVar(&cfg.WebhookTimeout, "webhook-timeout", 10*time.Second, "timeout of one webhook attempt")
@@ -60,15 +66,23 @@ func run(args []string, stderr io.Writer) int {
 	fs.IntVar(&cfg.WebhookWorkers, "webhook-workers", 4, "webhook attempts in parallel")
 	fs.DurationVar(&cfg.WebhookBackoff, "webhook-backoff", 10*time.Second, "first webhook retry after this; doubles, jittered, at most an hour")
 	fs.DurationVar(&cfg.DeliveryPoll, "delivery-poll", time.Second, "how often to look for due webhook deliveries when idle")
-	async := fs.Bool("async-operations", true, "run the moves of accepted transfers and \"delete now\" (false: leave them to the sweeper or a client)")
-	fs.IntVar(&cfg.HardDeleteBatch, "hard-delete-batch", 0, "rows per hard-delete batch (0: lifecycle.settings.hard_delete_batch_size)")
+	fs.BoolVar(&o.async, "async-operations", true, "run the moves of accepted transfers and \"delete now\" (false: leave them to the sweeper or a client)")
+	fs.IntVar(&cfg.HardDeleteBatch, "hard-delete-batch", 0, "rows per hard-delete batch of a \"delete now\" (0: lifecycle.settings.hard_delete_batch_size)")
+	return fs
+}
+
+func run(args []string, stderr io.Writer) int {
+	var o options
+	fs := flagSet(&o)
+	fs.SetOutput(stderr)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	cfg.HealthMaxLagBytes = *maxLag
-	cfg.NoAsync = !*async
+	cfg := o.cfg
+	cfg.DatabaseURL = os.Getenv("DATABASE_URL")
+	cfg.NoAsync = !o.async
 
-	log, err := logging.New(stderr, *logFormat, *logLevel)
+	log, err := logging.New(stderr, o.logFormat, o.logLevel)
 	if err != nil {
 		fmt.Fprintf(stderr, "syncer: %v\n", err)
 		return 2
@@ -99,10 +113,10 @@ func run(args []string, stderr io.Writer) int {
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	s := syncer.New(pool, cfg, log, reg)
 
-	if *listen != "" {
-		ln, err := net.Listen("tcp", *listen)
+	if o.listen != "" {
+		ln, err := net.Listen("tcp", o.listen)
 		if err != nil {
-			log.Error("listen", "addr", *listen, "err", err)
+			log.Error("listen", "addr", o.listen, "err", err)
 			return 2
 		}
 		mux := http.NewServeMux()

@@ -6,15 +6,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nslifecycle/nslifecycle/internal/testtools"
 )
 
 // The shipped unit passes systemd-analyze verify, with the paths that exist only on a target
 // machine (the binary, the environment file) pointed at this test's own.
 func TestSystemdUnitVerifies(t *testing.T) {
-	analyze, err := exec.LookPath("systemd-analyze")
-	if err != nil {
-		t.Skip("systemd-analyze is not installed here")
-	}
+	analyze := testtools.Command(t, "systemd-analyze", "systemd") // installed when missing, or the test skipped
 	dir := t.TempDir()
 	env := filepath.Join(dir, "syncer.env")
 	if err := os.WriteFile(env, []byte("DATABASE_URL=postgres://localhost/app\n"), 0o600); err != nil {

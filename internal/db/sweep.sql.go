@@ -12,8 +12,8 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
-const namespaceSubtreeSize = `-- name: NamespaceSubtreeSize :one
-SELECT count(*)::bigint AS size
+const namespaceSubtreeIDs = `-- name: NamespaceSubtreeIDs :many
+SELECT n.id
 FROM lifecycle.namespaces n, lifecycle.namespaces root
 WHERE root.id = $1
   AND n.traversal_ids >= root.traversal_ids
@@ -21,12 +21,25 @@ WHERE root.id = $1
                         || (root.traversal_ids[pg_catalog.cardinality(root.traversal_ids)] + 1)
 `
 
-// How many namespaces a hard delete of this one removes (itself included), for dry runs and logs.
-func (q *Queries) NamespaceSubtreeSize(ctx context.Context, namespaceID int64) (int64, error) {
-	row := q.db.QueryRow(ctx, namespaceSubtreeSize, namespaceID)
-	var size int64
-	err := row.Scan(&size)
-	return size, err
+// The namespaces a hard delete of this one removes (itself included), for dry runs.
+func (q *Queries) NamespaceSubtreeIDs(ctx context.Context, namespaceID int64) ([]int64, error) {
+	rows, err := q.db.Query(ctx, namespaceSubtreeIDs, namespaceID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const sweepAbandonedCreation = `-- name: SweepAbandonedCreation :one

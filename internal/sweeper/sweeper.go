@@ -71,6 +71,10 @@ type run struct {
 	q       *db.Queries
 	sum     *Summary
 	handled int
+	// wouldDelete holds, in a dry run, the namespaces a deletion reported so far would have
+	// removed: a later candidate among them is gone in a real run, and a later deletion above
+	// them removes only the rest.
+	wouldDelete map[int64]bool
 }
 
 // Run performs one sweep. It returns an error only when the sweep could not run at all (no
@@ -82,18 +86,19 @@ func Run(ctx context.Context, pool *pgxpool.Pool, cfg Config, log *slog.Logger) 
 		return nil, fmt.Errorf("connect: %w", err)
 	}
 	defer conn.Release()
-	r := &run{cfg: cfg, log: log, conn: conn, q: db.New(conn), sum: &Summary{Outcomes: map[string]map[string]int{}}}
+	r := &run{cfg: cfg, log: log, conn: conn, q: db.New(conn), sum: &Summary{Outcomes: map[string]map[string]int{}},
+		wouldDelete: map[int64]bool{}}
 
 	asOf := cfg.Now
 	if asOf.IsZero() {
 		if asOf, err = r.q.SweepDatabaseNow(ctx); err != nil {
-			return nil, fmt.Errorf("read the database clock: %w", nslifecycle.FromDB(err))
+			return nil, fmt.Errorf("read the database clock: %w", sessionHint(nslifecycle.FromDB(err)))
 		}
 	}
 	r.sum.AsOf = asOf
 	settings, err := r.q.SettingsGet(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("read lifecycle.settings (is the schema migrated?): %w", nslifecycle.FromDB(err))
+		return nil, fmt.Errorf("read lifecycle.settings: %w", sessionHint(nslifecycle.FromDB(err)))
 	}
 	log.Info("sweep started", "as_of", asOf.UTC().Format(time.RFC3339),
 		"deletion_adjourned_period_days", settings.DeletionAdjournedPeriodDays,
@@ -200,6 +205,9 @@ func (r *run) adjournedDeletions(ctx context.Context, asOf time.Time) {
 func (r *run) adjournedDeletion(ctx context.Context, asOf time.Time, id int64, path string) {
 	const action = "adjourned_deletion"
 	log := r.log.With("namespace_id", id, "full_path", path, "action", action)
+	if r.goneInDryRun(log, action, id) {
+		return
+	}
 	if !r.claim(ctx, id) {
 		r.sum.count(action, OutcomeClaimed)
 		log.Info("namespace", "outcome", OutcomeClaimed)
@@ -232,11 +240,21 @@ func (r *run) adjournedDeletion(ctx context.Context, asOf time.Time, id int64, p
 // its own; a failure requeues it (deletion_failed) with its attempt count.
 func (r *run) hardDelete(ctx context.Context, log *slog.Logger, action string, id int64, why string) {
 	if r.cfg.DryRun {
-		size, err := r.q.NamespaceSubtreeSize(ctx, id)
+		if r.goneInDryRun(log, action, id) {
+			return
+		}
+		ids, err := r.q.NamespaceSubtreeIDs(ctx, id)
 		if err != nil {
 			log.Error("namespace", "outcome", OutcomeFailed, "err", nslifecycle.FromDB(err))
 			r.sum.count(action, OutcomeFailed)
 			return
+		}
+		var size int
+		for _, n := range ids {
+			if !r.wouldDelete[n] {
+				r.wouldDelete[n] = true
+				size++
+			}
 		}
 		r.sum.count(action, OutcomeWouldDo)
 		log.Info("namespace", "outcome", OutcomeWouldDo, "would_delete_namespaces", size, "reason", why)
@@ -251,7 +269,12 @@ func (r *run) hardDelete(ctx context.Context, log *slog.Logger, action string, i
 	for {
 		b, err := lc.HardDelete(ctx, id, batch)
 		if errors.Is(err, nslifecycle.ErrNamespaceNotFound) {
-			break // removed with an ancestor's subtree
+			if deleted == 0 {
+				r.sum.count(action, OutcomeSkipped)
+				log.Info("namespace", "outcome", OutcomeSkipped, "reason", goneReason)
+				return
+			}
+			break
 		}
 		if err != nil {
 			r.deletionFailed(context.WithoutCancel(ctx), log, action, id, err)
@@ -270,6 +293,20 @@ func (r *run) hardDelete(ctx context.Context, log *slog.Logger, action string, i
 	}
 	r.sum.count(action, OutcomeDeleted)
 	log.Info("namespace", "outcome", OutcomeDeleted, "deleted_namespaces", deleted, "reason", why)
+}
+
+// goneReason is why a namespace removed with an ancestor earlier in the run is skipped.
+const goneReason = "no longer exists (removed with an ancestor's subtree)"
+
+// goneInDryRun reports, in a dry run, a namespace that a deletion reported earlier in the run
+// would have removed with its subtree: the real run finds it gone and skips it.
+func (r *run) goneInDryRun(log *slog.Logger, action string, id int64) bool {
+	if !r.cfg.DryRun || !r.wouldDelete[id] {
+		return false
+	}
+	r.sum.count(action, OutcomeSkipped)
+	log.Info("namespace", "outcome", OutcomeSkipped, "reason", goneReason)
+	return true
 }
 
 func (r *run) deletionFailed(ctx context.Context, log *slog.Logger, action string, id int64, cause error) {
@@ -367,7 +404,7 @@ func (r *run) recover(ctx context.Context, log *slog.Logger, asOf time.Time, id 
 func (r *run) claim(ctx context.Context, id int64) bool {
 	ok, err := r.q.SweepClaim(ctx, id)
 	if err != nil {
-		r.log.Error("claim", "namespace_id", id, "err", nslifecycle.FromDB(err))
+		r.log.Error("claim", "namespace_id", id, "err", sessionHint(nslifecycle.FromDB(err)))
 		return false
 	}
 	return ok
@@ -375,8 +412,19 @@ func (r *run) claim(ctx context.Context, id int64) bool {
 
 func (r *run) release(ctx context.Context, id int64) {
 	if _, err := r.q.SweepRelease(context.WithoutCancel(ctx), id); err != nil {
-		r.log.Error("release", "namespace_id", id, "err", nslifecycle.FromDB(err))
+		r.log.Error("release", "namespace_id", id, "err", sessionHint(nslifecycle.FromDB(err)))
 	}
+}
+
+// sessionHint adds what to do to an error that shows the sweeper is behind a transaction-mode
+// pooler. Its claims are session advisory locks held across the transactions of a namespace, so
+// it needs a session of its own, whatever the pooler does with prepared statements.
+func sessionHint(err error) error {
+	if errors.Is(err, nslifecycle.ErrTransactionPooler) {
+		return fmt.Errorf("%w; the sweeper needs a session of its own (it claims namespaces with session advisory locks "+
+			"held across transactions): point DATABASE_URL at PostgreSQL directly or at a session-mode pool (PgBouncer pool_mode=session)", err)
+	}
+	return err
 }
 
 // dry marks an outcome that a dry run only simulated.

@@ -11,6 +11,15 @@ import (
 	"github.com/nslifecycle/nslifecycle/internal/db"
 )
 
+// asyncOutcomes are the kinds of asynchronous operation and every outcome each is counted under
+// (lifecycle_syncer_async_operations_total{kind,outcome}); each pair is exported from start, at 0.
+// A transfer's outcome is lifecycle.namespace_transfer_execute's (completed, failed, noop), or
+// error when the call itself failed.
+var asyncOutcomes = map[string][]string{
+	"transfer":   {"completed", "failed", "noop", "error"},
+	"delete_now": {"deleted", "skipped", "failed"},
+}
+
 // job is asynchronous work a recorded fact asked for.
 type job struct {
 	kind        string // "transfer": move it; "delete_now": hard-delete it

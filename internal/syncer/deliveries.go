@@ -6,6 +6,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -18,12 +19,33 @@ import (
 	"github.com/nslifecycle/nslifecycle/internal/db"
 )
 
-// Signature is the header a webhook receiver checks: "sha256=" and the hex HMAC-SHA256 of the
-// request body under the webhook's secret.
+// SignatureHeader is the header a webhook receiver checks: "sha256=" and the hex HMAC-SHA256 of
+// the request body under the webhook's secret. IdempotencyHeader carries the key a receiver
+// deduplicates on (IdempotencyKey).
 const (
 	SignatureHeader   = "X-Lifecycle-Signature"
 	IdempotencyHeader = "Idempotency-Key"
 )
+
+// IdempotencyKey is the Idempotency-Key header of a delivery: the body's idempotency_key, which is
+// the fact's audit row's (lifecycle.audit_events.idempotency_key), "<commit LSN>/<position>": the
+// commit LSN of the source transaction as PostgreSQL prints a pg_lsn (two hex numbers and a slash,
+// "0/1F15BE0") and the fact's position in that transaction (0, 1, …). So header and body agree;
+// every attempt of a delivery, and every delivery of one fact (webhooks that overlap), carry the
+// same key; and the key orders facts in commit order (LSN, then position).
+//
+// The delivery row's own key (lifecycle.webhook_deliveries.idempotency_key) adds "/<webhook id>";
+// it stays the row's unique key in the database and is what deliveryKey is. It is used as it is
+// only for a body without an idempotency_key, which audit_record never writes.
+func IdempotencyKey(body []byte, deliveryKey string) string {
+	var b struct {
+		IdempotencyKey string `json:"idempotency_key"`
+	}
+	if json.Unmarshal(body, &b) == nil && b.IdempotencyKey != "" {
+		return b.IdempotencyKey
+	}
+	return deliveryKey
+}
 
 // Sign computes the signature header's value for a body.
 func Sign(secret string, body []byte) string {
@@ -86,7 +108,7 @@ func (s *Syncer) deliverLoop(ctx context.Context) {
 
 func (s *Syncer) deliver(ctx context.Context, d db.WebhookDeliveriesClaimRow) {
 	id := *d.DeliveryID
-	code, errText := s.post(ctx, *d.Url, *d.Secret, *d.IdempotencyKey, d.Body)
+	code, errText := s.post(ctx, *d.Url, *d.Secret, IdempotencyKey(d.Body, *d.IdempotencyKey), d.Body)
 	var codeArg *int32
 	var errArg *string
 	if code != 0 {

@@ -211,6 +211,11 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		refreshes: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "lifecycle_syncer_effective_states_refresh_seconds",
 			Help: "Duration of lifecycle.effective_states refreshes.", Buckets: prometheus.ExponentialBuckets(0.005, 2, 14)}),
 	}
+	for kind, outcomes := range asyncOutcomes {
+		for _, outcome := range outcomes {
+			m.asyncOps.WithLabelValues(kind, outcome)
+		}
+	}
 	reg.MustRegister(m.events, m.transactions, m.batches, m.batchSize, m.lastCommit, m.commitToAudit, m.lagBytes, m.connected, m.reconnects,
 		m.slotRecreated, m.deliveries, m.asyncOps, m.refreshes)
 	return m
