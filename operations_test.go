@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/nslifecycle/nslifecycle"
@@ -329,5 +330,49 @@ func TestHardDeleteKilledHalfwayResumes(t *testing.T) {
 	}
 	if b, err := lc.HardDelete(ctx, root, &batch); err != nil || !b.Done || b.Deleted != 0 {
 		t.Fatalf("a call after the end: %+v %v, want done with nothing deleted", b, err)
+	}
+}
+
+// CALL lifecycle.namespace_hard_delete_all deletes a whole subtree, batch after batch, each
+// committed, as a lifecycle_worker login (until 011 every CALL failed at its first COMMIT: a
+// procedure with a SET clause may not commit).
+func TestHardDeleteAllRunsEveryBatchAsAWorker(t *testing.T) {
+	ctx := context.Background()
+	pool := dbtest.Pool(t)
+	var root int64
+	if err := pool.QueryRow(ctx, `insert into lifecycle.namespaces (type, path, name) values ('organization', $1, 'o') returning id`,
+		"all-"+suffix()).Scan(&root); err != nil {
+		t.Fatal(err)
+	}
+	var doomed int64
+	if err := pool.QueryRow(ctx, `insert into lifecycle.namespaces (parent_id, type, path, name) values ($1, 'group', 'doomed', 'd') returning id`,
+		root).Scan(&doomed); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, `insert into lifecycle.namespaces (parent_id, type, path, name)
+		select $1, 'project', 'p' || i, 'p' from generate_series(1, 25) i`, doomed); err != nil {
+		t.Fatal(err)
+	}
+	lc := nslifecycle.NewClient(pool)
+	for _, ev := range []string{"schedule_deletion", "deletion_start"} {
+		if _, err := lc.Event(ctx, doomed, ev, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	worker, err := pgx.Connect(ctx, dbtest.LoginAs(t, dbtest.URL(t), "lifecycle_worker"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer worker.Close(ctx)
+	if _, err := worker.Exec(ctx, `call lifecycle.namespace_hard_delete_all($1, 4)`, doomed); err != nil {
+		t.Fatalf("call namespace_hard_delete_all as a worker: %v", err)
+	}
+	var left, snapshots int
+	if err := pool.QueryRow(ctx, `select (select count(*) from lifecycle.namespaces where $1 = any (traversal_ids)),
+		(select count(*) from lifecycle.deleted_namespaces where namespace_id = $1 and descendant_count = 25)`, doomed).Scan(&left, &snapshots); err != nil {
+		t.Fatal(err)
+	}
+	if left != 0 || snapshots != 1 {
+		t.Fatalf("after the call: %d namespaces of the subtree left, %d snapshots of its root with 25 descendants; want 0 and 1", left, snapshots)
 	}
 }

@@ -17,6 +17,7 @@
 --   * What the application writes directly is refused with documented codes, not raw constraint
 --     violations: an unknown type or an organization with a parent (NS010), an unknown visibility
 --     (NS010), a webhook or membership of a missing namespace (NS004), a bad access level (NS010).
+--   * namespace_hard_delete_all could not run: a procedure with a SET clause may not COMMIT.
 --   * namespace_resolve: refuses paths past the depth limit, one probe for every prefix at once;
 --     no longer calls namespace_walk, which the application role could not execute.
 
@@ -45,6 +46,8 @@ drop function lifecycle.namespace_change_state(bigint, text, text, bigint, jsonb
 drop function lifecycle.namespace_walk(text[]);
 {{ template "triggers/webhooks_validate.sql" . }}
 {{ template "triggers/namespace_members_validate.sql" . }}
+-- Its SET clause made every CALL fail at its first COMMIT.
+{{ template "functions/namespace_hard_delete_all.sql" . }}
 
 drop index lifecycle.namespace_redirects_old_full_path_idx;
 create index namespace_redirects_old_full_path_idx on lifecycle.namespace_redirects using hash (old_full_path);
@@ -57,6 +60,7 @@ grant execute on function lifecycle.namespace_max_depth() to lifecycle_app, life
 drop index lifecycle.namespace_redirects_old_full_path_idx;
 create index namespace_redirects_old_full_path_idx on lifecycle.namespace_redirects (old_full_path, id);
 
+{{ template "snapshots/004/namespace_hard_delete_all.sql" . }}
 drop trigger namespace_members_validate on lifecycle.namespace_members;
 drop function lifecycle.namespace_members_validate();
 drop trigger webhooks_validate on lifecycle.webhooks;

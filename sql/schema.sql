@@ -783,7 +783,6 @@ COMMENT ON FUNCTION lifecycle.namespace_hard_delete(namespace_id bigint, batch_s
 
 CREATE PROCEDURE lifecycle.namespace_hard_delete_all(IN namespace_id bigint, IN batch_size integer DEFAULT NULL::integer)
     LANGUAGE plpgsql
-    SET search_path TO ''
     AS $$
 declare
   finished boolean := false;

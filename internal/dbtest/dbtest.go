@@ -329,3 +329,44 @@ func databaseName(kind string) string {
 	_, _ = rand.Read(b)
 	return fmt.Sprintf("%s%d_%s_%s", DatabasePrefix, os.Getpid(), kind, hex.EncodeToString(b))
 }
+
+// LoginAs creates a login role that is a member of group (lifecycle_app or lifecycle_worker), as a
+// user's application or worker would connect, and returns databaseURL with that role as its user.
+// Roles are cluster-wide: the name is unique to the test, and the role is dropped when the test
+// ends (after the test's pools, registered earlier, are closed).
+func LoginAs(t testing.TB, databaseURL, group string) string {
+	t.Helper()
+	ctx := context.Background()
+	admin, err := adminConn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	role := fmt.Sprintf("%s%d_%s_%s", DatabasePrefix, os.Getpid(), group, hex.EncodeToString(b))
+	if _, err := admin.Exec(ctx, "create role "+pgx.Identifier{role}.Sanitize()+" login in role "+pgx.Identifier{group}.Sanitize()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx := context.Background()
+		admin, err := adminConn(ctx)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer admin.Close(ctx)
+		// Its sessions end first (a killed test's connection may linger); then nothing it owns
+		// stays (it owns nothing but what a test made).
+		_, _ = admin.Exec(ctx, "select pg_terminate_backend(pid) from pg_stat_activity where usename = $1", role)
+		if _, err := admin.Exec(ctx, "drop role if exists "+pgx.Identifier{role}.Sanitize()); err != nil {
+			t.Logf("drop role %s: %v", role, err)
+		}
+	})
+	u, err := url.Parse(databaseURL)
+	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+		t.Fatalf("LoginAs needs a postgres:// URL, not %q", databaseURL)
+	}
+	u.User = url.User(role)
+	return u.String()
+}

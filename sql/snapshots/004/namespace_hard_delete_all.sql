@@ -1,0 +1,16 @@
+-- A whole hard delete from SQL: namespace_hard_delete batch after batch, each committed on its own
+-- so locks stay short and an interruption loses at most one batch. A procedure (it commits), so
+-- not SECURITY DEFINER: call it as a lifecycle_worker member, outside an explicit transaction.
+create or replace procedure lifecycle.namespace_hard_delete_all(namespace_id bigint, batch_size int default null)
+language plpgsql
+set search_path to ''
+as $$
+declare
+  finished boolean := false;
+begin
+  while not finished loop
+    select h.done into finished from lifecycle.namespace_hard_delete(namespace_id, batch_size) h;
+    commit;
+  end loop;
+end
+$$;
