@@ -19,8 +19,8 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
 
-// decodeMaxBytes is -fact-max-bytes in these tests (the flag's default).
-const decodeMaxBytes = 4 << 20
+// decodeMaxBytes is -fact-max-bytes in these tests: small enough for a seed just over it.
+const decodeMaxBytes = 64 << 10
 
 // The payloads of issue 14 that stalled the syncer, and what each must become.
 var issuePayloads = []struct {
@@ -115,7 +115,8 @@ var fuzzSeeds = []string{
 }
 
 // FuzzFactDecode: whatever the bytes, decodeFact gives a fact or a dead letter with one of the
-// fixed reasons and an explanation, never both. With a database (DATABASE_URL), its verdict is
+// fixed reasons and an explanation, never both; too_large exactly when the payload is over the
+// bound, and keeping only its first bytes. With a database (DATABASE_URL), its verdict is
 // PostgreSQL's: a fact is what jsonb takes and lifecycle.audit_record records, with the fields Go
 // read; unreadable is what jsonb refuses (beside the nesting bound, this reader's own); invalid_fact
 // is JSON that jsonb takes and lifecycle.fact_refusal refuses. Run: go test -fuzz FuzzFactDecode.
@@ -126,6 +127,7 @@ func FuzzFactDecode(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s))
 	}
+	f.Add([]byte(`{"action": "archived", "details": {"blob": "` + strings.Repeat("x", decodeMaxBytes) + `"}}`)) // over the bound
 	var pool *pgxpool.Pool
 	if os.Getenv("DATABASE_URL") != "" {
 		pool = dbtest.Pool(f)
@@ -142,6 +144,9 @@ func FuzzFactDecode(f *testing.F) {
 // checkDecoded: the properties that need no database.
 func checkDecoded(t *testing.T, payload []byte, got fact) {
 	t.Helper()
+	if tooLarge := got.dead != nil && got.dead.reason == reasonTooLarge; tooLarge != (len(payload) > decodeMaxBytes) {
+		t.Fatalf("%d bytes (bound %d): too_large %v", len(payload), decodeMaxBytes, tooLarge)
+	}
 	if got.dead == nil {
 		if !bytes.Equal(got.raw, payload) || len(got.Action) < 1 || len(got.Action) > factActionMaxBytes {
 			t.Fatalf("accepted %q as %+v: want its raw bytes and an action of 1 to %d bytes", payload, got, factActionMaxBytes)
@@ -166,6 +171,9 @@ func checkDecoded(t *testing.T, payload []byte, got fact) {
 // bytes and is converted there, as the syncer's parameter is (text in the database's encoding).
 func checkWithPostgreSQL(t *testing.T, pool *pgxpool.Pool, payload []byte, got fact) {
 	t.Helper()
+	if got.dead != nil && got.dead.reason == reasonTooLarge {
+		return // not read: nothing for PostgreSQL to agree with
+	}
 	ctx := context.Background()
 	var refusal *string
 	err := pool.QueryRow(ctx, `select lifecycle.fact_refusal(pg_catalog.convert_from($1, 'UTF8')::jsonb)`, payload).Scan(&refusal)
