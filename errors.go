@@ -136,3 +136,21 @@ func notFound(err error, namespaceID int64) error {
 	}
 	return FromDB(err)
 }
+
+// Transient reports whether an error from the database may go away when the same work is simply
+// run again: the connection was lost or the context ended (any error that is not PostgreSQL's own
+// answer), or PostgreSQL refused for the moment: SQLSTATE classes 08 (connection exception), 40
+// (transaction rollback: serialization failure, deadlock), 53 (insufficient resources), 57
+// (operator intervention: shutdown, cancel) and 58 (system error), and 55P03 (lock not available).
+// Any other SQLSTATE is the statement's own fault: run again, it fails again.
+func Transient(err error) bool {
+	var pg *pgconn.PgError
+	if !errors.As(err, &pg) {
+		return true
+	}
+	switch pg.Code[:min(2, len(pg.Code))] {
+	case "08", "40", "53", "57", "58":
+		return true
+	}
+	return pg.Code == "55P03"
+}

@@ -21,6 +21,12 @@ SELECT coalesce(r.id, 0)::bigint AS audit_event_id,
        coalesce((SELECT a.action FROM lifecycle.audit_events a WHERE a.id = r.id), '')::text AS action
 FROM r;
 
+-- name: FactDeadLetterRecord :one
+-- A message with the fact prefix that cannot be an audit row: the dead letter's id, 0 when one was
+-- recorded at that source position before (a replay after a crash).
+SELECT coalesce(lifecycle.fact_dead_letter_record(CAST(sqlc.arg(source_lsn) AS text)::pg_lsn, @source_position, @committed_at,
+                                                  @reason, @detail, @payload, @payload_bytes), 0)::bigint AS dead_letter_id;
+
 -- name: SyncerHeartbeat :one
 -- A non-transactional message: an idle slot still sees WAL move, so it can confirm and not pin WAL.
 SELECT pg_catalog.pg_logical_emit_message(false, 'nslifecycle.heartbeat', pg_catalog.now()::text)::text AS lsn;

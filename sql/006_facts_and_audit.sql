@@ -111,7 +111,7 @@ values (pg_catalog.sha256(pg_catalog.convert_to(pg_catalog.gen_random_uuid()::te
 {{ template "triggers/transfer_requests_facts.sql" . }}
 {{ template "triggers/deleted_namespaces_facts.sql" . }}
 {{ template "triggers/namespace_members_facts.sql" . }}
-{{ template "functions/audit_record.sql" . }}
+{{ template "snapshots/006/audit_record.sql" . }}
 {{ template "functions/webhook_deliveries_claim.sql" . }}
 {{ template "functions/webhook_delivery_result.sql" . }}
 {{ template "functions/syncer_progress_save.sql" . }}

@@ -64,12 +64,22 @@ CREATE FUNCTION lifecycle.audit_record(idempotency_key text, source_lsn pg_lsn, 
     AS $$
 #variable_conflict use_variable
 declare
+  refusal text := lifecycle.fact_refusal(fact);
   event_id bigint;
-  path_ids bigint[] := array(select pg_catalog.jsonb_array_elements_text(coalesce(fact -> 'traversal_ids', '[]'))::bigint);
-  action text := fact ->> 'action';
-  ns_id bigint := (fact ->> 'namespace_id')::bigint;
-  actor bigint := (fact ->> 'actor_id')::bigint;
+  path_ids bigint[];
+  action text;
+  ns_id bigint;
+  actor bigint;
 begin
+  if refusal is not null then
+    raise exception using errcode = 'NS010', message = 'not a fact lifecycle.audit_record can record', detail = refusal,
+      hint = 'The syncer records such a message as a dead letter (lifecycle.fact_dead_letters).';
+  end if;
+  -- Integers have scale 0 (fact_refusal), so their text casts to bigint.
+  path_ids := array(select pg_catalog.jsonb_array_elements_text(coalesce(fact -> 'traversal_ids', '[]'))::bigint);
+  action := fact ->> 'action';
+  ns_id := (fact ->> 'namespace_id')::bigint;
+  actor := (fact ->> 'actor_id')::bigint;
   if verify and (fact ->> 'mac') is distinct from lifecycle.fact_mac(fact - 'mac') then
     insert into lifecycle.audit_events (idempotency_key, source_lsn, source_position, committed_at, action, details)
     values (idempotency_key, source_lsn, source_position, committed_at, 'forged_fact',
@@ -279,6 +289,27 @@ end
 $$;
 
 --
+-- Name: fact_dead_letter_record(pg_lsn, integer, timestamp with time zone, text, text, bytea, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.fact_dead_letter_record(source_lsn pg_lsn, source_position integer, committed_at timestamp with time zone, reason text, detail text, payload bytea, payload_bytes bigint) RETURNS bigint
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_variable
+declare
+  letter_id bigint;
+begin
+  insert into lifecycle.fact_dead_letters (source_lsn, source_position, committed_at, reason, detail, payload, payload_bytes)
+  values (source_lsn, source_position, committed_at, reason, detail, pg_catalog.substr(payload, 1, 8192),
+          greatest(payload_bytes, pg_catalog.octet_length(payload)))
+  on conflict on constraint fact_dead_letters_source_lsn_source_position_key do nothing
+  returning id into letter_id;
+  return letter_id;
+end
+$$;
+
+--
 -- Name: fact_emit(text, bigint, bigint[], text, bigint, jsonb); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -315,6 +346,59 @@ CREATE FUNCTION lifecycle.fact_mac(fact jsonb) RETURNS text
 begin
   return (select pg_catalog.encode(pg_catalog.sha256(k.key || pg_catalog.sha256(k.key || pg_catalog.convert_to(fact::text, 'UTF8'))), 'hex')
             from lifecycle.fact_key k);
+end
+$$;
+
+--
+-- Name: fact_refusal(jsonb); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.fact_refusal(fact jsonb) RETURNS text
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+declare
+  k text;
+  v jsonb;
+begin
+  if pg_catalog.jsonb_typeof(fact) is distinct from 'object' then
+    return pg_catalog.format('the fact is %s, not an object', coalesce(pg_catalog.jsonb_typeof(fact), 'missing'));
+  end if;
+  v := fact -> 'action';
+  if pg_catalog.jsonb_typeof(v) is distinct from 'string' then
+    return pg_catalog.format('action is %s, not a string', coalesce(pg_catalog.jsonb_typeof(v), 'missing'));
+  end if;
+  if pg_catalog.octet_length(fact ->> 'action') not between 1 and 128 then
+    return pg_catalog.format('action is %s bytes long, not 1 to 128', pg_catalog.octet_length(fact ->> 'action'));
+  end if;
+  foreach k in array array['namespace_id', 'actor_id'] loop
+    v := fact -> k;
+    -- CASE: a string must not reach the numeric cast.
+    if v is not null and pg_catalog.jsonb_typeof(v) <> 'null'
+       and not (case when pg_catalog.jsonb_typeof(v) = 'number'
+                     then pg_catalog.scale(v::numeric) = 0 and v::numeric between -9223372036854775808 and 9223372036854775807
+                     else false end) then
+      return pg_catalog.format('%s is not an integer (bigint) or null', k);
+    end if;
+  end loop;
+  v := fact -> 'traversal_ids';
+  if v is not null and (pg_catalog.jsonb_typeof(v) <> 'array'
+       or exists (select from pg_catalog.jsonb_array_elements(v) e
+                   where not (case when pg_catalog.jsonb_typeof(e.value) = 'number'
+                                   then pg_catalog.scale(e.value::numeric) = 0
+                                        and e.value::numeric between -9223372036854775808 and 9223372036854775807
+                                   else false end))) then
+    return 'traversal_ids is not an array of integers (bigint)';
+  end if;
+  v := fact -> 'full_path';
+  if v is not null and pg_catalog.jsonb_typeof(v) not in ('string', 'null') then
+    return pg_catalog.format('full_path is %s, not a string or null', pg_catalog.jsonb_typeof(v));
+  end if;
+  v := fact -> 'details';
+  if v is not null and pg_catalog.jsonb_typeof(v) <> 'object' then
+    return pg_catalog.format('details is %s, not an object', pg_catalog.jsonb_typeof(v));
+  end if;
+  return null;
 end
 $$;
 
@@ -3158,6 +3242,38 @@ CREATE TABLE lifecycle.events (
 );
 
 --
+-- Name: fact_dead_letters; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.fact_dead_letters (
+    id bigint NOT NULL,
+    source_lsn pg_lsn NOT NULL,
+    source_position integer NOT NULL,
+    committed_at timestamp with time zone NOT NULL,
+    reason text NOT NULL,
+    detail text NOT NULL,
+    payload bytea NOT NULL,
+    payload_bytes bigint NOT NULL,
+    recorded_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT fact_dead_letters_check CHECK ((payload_bytes >= octet_length(payload))),
+    CONSTRAINT fact_dead_letters_payload_check CHECK ((octet_length(payload) <= 8192)),
+    CONSTRAINT fact_dead_letters_reason_check CHECK ((reason = ANY (ARRAY['too_large'::text, 'unreadable'::text, 'invalid_fact'::text, 'record_failed'::text])))
+);
+
+--
+-- Name: fact_dead_letters_id_seq; Type: SEQUENCE; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE lifecycle.fact_dead_letters ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME lifecycle.fact_dead_letters_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: fact_key; Type: TABLE; Schema: lifecycle; Owner: -
 --
 
@@ -3510,6 +3626,20 @@ ALTER TABLE ONLY lifecycle.event_sources
 
 ALTER TABLE ONLY lifecycle.events
     ADD CONSTRAINT events_pkey PRIMARY KEY (name);
+
+--
+-- Name: fact_dead_letters fact_dead_letters_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.fact_dead_letters
+    ADD CONSTRAINT fact_dead_letters_pkey PRIMARY KEY (id);
+
+--
+-- Name: fact_dead_letters fact_dead_letters_source_lsn_source_position_key; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.fact_dead_letters
+    ADD CONSTRAINT fact_dead_letters_source_lsn_source_position_key UNIQUE (source_lsn, source_position);
 
 --
 -- Name: fact_key fact_key_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
@@ -4116,6 +4246,13 @@ REVOKE ALL ON FUNCTION lifecycle.effective_states_refresh() FROM PUBLIC;
 GRANT ALL ON FUNCTION lifecycle.effective_states_refresh() TO lifecycle_worker;
 
 --
+-- Name: FUNCTION fact_dead_letter_record(source_lsn pg_lsn, source_position integer, committed_at timestamp with time zone, reason text, detail text, payload bytea, payload_bytes bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.fact_dead_letter_record(source_lsn pg_lsn, source_position integer, committed_at timestamp with time zone, reason text, detail text, payload bytea, payload_bytes bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.fact_dead_letter_record(source_lsn pg_lsn, source_position integer, committed_at timestamp with time zone, reason text, detail text, payload bytea, payload_bytes bigint) TO lifecycle_worker;
+
+--
 -- Name: FUNCTION fact_emit(action text, namespace_id bigint, traversal_ids bigint[], full_path text, actor_id bigint, details jsonb); Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -4126,6 +4263,12 @@ REVOKE ALL ON FUNCTION lifecycle.fact_emit(action text, namespace_id bigint, tra
 --
 
 REVOKE ALL ON FUNCTION lifecycle.fact_mac(fact jsonb) FROM PUBLIC;
+
+--
+-- Name: FUNCTION fact_refusal(fact jsonb); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.fact_refusal(fact jsonb) FROM PUBLIC;
 
 --
 -- Name: FUNCTION jsonb_schema_violation(schema jsonb, doc jsonb, at text); Type: ACL; Schema: lifecycle; Owner: -
@@ -4663,6 +4806,13 @@ GRANT SELECT ON TABLE lifecycle.event_sources TO lifecycle_worker;
 
 GRANT SELECT ON TABLE lifecycle.events TO lifecycle_app;
 GRANT SELECT ON TABLE lifecycle.events TO lifecycle_worker;
+
+--
+-- Name: TABLE fact_dead_letters; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.fact_dead_letters TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.fact_dead_letters TO lifecycle_worker;
 
 --
 -- Name: TABLE json_schemas; Type: ACL; Schema: lifecycle; Owner: -

@@ -61,6 +61,7 @@ func flagSet(o *options) *flag.FlagSet {
 	fs.Float64Var(&cfg.RefreshMaxShare, "refresh-max-share", 0.25, "refreshes take at most this share of the time: the pause after a refresh grows with its duration (1: no cap)")
 	fs.IntVar(&cfg.BatchMax, "batch-max", 500, "source transactions recorded in one transaction at most (group commit)")
 	fs.DurationVar(&cfg.BatchWait, "batch-wait", 2*time.Millisecond, "how long a received transaction waits for more to be recorded with it")
+	fs.IntVar(&cfg.FactMaxBytes, "fact-max-bytes", 4<<20, "a fact message larger than this is recorded as a dead letter (too_large), unread")
 	fs.DurationVar(&cfg.WebhookTimeout, "webhook-timeout", 10*time.Second, "timeout of one webhook attempt")
 	fs.IntVar(&cfg.WebhookMaxAttempts, "webhook-max-attempts", 8, "attempts before a delivery is dead")
 	fs.IntVar(&cfg.WebhookWorkers, "webhook-workers", 4, "webhook attempts in parallel")
@@ -89,9 +90,9 @@ func run(args []string, stderr io.Writer) int {
 	}
 	if cfg.StandbyInterval <= 0 || cfg.HeartbeatInterval <= 0 || cfg.RefreshDebounce < 0 || cfg.RefreshMinInterval < 0 ||
 		!(cfg.RefreshMaxShare > 0 && cfg.RefreshMaxShare <= 1) ||
-		cfg.BatchMax < 1 || cfg.BatchWait < 0 || cfg.WebhookTimeout <= 0 ||
+		cfg.BatchMax < 1 || cfg.BatchWait < 0 || cfg.FactMaxBytes < 1024 || cfg.WebhookTimeout <= 0 ||
 		cfg.WebhookMaxAttempts < 1 || cfg.WebhookWorkers < 1 || cfg.WebhookBackoff <= 0 || cfg.DeliveryPoll <= 0 || cfg.HardDeleteBatch < 0 {
-		log.Error("bad flags: intervals and timeouts must be positive, counts at least 1, -refresh-max-share in (0, 1]")
+		log.Error("bad flags: intervals and timeouts must be positive, counts at least 1, -refresh-max-share in (0, 1], -fact-max-bytes at least 1024")
 		return 2
 	}
 

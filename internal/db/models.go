@@ -59,6 +59,18 @@ type LifecycleEventSource struct {
 	FromState int16
 }
 
+type LifecycleFactDeadLetter struct {
+	ID             int64
+	SourceLsn      interface{}
+	SourcePosition int32
+	CommittedAt    time.Time
+	Reason         string
+	Detail         string
+	Payload        []byte
+	PayloadBytes   int64
+	RecordedAt     time.Time
+}
+
 type LifecycleFactKey struct {
 	Singleton bool
 	Key       []byte

@@ -21,6 +21,38 @@ func (q *Queries) EffectiveStatesRefresh(ctx context.Context) error {
 	return err
 }
 
+const factDeadLetterRecord = `-- name: FactDeadLetterRecord :one
+SELECT coalesce(lifecycle.fact_dead_letter_record(CAST($1 AS text)::pg_lsn, $2, $3,
+                                                  $4, $5, $6, $7), 0)::bigint AS dead_letter_id
+`
+
+type FactDeadLetterRecordParams struct {
+	SourceLsn      string
+	SourcePosition int32
+	CommittedAt    time.Time
+	Reason         string
+	Detail         string
+	Payload        []byte
+	PayloadBytes   int64
+}
+
+// A message with the fact prefix that cannot be an audit row: the dead letter's id, 0 when one was
+// recorded at that source position before (a replay after a crash).
+func (q *Queries) FactDeadLetterRecord(ctx context.Context, arg FactDeadLetterRecordParams) (int64, error) {
+	row := q.db.QueryRow(ctx, factDeadLetterRecord,
+		arg.SourceLsn,
+		arg.SourcePosition,
+		arg.CommittedAt,
+		arg.Reason,
+		arg.Detail,
+		arg.Payload,
+		arg.PayloadBytes,
+	)
+	var dead_letter_id int64
+	err := row.Scan(&dead_letter_id)
+	return dead_letter_id, err
+}
+
 const syncerHeartbeat = `-- name: SyncerHeartbeat :one
 SELECT pg_catalog.pg_logical_emit_message(false, 'nslifecycle.heartbeat', pg_catalog.now()::text)::text AS lsn
 `

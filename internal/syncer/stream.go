@@ -8,7 +8,6 @@
 package syncer
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -32,14 +31,16 @@ const (
 	protoVersion = "1"
 )
 
-// fact is one fact message, as emitted by lifecycle.fact_emit.
+// fact is one fact message, as emitted by lifecycle.fact_emit (decodeFact reads it), or a message
+// with the fact prefix that cannot be one (dead).
 type fact struct {
-	Action      string  `json:"action"`
-	NamespaceID *int64  `json:"namespace_id"`
-	ActorID     *int64  `json:"actor_id"`
-	Traversal   []int64 `json:"traversal_ids"`
+	Action      string
+	NamespaceID *int64
+	ActorID     *int64
+	Traversal   []int64
 	raw         []byte
-	seen        bool // synthesized from what the replication protocol itself showed (not a message)
+	seen        bool        // synthesized from what the replication protocol itself showed (not a message)
+	dead        *deadLetter // not a fact: recorded as a dead letter
 }
 
 // sourceTx is a source transaction being received: its facts, kept until its commit arrives.
@@ -278,17 +279,11 @@ func (st *stream) apply(ctx context.Context, msg pglogrepl.Message) error {
 		if st.tx == nil || m.Prefix != factPrefix {
 			return nil
 		}
-		var f fact
-		if err := json.Unmarshal(m.Content, &f); err != nil {
-			st.s.log.Error("a fact message that is not JSON; recorded as is", "lsn", m.LSN.String(), "err", err)
-			f = fact{Action: "unreadable_fact"}
-			f.raw, _ = json.Marshal(map[string]any{"action": "unreadable_fact", "details": map[string]any{"content": string(m.Content)}})
-		} else {
-			// The message lives in the connection's receive buffer, reused by the next one; the
-			// transaction's facts are kept until its commit arrives.
-			f.raw = bytes.Clone(m.Content)
-		}
-		st.tx.facts = append(st.tx.facts, f)
+		// Anyone may emit a message with this prefix: whatever it holds, it becomes a fact that
+		// lifecycle.audit_record can record, or a dead letter. decodeFact copies what it keeps: the
+		// message lives in the connection's receive buffer, reused by the next one, and the
+		// transaction's facts are kept until its commit arrives.
+		st.tx.facts = append(st.tx.facts, decodeFact(m.Content, st.s.cfg.FactMaxBytes))
 	case *pglogrepl.TruncateMessage:
 		// A TRUNCATE fires no row triggers; the publication is how it is seen. It is a fact too.
 		if st.tx == nil {
@@ -399,77 +394,68 @@ func (st *stream) sendStatus(ctx context.Context) error {
 // record writes the facts of a batch of source transactions and the end position of the last one
 // in one transaction: all or none (a crash replays the batch from the last recorded position, and
 // the idempotency keys skip what a replay sees twice). The facts go pipelined, in one round trip,
-// and one commit, so one WAL flush, covers the whole batch. Afterwards, outside it, the
-// asynchronous work the facts ask for is queued.
+// and one commit, so one WAL flush, covers the whole batch. A message that is no fact is recorded
+// as a dead letter in the same transaction. When the batch fails all the same, for a reason that
+// running it again would not cure (not a lost connection, a deadlock, a shutdown: those end the
+// session, which reconnects and gets the batch again), it is recorded again fact by fact, a fact
+// that fails becoming a dead letter: what anyone emits can hold the stream up for one batch, never
+// for ever. Afterwards, outside it, the asynchronous work the facts ask for is queued.
 func (s *Syncer) record(ctx context.Context, batch []committed) error {
 	// The batch in hand is finished even when shutdown has begun.
 	ctx = context.WithoutCancel(ctx)
 	last := batch[len(batch)-1].commit
-	type at struct{ tx, fact int } // where each queued fact comes from
-	var (
-		params []db.AuditRecordParams
-		from   []at
-	)
-	for t, c := range batch {
-		for i, f := range c.tx.facts {
-			params = append(params, db.AuditRecordParams{
-				IdempotencyKey: fmt.Sprintf("%s/%d", c.commit.CommitLSN, i),
-				SourceLsn:      c.commit.CommitLSN.String(),
-				SourcePosition: int32(i),
-				CommittedAt:    c.commit.CommitTime,
-				Fact:           f.raw,
-				Verify:         !f.seen,
-			})
-			from = append(from, at{t, i})
+	var items []item
+	for t := range batch {
+		for i := range batch[t].tx.facts {
+			items = append(items, item{c: &batch[t], i: i})
 		}
 	}
-	err := pgx.BeginFunc(ctx, s.pool, func(dbtx pgx.Tx) error {
-		q := db.New(dbtx)
-		if len(params) > 0 {
-			var failed error
-			results := q.AuditRecord(ctx, params)
-			results.QueryRow(func(k int, rec db.AuditRecordRow, err error) {
-				c, i := batch[from[k].tx], from[k].fact
-				switch {
-				case failed != nil:
-				case err != nil:
-					failed = fmt.Errorf("record fact %d of %s: %w", i, c.commit.CommitLSN, nslifecycle.FromDB(err))
-				case rec.Action == "forged_fact":
-					// Not emitted by this schema: recorded as such, and acted on by no one.
-					s.log.Warn("a fact message that does not verify was recorded as forged_fact", "lsn", c.commit.CommitLSN.String(),
-						"claimed_action", c.tx.facts[i].Action, "audit_event_id", rec.AuditEventID)
-					c.tx.facts[i].Action = "forged_fact"
-				}
-			})
-			if err := results.Close(); err != nil && failed == nil {
-				failed = fmt.Errorf("record facts: %w", nslifecycle.FromDB(err))
-			}
-			if failed != nil {
-				return failed
-			}
-		}
-		return q.SyncerProgressSave(ctx, db.SyncerProgressSaveParams{
-			SlotName: s.cfg.Slot, Lsn: last.TransactionEndLSN.String(), CommittedAt: last.CommitTime,
-		})
+	var outcomes []outcome
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) (err error) {
+		outcomes, err = s.recordBatch(ctx, tx, items, last)
+		return err
 	})
+	if err != nil && !nslifecycle.Transient(err) {
+		s.log.Error("recording a batch failed; recording it again fact by fact, a fact that fails as a dead letter",
+			"err", err, "from", batch[0].commit.CommitLSN.String(), "to", last.CommitLSN.String(), "facts", len(items))
+		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) (err error) {
+			outcomes, err = s.recordEach(ctx, tx, items, last)
+			return err
+		})
+	}
 	if err != nil {
 		return err
 	}
 	s.metrics.batches.Inc()
 	s.metrics.batchSize.Observe(float64(len(batch)))
 	var changed time.Time // the first source transaction that changed something
+	for k, it := range items {
+		f, o := it.fact(), outcomes[k]
+		switch {
+		case o.dead != nil:
+			if o.fresh {
+				s.metrics.deadLetters.WithLabelValues(o.dead.reason).Inc()
+				s.log.Warn("a message with the fact prefix was recorded as a dead letter (lifecycle.fact_dead_letters)",
+					"lsn", it.c.commit.CommitLSN.String(), "position", it.i, "reason", o.dead.reason, "detail", o.dead.detail(),
+					"bytes", o.dead.size)
+			}
+			continue
+		case o.forged:
+			// Not emitted by this schema: recorded as such, and acted on by no one.
+			s.log.Warn("a fact message that does not verify was recorded as forged_fact", "lsn", it.c.commit.CommitLSN.String(),
+				"claimed_action", f.Action, "audit_event_id", o.auditEventID)
+			s.metrics.events.WithLabelValues("forged_fact").Inc()
+			continue
+		}
+		s.metrics.events.WithLabelValues(f.Action).Inc()
+		s.afterFact(*f)
+		if changed.IsZero() {
+			changed = it.c.commit.CommitTime
+		}
+	}
 	for _, c := range batch {
 		s.metrics.transactions.Inc()
 		s.metrics.commitToAudit.Observe(time.Since(c.commit.CommitTime).Seconds())
-		for _, f := range c.tx.facts {
-			s.metrics.events.WithLabelValues(f.Action).Inc()
-			if f.Action != "forged_fact" {
-				s.afterFact(f)
-				if changed.IsZero() {
-					changed = c.commit.CommitTime
-				}
-			}
-		}
 	}
 	s.metrics.lastCommit.Set(float64(last.CommitTime.UnixNano()) / 1e9)
 	// Every recorded transaction asks for a refresh of the effective-state view (no list here of
@@ -479,6 +465,147 @@ func (s *Syncer) record(ctx context.Context, batch []committed) error {
 		s.refresher.changed(changed)
 	}
 	return nil
+}
+
+// item is one fact of a batch: its source transaction, and its position there.
+type item struct {
+	c *committed
+	i int
+}
+
+func (it item) fact() *fact { return &it.c.tx.facts[it.i] }
+
+// outcome is what recording one fact did, acted on once its batch has committed.
+type outcome struct {
+	forged       bool        // recorded as forged_fact
+	auditEventID int64       // of the forged_fact row (0: recorded before)
+	dead         *deadLetter // recorded as a dead letter (its own reason, or the error that failed it)
+	fresh        bool        // the dead letter was recorded now, not before
+}
+
+// recordBatch records a batch's facts, its dead letters and its progress in tx, the facts
+// pipelined.
+func (s *Syncer) recordBatch(ctx context.Context, tx pgx.Tx, items []item, last *pglogrepl.CommitMessage) ([]outcome, error) {
+	q := db.New(tx)
+	outcomes := make([]outcome, len(items))
+	var (
+		params []db.AuditRecordParams
+		from   []int // the item of each fact sent
+	)
+	for k, it := range items {
+		if f := it.fact(); f.dead != nil {
+			fresh, err := s.recordDeadLetter(ctx, q, it, f.dead)
+			if err != nil {
+				return nil, err
+			}
+			outcomes[k] = outcome{dead: f.dead, fresh: fresh}
+			continue
+		}
+		params = append(params, auditRecordParams(it))
+		from = append(from, k)
+	}
+	if len(params) > 0 {
+		var failed error
+		results := q.AuditRecord(ctx, params)
+		results.QueryRow(func(j int, rec db.AuditRecordRow, err error) {
+			it := items[from[j]]
+			switch {
+			case failed != nil:
+			case err != nil:
+				failed = fmt.Errorf("record fact %d of %s: %w", it.i, it.c.commit.CommitLSN, nslifecycle.FromDB(err))
+			case rec.Action == "forged_fact":
+				outcomes[from[j]] = outcome{forged: true, auditEventID: rec.AuditEventID}
+			}
+		})
+		if err := results.Close(); err != nil && failed == nil {
+			failed = fmt.Errorf("record facts: %w", nslifecycle.FromDB(err))
+		}
+		if failed != nil {
+			return nil, failed
+		}
+	}
+	return outcomes, s.saveProgress(ctx, q, last)
+}
+
+// recordEach records a batch that failed as a whole again, each fact in a savepoint of its own: a
+// fact that fails for a reason of its own (not a transient one, which ends the attempt) becomes a
+// dead letter with the error as its detail.
+func (s *Syncer) recordEach(ctx context.Context, tx pgx.Tx, items []item, last *pglogrepl.CommitMessage) ([]outcome, error) {
+	q := db.New(tx)
+	outcomes := make([]outcome, len(items))
+	for k, it := range items {
+		f := it.fact()
+		if f.dead != nil {
+			fresh, err := s.recordDeadLetter(ctx, q, it, f.dead)
+			if err != nil {
+				return nil, err
+			}
+			outcomes[k] = outcome{dead: f.dead, fresh: fresh}
+			continue
+		}
+		sp, err := tx.Begin(ctx) // a savepoint
+		if err != nil {
+			return nil, err
+		}
+		var rec db.AuditRecordRow
+		results := db.New(sp).AuditRecord(ctx, []db.AuditRecordParams{auditRecordParams(it)})
+		results.QueryRow(func(_ int, r db.AuditRecordRow, e error) { rec, err = r, e })
+		if cerr := results.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			if err := sp.Commit(ctx); err != nil {
+				return nil, err
+			}
+			outcomes[k] = outcome{forged: rec.Action == "forged_fact", auditEventID: rec.AuditEventID}
+			continue
+		}
+		if rerr := sp.Rollback(ctx); rerr != nil {
+			return nil, rerr
+		}
+		if nslifecycle.Transient(err) {
+			return nil, fmt.Errorf("record fact %d of %s: %w", it.i, it.c.commit.CommitLSN, nslifecycle.FromDB(err))
+		}
+		dead := newDeadLetter(reasonRecordFailed, nslifecycle.FromDB(err), f.raw)
+		fresh, err := s.recordDeadLetter(ctx, q, it, dead)
+		if err != nil {
+			return nil, err
+		}
+		outcomes[k] = outcome{dead: dead, fresh: fresh}
+	}
+	return outcomes, s.saveProgress(ctx, q, last)
+}
+
+func auditRecordParams(it item) db.AuditRecordParams {
+	c, f := it.c, it.fact()
+	return db.AuditRecordParams{
+		IdempotencyKey: fmt.Sprintf("%s/%d", c.commit.CommitLSN, it.i),
+		SourceLsn:      c.commit.CommitLSN.String(),
+		SourcePosition: int32(it.i),
+		CommittedAt:    c.commit.CommitTime,
+		Fact:           f.raw,
+		Verify:         !f.seen,
+	}
+}
+
+// recordDeadLetter records a dead letter at its fact's source position; fresh is false when one
+// was recorded there before (a replay).
+func (s *Syncer) recordDeadLetter(ctx context.Context, q *db.Queries, it item, d *deadLetter) (fresh bool, err error) {
+	id, err := q.FactDeadLetterRecord(ctx, db.FactDeadLetterRecordParams{
+		SourceLsn: it.c.commit.CommitLSN.String(), SourcePosition: int32(it.i), CommittedAt: it.c.commit.CommitTime,
+		Reason: d.reason, Detail: d.detail(), Payload: d.payload, PayloadBytes: int64(d.size),
+	})
+	if err != nil {
+		return false, fmt.Errorf("record dead letter %d of %s: %w", it.i, it.c.commit.CommitLSN, nslifecycle.FromDB(err))
+	}
+	return id != 0, nil
+}
+
+// saveProgress records the end of the batch's last source transaction.
+func (s *Syncer) saveProgress(ctx context.Context, q *db.Queries, last *pglogrepl.CommitMessage) error {
+	return q.SyncerProgressSave(ctx, db.SyncerProgressSaveParams{
+		SlotName: s.cfg.Slot, Lsn: last.TransactionEndLSN.String(), CommittedAt: last.CommitTime,
+	})
 }
 
 // afterFact queues what a recorded fact asks for: a transfer to move, a "delete now" to carry out

@@ -28,6 +28,7 @@ type Config struct {
 	RefreshMaxShare    float64       // and long enough that refreshing takes at most this share of the time (0 or 1: no cap)
 	BatchMax           int           // source transactions recorded in one transaction of ours at most
 	BatchWait          time.Duration // how long the first of a batch waits for more
+	FactMaxBytes       int           // a message with the fact prefix larger than this is a dead letter, unread
 	WebhookTimeout     time.Duration
 	WebhookMaxAttempts int
 	WebhookBackoff     time.Duration // first retry after this (doubling, jittered, at most an hour)
@@ -177,6 +178,7 @@ type metrics struct {
 	connected     prometheus.Gauge
 	reconnects    prometheus.Counter
 	slotRecreated prometheus.Counter
+	deadLetters   *prometheus.CounterVec
 	deliveries    *prometheus.CounterVec
 	asyncOps      *prometheus.CounterVec
 	refreshes     prometheus.Histogram
@@ -204,6 +206,8 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Help: "Replication sessions that ended in an error."}),
 		slotRecreated: prometheus.NewCounter(prometheus.CounterOpts{Name: "lifecycle_syncer_slot_recreated_total",
 			Help: "Times the slot was found missing after progress had been recorded (facts were lost)."}),
+		deadLetters: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lifecycle_syncer_dead_letters_total",
+			Help: "Messages with the fact prefix recorded in lifecycle.fact_dead_letters instead of as audit rows, by reason."}, []string{"reason"}),
 		deliveries: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lifecycle_syncer_webhook_deliveries_total",
 			Help: "Webhook delivery attempts, by resulting status."}, []string{"status"}),
 		asyncOps: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lifecycle_syncer_async_operations_total",
@@ -216,7 +220,11 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			m.asyncOps.WithLabelValues(kind, outcome)
 		}
 	}
+	// Every reason shows from the start, at 0: an alert on an increase has a series to compare with.
+	for _, r := range deadLetterReasons {
+		m.deadLetters.WithLabelValues(r)
+	}
 	reg.MustRegister(m.events, m.transactions, m.batches, m.batchSize, m.lastCommit, m.commitToAudit, m.lagBytes, m.connected, m.reconnects,
-		m.slotRecreated, m.deliveries, m.asyncOps, m.refreshes)
+		m.slotRecreated, m.deadLetters, m.deliveries, m.asyncOps, m.refreshes)
 	return m
 }

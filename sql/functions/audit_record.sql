@@ -7,8 +7,10 @@
 -- crash duplicates nothing. A fact whose MAC does not verify (verify true: a message emitted by
 -- hand, not by this schema's triggers) is recorded as action 'forged_fact' with what it claimed,
 -- and fans out to nobody. The syncer passes verify false only for what it saw itself in the
--- replication protocol (a TRUNCATE).
-create function lifecycle.audit_record(
+-- replication protocol (a TRUNCATE). A fact of another shape than fact_emit's (lifecycle.fact_refusal)
+-- is refused with NS010 before anything is read out of it or written, forged or not: the syncer
+-- records such a message as a dead letter (lifecycle.fact_dead_letters) instead.
+create or replace function lifecycle.audit_record(
   idempotency_key text,
   source_lsn pg_lsn,
   source_position int,
@@ -23,12 +25,22 @@ set search_path to ''
 as $$
 #variable_conflict use_variable
 declare
+  refusal text := lifecycle.fact_refusal(fact);
   event_id bigint;
-  path_ids bigint[] := array(select pg_catalog.jsonb_array_elements_text(coalesce(fact -> 'traversal_ids', '[]'))::bigint);
-  action text := fact ->> 'action';
-  ns_id bigint := (fact ->> 'namespace_id')::bigint;
-  actor bigint := (fact ->> 'actor_id')::bigint;
+  path_ids bigint[];
+  action text;
+  ns_id bigint;
+  actor bigint;
 begin
+  if refusal is not null then
+    raise exception using errcode = 'NS010', message = 'not a fact lifecycle.audit_record can record', detail = refusal,
+      hint = 'The syncer records such a message as a dead letter (lifecycle.fact_dead_letters).';
+  end if;
+  -- Integers have scale 0 (fact_refusal), so their text casts to bigint.
+  path_ids := array(select pg_catalog.jsonb_array_elements_text(coalesce(fact -> 'traversal_ids', '[]'))::bigint);
+  action := fact ->> 'action';
+  ns_id := (fact ->> 'namespace_id')::bigint;
+  actor := (fact ->> 'actor_id')::bigint;
   if verify and (fact ->> 'mac') is distinct from lifecycle.fact_mac(fact - 'mac') then
     insert into lifecycle.audit_events (idempotency_key, source_lsn, source_position, committed_at, action, details)
     values (idempotency_key, source_lsn, source_position, committed_at, 'forged_fact',
