@@ -8,7 +8,7 @@ import (
 	"github.com/nslifecycle/nslifecycle/internal/db"
 )
 
-// Client calls the lifecycle SQL API (DESIGN §4) through the sqlc queries, and is the one place
+// Client calls the lifecycle SQL API (docs/design.md §4) through the sqlc queries, and is the one place
 // where their rows become the product's types and their errors the product's errors (FromDB).
 // The rules stay in SQL: the client never decides whether a transition is allowed.
 type Client struct {

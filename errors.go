@@ -9,7 +9,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
-// Error is a refusal from the lifecycle schema: one of DESIGN §4's stable SQLSTATEs with the
+// Error is a refusal from the lifecycle schema: one of docs/design.md §4's stable SQLSTATEs with the
 // database's message, detail (the facts: ids, states) and hint (what to do instead).
 //
 // Compare with errors.Is against the sentinels below (ErrInvalidTransition, …); errors.As gives
@@ -44,7 +44,7 @@ func (e *Error) Unwrap() error {
 	return e.pg
 }
 
-// HTTPStatus is the status DESIGN §4 maps the code to (500 for an unknown code).
+// HTTPStatus is the status docs/design.md §4 maps the code to (500 for an unknown code).
 func (e *Error) HTTPStatus() int {
 	if c, ok := conditions[e.Code]; ok {
 		return c.status
@@ -52,7 +52,7 @@ func (e *Error) HTTPStatus() int {
 	return http.StatusInternalServerError
 }
 
-// The SQLSTATEs of DESIGN §4. This table is the one place Go knows them.
+// The SQLSTATEs of docs/design.md §4. This table is the one place Go knows them.
 var conditions = map[string]struct {
 	name   string
 	status int
@@ -99,7 +99,7 @@ var (
 	ErrSchemaMissing = errors.New("the lifecycle schema, or part of it, is missing: is the database migrated to this release (cmd/migrate)?")
 )
 
-// Condition is the DESIGN §4 name of a code ("invalid_transition" for NS001), or the code itself.
+// Condition is the docs/design.md §4 name of a code ("invalid_transition" for NS001), or the code itself.
 func Condition(code string) string {
 	if c, ok := conditions[code]; ok {
 		return c.name

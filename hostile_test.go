@@ -13,7 +13,7 @@ import (
 	"github.com/nslifecycle/nslifecycle/internal/dbtest"
 )
 
-// documented reports whether an error is an answer DESIGN §4 promises: one of the NS codes, or a
+// documented reports whether an error is an answer docs/design.md §4 promises: one of the NS codes, or a
 // lock timeout or deadlock. Internal errors (XX000), unhandled raises (P0001) and anything else
 // are not.
 func documented(err error) bool {

@@ -1,6 +1,6 @@
 // Package nslifecycle is namespace lifecycle state management in PostgreSQL: the schema, its
 // functions and triggers (under sql/), embedded here so a Go program can install or upgrade them.
-// The rules live in SQL; see ../shared/DESIGN.md and docs/.
+// The rules live in SQL; see docs/design.md and the rest of docs/.
 package nslifecycle
 
 import (

@@ -17,7 +17,7 @@ import (
 	"github.com/nslifecycle/nslifecycle/internal/dbtest"
 )
 
-// Race freedom (DESIGN §3): two concurrent transactions must never together reach a combination
+// Race freedom (docs/design.md §3): two concurrent transactions must never together reach a combination
 // that either would have been refused alone. Each scenario holds the first operation's
 // transaction open, starts the second, checks that it waits for a lock, commits the first, and
 // asserts the second then decides exactly as it would have after the first in a serial run.
@@ -168,7 +168,7 @@ func TestRacesSerialiseOnTheTreeLocks(t *testing.T) {
 			createBelow(parentOf), event(grandparentOf, "archive"), nslifecycle.ErrDescendantStateConflict},
 		{"child starts a transfer, then parent archives",
 			event(childOf, "transfer_start"), event(parentOf, "archive"), nslifecycle.ErrDescendantStateConflict},
-		// DESIGN §3: a transfer may start below an archived ancestor, so after the archive commits
+		// docs/design.md §3: a transfer may start below an archived ancestor, so after the archive commits
 		// the transfer is allowed, exactly as in a serial run.
 		{"parent archives, then child starts a transfer",
 			event(parentOf, "archive"), event(childOf, "transfer_start"), nil},

@@ -2,7 +2,7 @@
 -- with an empty search_path.
 
 -- name: NamespaceInsert :one
--- A plain INSERT is the creation API (DESIGN §4); the database fills traversal_ids.
+-- A plain INSERT is the creation API (docs/design.md §4); the database fills traversal_ids.
 INSERT INTO lifecycle.namespaces (parent_id, type, path, name)
 VALUES (sqlc.narg('parent_id'), @type, @path, @name)
 RETURNING *;

@@ -1,4 +1,4 @@
--- The state core (DESIGN §2–§4): states, the transition matrix and its guards as rows the PL/pgSQL
+-- The state core (docs/design.md §2–§4): states, the transition matrix and its guards as rows the PL/pgSQL
 -- reads, state metadata validated against a JSON schema, history, memberships and the policy that
 -- authorizes transitions, the one gate (triggers on lifecycle.namespaces), the API and effective
 -- state. Nothing here is repeated in Go: clients read these tables.
@@ -16,7 +16,7 @@ create table lifecycle.states (
   -- ADR 001: "permanent state until human action"; every other state is temporary, and events
   -- that end it return to the permanent state the namespace had before (preserved_state).
   permanent boolean not null,
-  -- On a namespace or any ancestor, this state makes the namespace read-only (DESIGN §2).
+  -- On a namespace or any ancestor, this state makes the namespace read-only (docs/design.md §2).
   read_only boolean not null,
   -- On a namespace or any ancestor, this state means the namespace is pending deletion.
   pending_deletion boolean not null
@@ -45,7 +45,7 @@ create table lifecycle.state_transitions (
 );
 
 comment on table lifecycle.state_transitions is
-  'DESIGN §3 transition matrix (ADR 003), one row per allowed pair; from_state null = creation.';
+  'docs/design.md §3 transition matrix (ADR 003), one row per allowed pair; from_state null = creation.';
 
 insert into lifecycle.state_transitions (from_state, to_state, reason) values
   (null, 0, 'Create a namespace.'),
@@ -69,7 +69,7 @@ insert into lifecycle.state_transitions (from_state, to_state, reason) values
   (1, 5, 'Transfer archived namespace.'),
   (0, 6, 'Enter maintenance.');
 
--- The guards (ADR 003 "State Transition Overview", DESIGN §3): for a transition, the own states
+-- The guards (ADR 003 "State Transition Overview", docs/design.md §3): for a transition, the own states
 -- no ancestor (at any depth) and no descendant (at any depth) may have.
 create table lifecycle.transition_guards (
   from_state smallint,

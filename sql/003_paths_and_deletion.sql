@@ -1,4 +1,4 @@
--- Lifecycle operations, part 1 (DESIGN §5): settings, path rules and uniqueness among live siblings,
+-- Lifecycle operations, part 1 (docs/design.md §5): settings, path rules and uniqueness among live siblings,
 -- rename with redirects and a rate limit, path resolution, visibility, and the soft-delete rules
 -- (who scheduled it and when, restore refused when the path was taken or the grace period is over,
 -- delete now when settings allow).

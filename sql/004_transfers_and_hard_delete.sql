@@ -1,4 +1,4 @@
--- Lifecycle operations, part 2 (DESIGN §5): transfer requests (request, accept, decline, cancel,
+-- Lifecycle operations, part 2 (docs/design.md §5): transfer requests (request, accept, decline, cancel,
 -- expire) and the asynchronous move they lead to; moves happen only while a namespace is
 -- transfer_in_progress; rows are removed only below a deletion in progress, deepest first in
 -- bounded batches, leaving a snapshot of what was deleted.

@@ -1,4 +1,4 @@
--- The sweeper's rules (DESIGN §6, seed 004): adjourned deletion with the scheduler's permission
+-- The sweeper's rules (docs/design.md §6, seed 004): adjourned deletion with the scheduler's permission
 -- re-checked, requeue with an attempt count, and recovery of operations stuck in progress. The Go
 -- sweeper only loops over these functions; every decision is made here, under the row locks.
 

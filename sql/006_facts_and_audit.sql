@@ -1,4 +1,4 @@
--- Facts and audit (DESIGN §6, the syncer). Every committed lifecycle change becomes a fact: a
+-- Facts and audit (docs/design.md §6, the syncer). Every committed lifecycle change becomes a fact: a
 -- transactional logical message (pg_logical_emit_message, prefix 'nslifecycle.fact') emitted by the
 -- triggers below in the transaction that made the change, on every write path, raw SQL included.
 -- The syncer reads them from a logical replication slot and turns each into exactly one audit row,

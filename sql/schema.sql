@@ -2938,7 +2938,7 @@ begin
       select * into ns from lifecycle.namespaces n where n.id = transition_refusal.namespace_id;
       select * into cfg from lifecycle.settings;
 
-      -- Soft delete (DESIGN §5). A user's restore ends with the grace period; the system (the
+      -- Soft delete (docs/design.md §5). A user's restore ends with the grace period; the system (the
       -- sweeper restoring a namespace whose scheduler lost the right to delete it) may restore later.
       if from_state = 2 and actor_id is not null
          and to_permanent
@@ -3461,7 +3461,7 @@ CREATE TABLE lifecycle.state_transitions (
 -- Name: TABLE state_transitions; Type: COMMENT; Schema: lifecycle; Owner: -
 --
 
-COMMENT ON TABLE lifecycle.state_transitions IS 'DESIGN §3 transition matrix (ADR 003), one row per allowed pair; from_state null = creation.';
+COMMENT ON TABLE lifecycle.state_transitions IS 'docs/design.md §3 transition matrix (ADR 003), one row per allowed pair; from_state null = creation.';
 
 --
 -- Name: syncer_progress; Type: TABLE; Schema: lifecycle; Owner: -

@@ -23,10 +23,10 @@ as $$
   select n.id from lifecycle.namespaces n where lifecycle.namespace_full_path(n.id) = id_of.full_path
 $$;
 
--- design_matrix is DESIGN §3's transition matrix, written out here on purpose (not read from
+-- design_matrix is docs/design.md §3's transition matrix, written out here on purpose (not read from
 -- lifecycle.state_transitions): tests check the product against the document. expected: yes =
 -- allowed, no = refused with NS001, - = same state (an idempotent no-op). The last column,
--- creation_in_progress, is DESIGN's "nothing ever goes to creation_in_progress".
+-- creation_in_progress, is docs/design.md's "nothing ever goes to creation_in_progress".
 create function lifecycle_test.design_matrix()
 returns table (n bigint, from_state text, to_state text, expected text)
 language sql

@@ -1,4 +1,4 @@
-// Command syncer is the long-running half of the product (DESIGN §6): it consumes a logical
+// Command syncer is the long-running half of the product (docs/design.md §6): it consumes a logical
 // replication slot and turns every committed lifecycle fact into exactly one audit row, with
 // notifications, pg_notify and signed webhook deliveries; it runs the asynchronous half of
 // transfers and "delete now", and keeps lifecycle.effective_states fresh. /healthz and /metrics

@@ -157,7 +157,7 @@ type LifecycleState struct {
 	Operation *string
 }
 
-// DESIGN §3 transition matrix (ADR 003), one row per allowed pair; from_state null = creation.
+// docs/design.md §3 transition matrix (ADR 003), one row per allowed pair; from_state null = creation.
 type LifecycleStateTransition struct {
 	FromState   *int16
 	ToState     int16

@@ -186,7 +186,7 @@ type NamespaceInsertParams struct {
 
 // Queries over lifecycle.namespaces. Every name is schema-qualified: the binaries and the tests run
 // with an empty search_path.
-// A plain INSERT is the creation API (DESIGN §4); the database fills traversal_ids.
+// A plain INSERT is the creation API (docs/design.md §4); the database fills traversal_ids.
 func (q *Queries) NamespaceInsert(ctx context.Context, arg NamespaceInsertParams) (Namespace, error) {
 	row := q.db.QueryRow(ctx, namespaceInsert,
 		arg.ParentID,

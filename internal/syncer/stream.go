@@ -1,5 +1,5 @@
 // Package syncer turns committed lifecycle facts into audit rows, notifications and webhook
-// deliveries, exactly once (DESIGN §6). The facts are transactional logical messages the SQL
+// deliveries, exactly once (docs/design.md §6). The facts are transactional logical messages the SQL
 // triggers emit (sql/006_facts_and_audit.sql); this package reads them from a persistent logical
 // replication slot (pgoutput), records each source transaction's facts together with its commit
 // position in one transaction, and reports to the server only what it has recorded. Beside the

@@ -1,4 +1,4 @@
--- What lifecycle.namespace_effective_state returns (DESIGN §2), computed: the own state of the
+-- What lifecycle.namespace_effective_state returns (docs/design.md §2), computed: the own state of the
 -- nearest namespace on the path self → root that has one, else active; the namespace it comes from
 -- when that is an ancestor; and the path-wide flags the nearest rule hides. One pass over
 -- traversal_ids, a primary-key probe per level: O(depth).

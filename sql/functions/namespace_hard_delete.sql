@@ -1,4 +1,4 @@
--- One bounded batch of a hard delete (DESIGN §5): the namespace must be deletion_in_progress
+-- One bounded batch of a hard delete (docs/design.md §5): the namespace must be deletion_in_progress
 -- (NS001). Each call removes up to batch_size (default lifecycle.settings.hard_delete_batch_size)
 -- of its descendants, deepest first, so a parent never goes before its children; the last call
 -- records a snapshot of the root in lifecycle.deleted_namespaces (full path, type, who scheduled

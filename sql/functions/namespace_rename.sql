@@ -1,4 +1,4 @@
--- Change a namespace's path (DESIGN §5). Who: an actor with the 'rename' level of
+-- Change a namespace's path (docs/design.md §5). Who: an actor with the 'rename' level of
 -- lifecycle.operation_policies (owner by default). What changes: the path; a redirect row keeps
 -- the old full path resolving (descendants' old paths too, by prefix). Refused: NS004 missing,
 -- NS005 not allowed, NS001/NS002 read-only (own or ancestor's state), NS008 past the rate limit

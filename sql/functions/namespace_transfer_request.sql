@@ -1,4 +1,4 @@
--- Offer a namespace to a new parent (DESIGN §5). Who: the 'transfer_request' level of
+-- Offer a namespace to a new parent (docs/design.md §5). Who: the 'transfer_request' level of
 -- lifecycle.operation_policies on the namespace. The request is pending until accepted, declined,
 -- canceled or expired (lifecycle.settings.transfer_request_ttl). An actor who also holds the
 -- 'transfer_accept' level on the new parent is accepted at once. Refused: NS004, NS005, NS009 (an

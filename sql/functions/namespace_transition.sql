@@ -1,4 +1,4 @@
--- Move a namespace to a state (DESIGN §4). The matrix, the guards and authorization decide
+-- Move a namespace to a state (docs/design.md §4). The matrix, the guards and authorization decide
 -- (NS001, NS002, NS003, NS005); a same-state request succeeds with changed = false and writes no
 -- history. A refused call changes nothing.
 create function lifecycle.namespace_transition(

@@ -1,7 +1,7 @@
 begin;
 select plan(5);
 
--- DESIGN §5: at most 5 path changes per namespace per 30 days (lifecycle.settings rename_limit and
+-- docs/design.md §5: at most 5 path changes per namespace per 30 days (lifecycle.settings rename_limit and
 -- rename_window, by default). The sixth within the window is refused with NS008.
 select lifecycle_test.create_namespace(null, 'organization', 'acme');
 select lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'project', 'p0');

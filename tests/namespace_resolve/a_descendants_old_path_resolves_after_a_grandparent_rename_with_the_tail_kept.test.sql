@@ -1,7 +1,7 @@
 begin;
 select plan(4);
 
--- DESIGN §5: descendant paths redirect too, by the longest redirected prefix, with the rest of the
+-- docs/design.md §5: descendant paths redirect too, by the longest redirected prefix, with the rest of the
 -- path kept. Renaming the organization makes every old path below it resolve to the same
 -- descendant at its new full path.
 select lifecycle_test.create_namespace(null, 'organization', 'acme');

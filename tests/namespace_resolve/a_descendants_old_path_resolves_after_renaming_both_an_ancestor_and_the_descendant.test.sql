@@ -1,7 +1,7 @@
 begin;
 select plan(3);
 
--- Every full path a namespace once had resolves to it (DESIGN §5). Here the group is renamed, then
+-- Every full path a namespace once had resolves to it (docs/design.md §5). Here the group is renamed, then
 -- the project below it: the project's first full path acme/eng/site redirects through the group's
 -- redirect to acme/engineering/site, which is itself an old path of the project (now
 -- acme/engineering/web). Both old paths resolve to the project.

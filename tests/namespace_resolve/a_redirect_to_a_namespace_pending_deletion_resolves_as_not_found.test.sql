@@ -1,7 +1,7 @@
 begin;
 select plan(4);
 
--- DESIGN §5: a redirect to a namespace pending deletion resolves as not found (no row), and so
+-- docs/design.md §5: a redirect to a namespace pending deletion resolves as not found (no row), and so
 -- does the namespace's own path.
 select lifecycle_test.create_namespace(null, 'organization', 'acme');
 select lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'project', 'site');

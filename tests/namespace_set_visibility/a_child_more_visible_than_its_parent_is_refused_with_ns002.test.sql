@@ -1,7 +1,7 @@
 begin;
 select plan(5);
 
--- DESIGN §5: a child may not be more visible than its parent. The visibility trigger refuses it
+-- docs/design.md §5: a child may not be more visible than its parent. The visibility trigger refuses it
 -- with NS002 on every write path: namespace_set_visibility and a plain INSERT.
 select lifecycle_test.create_namespace(null, 'organization', 'acme');
 select lifecycle.namespace_set_visibility(lifecycle_test.id_of('acme'), 'internal', null);

@@ -1,7 +1,7 @@
 begin;
 select plan(3);
 
--- A namespace pending deletion frees its path (DESIGN §5, soft delete): the move may take it.
+-- A namespace pending deletion frees its path (docs/design.md §5, soft delete): the move may take it.
 select lifecycle_test.create_namespace(null, 'organization', 'acme');
 select lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'group', 'src');
 select lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'group', 'dst');

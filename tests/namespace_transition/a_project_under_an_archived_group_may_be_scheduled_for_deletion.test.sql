@@ -1,7 +1,7 @@
 begin;
 select plan(8);
 
--- DESIGN §3: ADR 003's code sample ("cannot schedule deletion when ancestor is archived")
+-- docs/design.md §3: ADR 003's code sample ("cannot schedule deletion when ancestor is archived")
 -- contradicts its own guard table; the table wins. An archived ancestor does not block
 -- active → deletion_scheduled nor archived → deletion_scheduled.
 

@@ -1,8 +1,8 @@
 begin;
 select plan(52);
 
--- DESIGN §3 "One gate": a raw UPDATE of lifecycle.namespaces.state is judged by the same matrix
--- as lifecycle.namespace_transition (lifecycle_test.design_matrix: the grid copied from DESIGN).
+-- docs/design.md §3 "One gate": a raw UPDATE of lifecycle.namespaces.state is judged by the same matrix
+-- as lifecycle.namespace_transition (lifecycle_test.design_matrix: the grid copied from docs/design.md).
 create table pg_temp.matrix as
 select m.n, m.from_state, m.to_state, m.expected,
        lifecycle_test.create_in_state(

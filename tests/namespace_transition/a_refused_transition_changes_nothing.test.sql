@@ -1,7 +1,7 @@
 begin;
 select plan(7);
 
--- DESIGN §4: "A failed call changes nothing." After a transition refused by the matrix (NS001),
+-- docs/design.md §4: "A failed call changes nothing." After a transition refused by the matrix (NS001),
 -- an ancestor guard (NS002) or a descendant guard (NS003), every namespace keeps its state, its
 -- state_metadata and its history; the call's metadata sticks nowhere, and the call leaves no
 -- context behind that a later write in the same transaction would pick up.

@@ -1,7 +1,7 @@
 begin;
 select plan(13);
 
--- DESIGN §3 guards: deletion_scheduled → archived and deletion_in_progress → archived; no
+-- docs/design.md §3 guards: deletion_scheduled → archived and deletion_in_progress → archived; no
 -- ancestor, at any depth, may be archived (NS002), even when a nearer ancestor's own state masks it.
 
 -- transition(full_path, to_state): the call under test, as SQL text for throws_ok / lives_ok.

@@ -1,7 +1,7 @@
 begin;
 select plan(16);
 
--- DESIGN §3 guards: active → archived; no ancestor, at any depth, may be archived,
+-- docs/design.md §3 guards: active → archived; no ancestor, at any depth, may be archived,
 -- deletion_in_progress, deletion_scheduled or transfer_in_progress (NS002), even when a nearer
 -- ancestor's own state masks it.
 

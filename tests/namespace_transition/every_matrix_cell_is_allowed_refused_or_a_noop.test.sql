@@ -1,7 +1,7 @@
 begin;
 select plan(53);
 
--- DESIGN §3's transition matrix (lifecycle_test.design_matrix: the grid copied from DESIGN), one
+-- docs/design.md §3's transition matrix (lifecycle_test.design_matrix: the grid copied from docs/design.md), one
 -- cell per project, each under its own organization, brought to the cell's from state.
 create table pg_temp.matrix as
 select m.n, m.from_state, m.to_state, m.expected,

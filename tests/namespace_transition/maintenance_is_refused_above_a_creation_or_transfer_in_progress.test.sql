@@ -1,7 +1,7 @@
 begin;
 select plan(12);
 
--- DESIGN §3 guards: active → maintenance; no descendant, at any depth, may be creation_in_progress
+-- docs/design.md §3 guards: active → maintenance; no descendant, at any depth, may be creation_in_progress
 -- or transfer_in_progress (NS003). Descendants are all of them, not only direct children.
 
 -- transition(full_path, to_state): the call under test, as SQL text for throws_ok / lives_ok.

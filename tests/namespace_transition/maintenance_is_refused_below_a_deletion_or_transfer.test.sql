@@ -1,7 +1,7 @@
 begin;
 select plan(15);
 
--- DESIGN §3 guards: active → maintenance; no ancestor, at any depth, may be deletion_in_progress,
+-- docs/design.md §3 guards: active → maintenance; no ancestor, at any depth, may be deletion_in_progress,
 -- deletion_scheduled or transfer_in_progress (NS002), even when a nearer ancestor's own state masks it.
 
 -- transition(full_path, to_state): the call under test, as SQL text for throws_ok / lives_ok.

@@ -1,7 +1,7 @@
 begin;
 select plan(13);
 
--- DESIGN §3 guards: active → deletion_scheduled and archived → deletion_scheduled; no descendant,
+-- docs/design.md §3 guards: active → deletion_scheduled and archived → deletion_scheduled; no descendant,
 -- at any depth, may be creation_in_progress or transfer_in_progress (NS003).
 -- archived → deletion_scheduled above a creation_in_progress cannot be set up: nothing is created
 -- below an archived namespace, and a namespace with a descendant in creation cannot be archived.

@@ -1,7 +1,7 @@
 begin;
 select plan(22);
 
--- DESIGN §3 guards: active → deletion_scheduled and archived → deletion_scheduled; no ancestor, at
+-- docs/design.md §3 guards: active → deletion_scheduled and archived → deletion_scheduled; no ancestor, at
 -- any depth, may be deletion_in_progress, deletion_scheduled or transfer_in_progress (NS002), even
 -- when a nearer ancestor's own state masks it.
 

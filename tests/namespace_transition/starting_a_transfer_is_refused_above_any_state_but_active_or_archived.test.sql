@@ -1,7 +1,7 @@
 begin;
 select plan(33);
 
--- DESIGN §3 guards: active → transfer_in_progress and archived → transfer_in_progress; every
+-- docs/design.md §3 guards: active → transfer_in_progress and archived → transfer_in_progress; every
 -- descendant, at any depth, must be active (0) or archived (NS003 otherwise). Descendants are all of
 -- them, not only direct children.
 -- archived → transfer_in_progress above a creation_in_progress cannot be set up: nothing is created

@@ -1,9 +1,9 @@
 begin;
 select plan(31);
 
--- DESIGN §3 guards: active → transfer_in_progress and archived → transfer_in_progress; every
+-- docs/design.md §3 guards: active → transfer_in_progress and archived → transfer_in_progress; every
 -- ancestor, at any depth, must be active or archived (NS002 otherwise), even when a nearer
--- ancestor's own state masks it. DESIGN's own example: a project in an archived subgroup of a group
+-- ancestor's own state masks it. docs/design.md's own example: a project in an archived subgroup of a group
 -- scheduled for deletion is under a deletion, and may not start a transfer.
 -- An ancestor in creation_in_progress cannot be set up: nothing is created below one.
 
@@ -85,7 +85,7 @@ select lives_ok(
 );
 select is(pg_temp.state_of('grandparent-maintenance/g/s/p'), 'transfer_in_progress', 'the project is being transferred');
 
--- DESIGN's example: grandparent deletion_scheduled, parent archived (the nearest own state, which
+-- docs/design.md's example: grandparent deletion_scheduled, parent archived (the nearest own state, which
 -- the guard must look past), project active.
 select lifecycle.namespace_transition(lifecycle_test.id_of('masked/g/s'), 'archived', null);
 select lifecycle.namespace_transition(lifecycle_test.id_of('masked/g'), 'deletion_scheduled', null);

@@ -1,7 +1,7 @@
 begin;
 select plan(20);
 
--- DESIGN §3 guards, last row: "all other allowed transitions" have no guard. Each case below puts
+-- docs/design.md §3 guards, last row: "all other allowed transitions" have no guard. Each case below puts
 -- a state on an ancestor or a descendant that a guarded transition would be refused for, and the
 -- unguarded transition still succeeds.
 

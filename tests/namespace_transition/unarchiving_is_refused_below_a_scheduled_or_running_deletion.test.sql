@@ -1,7 +1,7 @@
 begin;
 select plan(10);
 
--- DESIGN §3 guards: archived → active; no ancestor, at any depth, may be deletion_in_progress or
+-- docs/design.md §3 guards: archived → active; no ancestor, at any depth, may be deletion_in_progress or
 -- deletion_scheduled (NS002), even when a nearer ancestor's own state masks it.
 
 -- transition(full_path, to_state): the call under test, as SQL text for throws_ok / lives_ok.

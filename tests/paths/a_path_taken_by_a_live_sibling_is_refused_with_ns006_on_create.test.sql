@@ -1,7 +1,7 @@
 begin;
 select plan(4);
 
--- Paths are unique among live siblings (DESIGN §5): a second INSERT of the same path below the same
+-- Paths are unique among live siblings (docs/design.md §5): a second INSERT of the same path below the same
 -- parent is refused with NS006, not with a unique violation; roots are siblings of one another.
 select lifecycle_test.create_namespace(null, 'organization', 'acme');
 select lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'project', 'site');

@@ -1,7 +1,7 @@
 begin;
 select plan(10);
 
--- DESIGN §5: a path is a lowercase slug (lifecycle.path_refusal): a-z, 0-9 and _ - . inside, a
+-- docs/design.md §5: a path is a lowercase slug (lifecycle.path_refusal): a-z, 0-9 and _ - . inside, a
 -- letter or digit at both ends, no '..', not ending in .git or .atom, at most 100 characters.
 select lifecycle_test.create_namespace(null, 'organization', 'acme');
 

@@ -1,7 +1,7 @@
 begin;
 select plan(6);
 
--- DESIGN §5: soft delete frees the path for reuse among siblings during the grace period. A
+-- docs/design.md §5: soft delete frees the path for reuse among siblings during the grace period. A
 -- namespace scheduled for deletion, or being deleted, does not hold its path: a new namespace may
 -- be created with it, or a sibling renamed to it.
 select lifecycle_test.create_namespace(null, 'organization', 'acme');

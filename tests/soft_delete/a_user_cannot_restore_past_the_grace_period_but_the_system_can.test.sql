@@ -1,7 +1,7 @@
 begin;
 select plan(6);
 
--- DESIGN §5: restore fails with NS007 past the grace period (deletion_adjourned_period_days, 7 by
+-- docs/design.md §5: restore fails with NS007 past the grace period (deletion_adjourned_period_days, 7 by
 -- default) for a user; the system (actor null: the sweeper restoring a namespace whose scheduler
 -- lost the right to delete it) may still restore. Time passing is simulated by dating
 -- deletion_scheduled_at back.

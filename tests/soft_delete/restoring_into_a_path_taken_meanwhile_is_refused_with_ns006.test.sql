@@ -1,7 +1,7 @@
 begin;
 select plan(6);
 
--- DESIGN §5: a namespace scheduled for deletion frees its path, and a restore fails with NS006 if a
+-- docs/design.md §5: a namespace scheduled for deletion frees its path, and a restore fails with NS006 if a
 -- live sibling took it meanwhile. The namespace stays scheduled, with its stamp, and can be
 -- restored under its id once the path is free again.
 select lifecycle_test.create_namespace(null, 'organization', 'acme');
