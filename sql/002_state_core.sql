@@ -266,7 +266,7 @@ create index namespace_state_updates_namespace_id_idx on lifecycle.namespace_sta
 {{ template "functions/namespace_available_transitions.sql" . }}
 {{ template "snapshots/002/namespaces_state_gate.sql" . }}
 {{ template "snapshots/002/namespaces_state_record.sql" . }}
-{{ template "triggers/namespace_details_validate.sql" . }}
+{{ template "snapshots/002/namespace_details_validate.sql" . }}
 
 -- Namespaces created before this migration get their details row.
 insert into lifecycle.namespace_details (namespace_id)

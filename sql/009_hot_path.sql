@@ -25,7 +25,7 @@
 {{ template "snapshots/009/namespace_lock_path.sql" . }}
 {{ template "functions/namespace_access_level.sql" . }}
 {{ template "functions/state_metadata_refusal.sql" . }}
-{{ template "functions/path_refusal.sql" . }}
+{{ template "snapshots/009/path_refusal.sql" . }}
 {{ template "snapshots/009/transition_refusal.sql" . }}
 {{ template "functions/effective_state_of.sql" . }}
 {{ template "functions/namespace_effective_state.sql" . }}

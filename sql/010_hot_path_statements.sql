@@ -18,8 +18,8 @@
 {{ template "snapshots/010/namespace_change_state.sql" . }}
 {{ template "functions/fact_emit.sql" . }}
 {{ template "snapshots/010/namespaces_state_record.sql" . }}
-{{ template "triggers/namespace_state_updates_facts.sql" . }}
-{{ template "triggers/namespaces_state_gate.sql" . }}
+{{ template "snapshots/010/namespace_state_updates_facts.sql" . }}
+{{ template "snapshots/010/namespaces_state_gate.sql" . }}
 
 ---- create above / drop below ----
 

@@ -30,16 +30,16 @@ update lifecycle.states set operation = 'transfer' where code = 5;
 {{ template "functions/namespace_max_depth.sql" . }}
 {{ template "functions/name_refusal.sql" . }}
 {{ template "functions/namespace_lock_sibling_path.sql" . }}
-{{ template "triggers/namespaces_paths.sql" . }}
-{{ template "triggers/namespaces_visibility.sql" . }}
-{{ template "triggers/namespaces_facts.sql" . }}
-{{ template "triggers/namespaces_traversal_ids_maintain.sql" . }}
+{{ template "snapshots/011/namespaces_paths.sql" . }}
+{{ template "snapshots/011/namespaces_visibility.sql" . }}
+{{ template "snapshots/011/namespaces_facts.sql" . }}
+{{ template "snapshots/011/namespaces_traversal_ids_maintain.sql" . }}
 {{ template "functions/transfer_target_refusal.sql" . }}
 {{ template "functions/transition_refusal.sql" . }}
 drop function lifecycle.namespace_change_state(bigint, text, text, bigint, jsonb);
 {{ template "functions/namespace_change_state.sql" . }}
 {{ template "functions/namespace_lock.sql" . }}
-{{ template "triggers/namespaces_state_record.sql" . }}
+{{ template "snapshots/011/namespaces_state_record.sql" . }}
 {{ template "functions/namespace_transfer_execute.sql" . }}
 {{ template "functions/check_invariants.sql" . }}
 {{ template "functions/namespace_resolve.sql" . }}

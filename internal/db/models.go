@@ -87,6 +87,23 @@ type LifecycleNamespaceDetail struct {
 	StateMetadata []byte
 }
 
+// Staging for an import: one row per namespace (the application's id kept); rejected rows stay with reject_code and reject_reason.
+type LifecycleNamespaceImport struct {
+	ID             int64
+	ParentID       *int64
+	Type           *string
+	Path           *string
+	Name           *string
+	Visibility     *string
+	State          *string
+	StateChangedAt *time.Time
+	StateChangedBy *int64
+	PreservedState *string
+	CreatedAt      *time.Time
+	RejectCode     *string
+	RejectReason   *string
+}
+
 type LifecycleNamespaceRedirect struct {
 	ID          int64
 	OldFullPath string

@@ -113,8 +113,14 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	defer syncer.stop()
-	// Changes committed before the slot exists are not in it: start firing once it streams.
+	// Changes committed before the slot exists are not in it: start firing once it streams. A
+	// slot reads as active while it is still being created (waiting for the transactions running
+	// on the server to end, which may be long on a busy server), and a transaction that began
+	// before it was ready is never decoded: so wait until a marker change made now is audited.
 	if err := waitForSlot(ctx, pool, cfg.Slot, 2*time.Minute); err != nil {
+		return nil, err
+	}
+	if err := waitForMarker(ctx, pool, 2*time.Minute); err != nil {
 		return nil, err
 	}
 
@@ -424,6 +430,33 @@ func waitForSlot(ctx context.Context, pool *pgxpool.Pool, slot string, timeout t
 	}
 }
 
+// waitForMarker creates a marker namespace every two seconds until the syncer has audited the
+// creation of one (a marker committed while the slot was still being made is never decoded).
+func waitForMarker(ctx context.Context, pool *pgxpool.Pool, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	var markers []int64
+	for i := 0; ; i++ {
+		if i%20 == 0 {
+			var marker int64
+			if err := pool.QueryRow(ctx, `insert into lifecycle.namespaces (type, path, name) values ('organization', $1, 'marker')
+				returning id`, fmt.Sprintf("stress-marker-%d", i/20)).Scan(&marker); err != nil {
+				return err
+			}
+			markers = append(markers, marker)
+		}
+		var n int
+		err := pool.QueryRow(ctx, `select count(*) from lifecycle.audit_events where namespace_id = any ($1) and action = 'namespace_created'`,
+			markers).Scan(&n)
+		if err == nil && n > 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the syncer audited none of %d marker changes within %s (%v)", len(markers), timeout, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
 // waitForAudit waits until every history row has its audit row and the count holds still.
 func waitForAudit(ctx context.Context, pool *pgxpool.Pool, timeout time.Duration) error {
 	deadline := time.Now().Add(timeout)
@@ -435,7 +468,34 @@ func waitForAudit(ctx context.Context, pool *pgxpool.Pool, timeout time.Duration
 			return nil
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("the audit did not catch up within %s: %d history rows, %d audited (%v)", timeout, history, audited, err)
+			var missing []string
+			rows, qerr := pool.Query(ctx, `select format('history %s: namespace %s %s->%s event %s actor %s source %s at %s', u.id, u.namespace_id,
+				u.from_state, u.to_state, u.event, u.actor_id, u.source, u.created_at)
+				from lifecycle.namespace_state_updates u
+				where not exists (select from lifecycle.audit_events a where a.details ->> 'state_update_id' = u.id::text)
+				order by u.id limit 5`)
+			if qerr == nil {
+				for rows.Next() {
+					var m string
+					if rows.Scan(&m) == nil {
+						missing = append(missing, m)
+					}
+				}
+				rows.Close()
+			}
+			var dead []string
+			if rows, qerr := pool.Query(ctx, `select format('%s %s at %s: %s', reason, detail, source_lsn, encode(substr(payload, 1, 150), 'escape'))
+				from lifecycle.fact_dead_letters order by id limit 5`); qerr == nil {
+				for rows.Next() {
+					var m string
+					if rows.Scan(&m) == nil {
+						dead = append(dead, m)
+					}
+				}
+				rows.Close()
+			}
+			return fmt.Errorf("the audit did not catch up within %s: %d history rows, %d audited (%v); not audited: %v; dead letters: %v",
+				timeout, history, audited, err, missing, dead)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}

@@ -37,6 +37,13 @@ begin
 end
 $$;
 
+-- The _insert trigger does not fire for the import's rows (lifecycle.importing set; a client that
+-- sets it cannot insert at all: namespaces_traversal_ids_maintain): the import writes them set-based.
 create or replace trigger namespaces_4_facts
-  after insert or update of path, visibility on lifecycle.namespaces
+  after update of path, visibility on lifecycle.namespaces
   for each row execute function lifecycle.namespaces_facts();
+
+create or replace trigger namespaces_4_facts_insert
+  after insert on lifecycle.namespaces
+  for each row when (pg_catalog.current_setting('lifecycle.importing', true) is distinct from 'on')
+  execute function lifecycle.namespaces_facts();

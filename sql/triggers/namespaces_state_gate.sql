@@ -96,6 +96,14 @@ begin
 end
 $$;
 
+-- A plain INSERT fires the _insert trigger; the import's rows, written with lifecycle.importing
+-- set, do not: the import checks them set-based (namespace_import_batch). (A client that sets it
+-- cannot insert at all: namespaces_traversal_ids_maintain.) Updates fire the other one.
 create or replace trigger namespaces_2_state_gate
-  before insert or update of state on lifecycle.namespaces
+  before update of state on lifecycle.namespaces
   for each row execute function lifecycle.namespaces_state_gate();
+
+create or replace trigger namespaces_2_state_gate_insert
+  before insert on lifecycle.namespaces
+  for each row when (pg_catalog.current_setting('lifecycle.importing', true) is distinct from 'on')
+  execute function lifecycle.namespaces_state_gate();

@@ -81,6 +81,13 @@ begin
 end
 $$;
 
+-- The _insert trigger does not fire for the import's rows (lifecycle.importing set; a client that
+-- sets it cannot insert at all: namespaces_traversal_ids_maintain): the import writes them set-based.
 create or replace trigger namespaces_3_state_record
-  after insert or update of state on lifecycle.namespaces
+  after update of state on lifecycle.namespaces
   for each row execute function lifecycle.namespaces_state_record();
+
+create or replace trigger namespaces_3_state_record_insert
+  after insert on lifecycle.namespaces
+  for each row when (pg_catalog.current_setting('lifecycle.importing', true) is distinct from 'on')
+  execute function lifecycle.namespaces_state_record();

@@ -101,6 +101,15 @@ begin
 end
 $$;
 
+-- A plain INSERT fires the _insert triggers; the import's rows, written with lifecycle.importing
+-- set, do not: the import computes and checks them set-based (namespace_import_batch). A client
+-- that sets lifecycle.importing skips nothing: its row then has no traversal_ids, which only the
+-- schema's owner may write, and the INSERT fails (not null). Updates fire the other trigger.
 create or replace trigger namespaces_1_traversal_ids_maintain
-  before insert or update of parent_id, traversal_ids on lifecycle.namespaces
+  before update of parent_id, traversal_ids on lifecycle.namespaces
   for each row execute function lifecycle.namespaces_traversal_ids_maintain();
+
+create or replace trigger namespaces_1_traversal_ids_maintain_insert
+  before insert on lifecycle.namespaces
+  for each row when (pg_catalog.current_setting('lifecycle.importing', true) is distinct from 'on')
+  execute function lifecycle.namespaces_traversal_ids_maintain();

@@ -30,6 +30,7 @@ insert into justified values
   ('lifecycle.namespace_change_state(bigint,text,text,bigint,jsonb,text)', 'never read variable "setting"', 'assignment instead of PERFORM'),
   ('lifecycle.fact_emit(text,bigint,bigint[],text,bigint,jsonb)', 'never read variable "lsn"', 'assignment instead of PERFORM'),
   ('lifecycle.namespace_state_updates_facts()', 'never read variable "emitted"', 'assignment instead of PERFORM'),
+  ('lifecycle.namespace_import_batch(integer)', 'never read variable "noted"', 'assignment instead of PERFORM'),
   -- Its loop is left only by RETURN (the row locked on the path just locked) or by RAISE (NS004).
   ('lifecycle.namespace_lock(bigint)', 'control reached end of function without RETURN', 'the loop returns or raises');
 
