@@ -1,0 +1,27 @@
+-- Importing is the operator's (lifecycle_worker): the application role may read the staging
+-- table but not fill it or run the import; and setting the import's lifecycle.importing itself
+-- skips no check (its INSERT cannot supply traversal_ids, so it fails).
+begin;
+select plan(4);
+
+select lifecycle_test.create_namespace(null, 'organization', 'acme');
+grant usage on schema tap, lifecycle_test to lifecycle_app, lifecycle_worker;
+
+set local role lifecycle_app;
+select throws_ok($$insert into lifecycle.namespace_imports (id, type, path, name) values (1, 'organization', 'x', 'x')$$,
+                 '42501', null, 'lifecycle_app: cannot stage');
+select throws_ok($$select * from lifecycle.namespace_import_apply()$$, '42501', null, 'lifecycle_app: cannot run the import');
+set local lifecycle.importing = 'on';
+select throws_ok($$insert into lifecycle.namespaces (parent_id, type, path, name) values (lifecycle_test.id_of('acme'), 'group', 'Bad Path', 'b')$$,
+                 '23502', null, 'lifecycle_app: with lifecycle.importing set, an INSERT fails instead of skipping its checks');
+reset role;
+reset lifecycle.importing;
+
+set local role lifecycle_worker;
+insert into lifecycle.namespace_imports (id, parent_id, type, path, name) values (9500, null, 'organization', 'by-worker', 'W');
+select results_eq($$select * from lifecycle.namespace_import_apply()$$, $$values (1::bigint, 0::bigint)$$,
+                  'lifecycle_worker: stages and imports');
+reset role;
+
+select * from finish();
+rollback;
