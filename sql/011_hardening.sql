@@ -35,9 +35,9 @@ update lifecycle.states set operation = 'transfer' where code = 5;
 {{ template "snapshots/011/namespaces_facts.sql" . }}
 {{ template "snapshots/011/namespaces_traversal_ids_maintain.sql" . }}
 {{ template "functions/transfer_target_refusal.sql" . }}
-{{ template "functions/transition_refusal.sql" . }}
+{{ template "snapshots/011/transition_refusal.sql" . }}
 drop function lifecycle.namespace_change_state(bigint, text, text, bigint, jsonb);
-{{ template "functions/namespace_change_state.sql" . }}
+{{ template "snapshots/011/namespace_change_state.sql" . }}
 {{ template "functions/namespace_lock.sql" . }}
 {{ template "snapshots/011/namespaces_state_record.sql" . }}
 {{ template "functions/namespace_transfer_execute.sql" . }}

@@ -46,9 +46,9 @@ alter table lifecycle.namespace_redirects
 {{ template "functions/path_normalised.sql" . }}
 {{ template "triggers/namespaces_traversal_ids_maintain.sql" . }}
 {{ template "triggers/namespaces_paths.sql" . }}
-{{ template "triggers/namespaces_state_gate.sql" . }}
+{{ template "snapshots/013/namespaces_state_gate.sql" . }}
 {{ template "triggers/namespaces_visibility.sql" . }}
-{{ template "triggers/namespaces_state_record.sql" . }}
+{{ template "snapshots/013/namespaces_state_record.sql" . }}
 {{ template "triggers/namespaces_facts.sql" . }}
 {{ template "triggers/namespace_state_updates_facts.sql" . }}
 {{ template "triggers/namespace_details_validate.sql" . }}

@@ -506,6 +506,596 @@ end
 $_$;
 
 --
+-- Name: legacy_bridge_add(regclass, name, text, name, name, name, text[]); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_bridge_add(source regclass, namespace_column name, state text, when_column name DEFAULT NULL::name, at_column name DEFAULT NULL::name, by_column name DEFAULT NULL::name, namespace_types text[] DEFAULT NULL::text[]) RETURNS bigint
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_variable
+declare
+  rel pg_catalog.pg_class;
+  owner_role name;
+  code smallint;
+  ns_att smallint;
+  when_att smallint;
+  at_att smallint;
+  by_att smallint;
+  kind text;
+  bridge_id bigint;
+  missing text;
+begin
+  if source is null or namespace_column is null or state is null then
+    raise exception using errcode = 'NS010', message = 'source, namespace_column and state are required',
+      hint = 'lifecycle.legacy_bridge_add(''schema.table''::regclass, ''namespace_id_column'', ''archived'', ''flag_column'')';
+  end if;
+  select * into rel from pg_catalog.pg_class c where c.oid = source;
+  if rel.relkind not in ('r', 'p') or rel.relnamespace = 'lifecycle'::regnamespace then
+    raise exception using errcode = 'NS010', message = pg_catalog.format('%s is not a table of the application', source),
+      detail = pg_catalog.format('source=%s relkind=%s', source, rel.relkind),
+      hint = 'Bridge an ordinary (or partitioned) table outside schema lifecycle.';
+  end if;
+  code := case state when 'archived' then 1 when 'deletion_scheduled' then 2 when 'deletion_in_progress' then 4
+                     when 'maintenance' then 6 end;
+  if code is null then
+    raise exception using errcode = 'NS010', message = pg_catalog.format('state %L cannot be bridged', state),
+      detail = pg_catalog.format('state=%s', state),
+      hint = 'Bridge archived, deletion_scheduled, deletion_in_progress or maintenance.';
+  end if;
+  if namespace_types is not null and not namespace_types <@ array['organization', 'group', 'project', 'user'] then
+    raise exception using errcode = 'NS010', message = 'unknown namespace type in namespace_types',
+      detail = pg_catalog.format('namespace_types=%s', namespace_types),
+      hint = 'Use organization, group, project or user.';
+  end if;
+
+  -- Each column: it exists (not dropped), with a type the bridge can read and write.
+  select a.attnum into ns_att from pg_catalog.pg_attribute a
+   where a.attrelid = source and a.attname = namespace_column and a.attnum > 0 and not a.attisdropped
+     and a.atttypid in ('int2'::regtype, 'int4'::regtype, 'int8'::regtype);
+  if ns_att is null then
+    raise exception using errcode = 'NS010', message = pg_catalog.format('%s has no integer column %I', source, namespace_column),
+      detail = pg_catalog.format('source=%s namespace_column=%s', source, namespace_column),
+      hint = 'Name the column that holds the lifecycle namespace id (smallint, integer or bigint).';
+  end if;
+  if when_column is null then
+    kind := 'exists';
+  else
+    select a.attnum, case when a.atttypid = 'bool'::regtype then 'flag' else 'value' end into when_att, kind
+      from pg_catalog.pg_attribute a
+     where a.attrelid = source and a.attname = when_column and a.attnum > 0 and not a.attisdropped
+       and a.atttypid in ('bool'::regtype, 'timestamptz'::regtype, 'timestamp'::regtype, 'date'::regtype);
+    if when_att is null then
+      raise exception using errcode = 'NS010', message = pg_catalog.format('%s has no boolean, date or time column %I', source, when_column),
+        detail = pg_catalog.format('source=%s when_column=%s', source, when_column),
+        hint = 'A flag bridge names a boolean column; a column bridge a date or time column (the state holds while it is not null).';
+    end if;
+  end if;
+  if at_column is not null then
+    select a.attnum into at_att from pg_catalog.pg_attribute a
+     where a.attrelid = source and a.attname = at_column and a.attnum > 0 and not a.attisdropped
+       and a.atttypid in ('timestamptz'::regtype, 'timestamp'::regtype, 'date'::regtype);
+    if at_att is null then
+      raise exception using errcode = 'NS010', message = pg_catalog.format('%s has no date or time column %I', source, at_column),
+        detail = pg_catalog.format('source=%s at_column=%s', source, at_column), hint = 'Name a timestamptz, timestamp or date column.';
+    end if;
+  end if;
+  if by_column is not null then
+    select a.attnum into by_att from pg_catalog.pg_attribute a
+     where a.attrelid = source and a.attname = by_column and a.attnum > 0 and not a.attisdropped
+       and a.atttypid in ('int2'::regtype, 'int4'::regtype, 'int8'::regtype);
+    if by_att is null then
+      raise exception using errcode = 'NS010', message = pg_catalog.format('%s has no integer column %I', source, by_column),
+        detail = pg_catalog.format('source=%s by_column=%s', source, by_column), hint = 'Name the column that holds the user id.';
+    end if;
+  end if;
+  -- An existence bridge inserts rows: every other required column needs a default.
+  if kind = 'exists' then
+    select pg_catalog.string_agg(pg_catalog.quote_ident(a.attname), ', ') into missing
+      from pg_catalog.pg_attribute a
+     where a.attrelid = source and a.attnum > 0 and not a.attisdropped and a.attnotnull and not a.atthasdef
+       and a.attidentity = '' and a.attgenerated = ''
+       and a.attnum not in (ns_att, coalesce(at_att, 0), coalesce(by_att, 0));
+    if missing is not null then
+      raise exception using errcode = 'NS010', message = pg_catalog.format('rows of %s cannot be inserted by the bridge', source),
+        detail = pg_catalog.format('source=%s required columns without a default: %s', source, missing),
+        hint = 'Give those columns defaults, or bridge at_column/by_column to them.';
+    end if;
+  end if;
+  -- The bridge's triggers run as the schema's owner, who writes the source table.
+  select r.rolname into owner_role from pg_catalog.pg_proc p join pg_catalog.pg_roles r on r.oid = p.proowner
+   where p.oid = 'lifecycle.legacy_bridge_state()'::regprocedure;
+  if not pg_catalog.has_table_privilege(owner_role, source, 'SELECT, INSERT, UPDATE, DELETE') then
+    raise exception using errcode = 'NS005', message = pg_catalog.format('the lifecycle schema''s owner %s cannot write %s', owner_role, source),
+      detail = pg_catalog.format('source=%s owner=%s', source, owner_role),
+      hint = pg_catalog.format('GRANT SELECT, INSERT, UPDATE, DELETE ON %s TO %I;', source, owner_role);
+  end if;
+  if exists (select from lifecycle.legacy_bridges b where b.source = legacy_bridge_add.source and b.state = code) then
+    raise exception using errcode = 'NS010', message = pg_catalog.format('%s is bridged to %s already', source, state),
+      detail = pg_catalog.format('source=%s state=%s', source, state),
+      hint = 'Drop the bridge first (lifecycle.legacy_bridge_drop) to change it.';
+  end if;
+
+  insert into lifecycle.legacy_bridges (source, state, kind, namespace_attnum, when_attnum, at_attnum, by_attnum, namespace_types)
+  values (source, code, kind, ns_att, when_att, at_att, by_att, namespace_types)
+  returning id into bridge_id;
+
+  -- Legacy → state: the source's rows (one trigger per source, whatever its bridges).
+  if not exists (select from pg_catalog.pg_trigger t where t.tgrelid = source and t.tgname = 'lifecycle_legacy_bridge') then
+    execute pg_catalog.format(
+      'create trigger lifecycle_legacy_bridge after insert or update or delete on %s '
+      'for each row execute function lifecycle.legacy_bridge_source()', source);
+  end if;
+  -- State → legacy: after the state record (3) and the facts (4), so the details row is current.
+  if not exists (select from pg_catalog.pg_trigger t
+                  where t.tgrelid = 'lifecycle.namespaces'::regclass and t.tgname = 'namespaces_5_legacy_bridge') then
+    create trigger namespaces_5_legacy_bridge
+      after update of state on lifecycle.namespaces
+      for each row when (pg_catalog.current_setting('lifecycle.importing', true) is distinct from 'on')
+      execute function lifecycle.legacy_bridge_state();
+  end if;
+  return bridge_id;
+end
+$$;
+
+--
+-- Name: FUNCTION legacy_bridge_add(source regclass, namespace_column name, state text, when_column name, at_column name, by_column name, namespace_types text[]); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.legacy_bridge_add(source regclass, namespace_column name, state text, when_column name, at_column name, by_column name, namespace_types text[]) IS 'Bridge a legacy flag, column or table to a state, both ways, in the same transaction as each change; returns the bridge id.';
+
+--
+-- Name: legacy_bridge_apply(smallint, bigint, timestamp with time zone, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_bridge_apply(bridged smallint, ns_id bigint, at timestamp with time zone, actor bigint) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  ns lifecycle.namespaces;
+  preserved text;
+  legacy boolean;
+begin
+  select * into ns from lifecycle.namespaces n where n.id = ns_id;
+  if not found then
+    return;
+  end if;
+  select d.state_metadata ->> 'preserved_state' into preserved from lifecycle.namespace_details d where d.namespace_id = ns_id;
+  select coalesce(bool_or(lifecycle.legacy_bridge_holds(b, ns.id, ns.type)), false) into legacy
+    from lifecycle.legacy_bridges b
+   where b.state = bridged;
+  if legacy = lifecycle.legacy_bridge_says(bridged, ns.state, preserved) then
+    return;
+  end if;
+  if legacy then
+    perform lifecycle.namespace_change_state(ns.id, lifecycle.state_name(bridged), null, actor,
+      '{"reason": "legacy data"}', 'legacy_bridge', at);
+  else
+    perform lifecycle.namespace_change_state(ns.id, null,
+      case bridged when 1 then 'unarchive' when 2 then 'restore' when 4 then 'deletion_failed' else 'unmaintain' end,
+      actor, '{"reason": "legacy data"}', 'legacy_bridge', at);
+  end if;
+end
+$$;
+
+--
+-- Name: legacy_bridge_backfill(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_bridge_backfill() RETURNS bigint
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    SET jit TO 'off'
+    AS $$
+declare
+  changed bigint;
+begin
+  -- For plpgsql_check (a no-op at run time): the table made below.
+  perform 'PRAGMA:TABLE: lifecycle_backfill (ns bigint, state smallint, preserved text, at timestamptz, actor bigint)';
+  create temporary table lifecycle_backfill on commit drop as
+  select f.ns,
+         case when f.in_progress then 4::smallint when f.scheduled then 2::smallint when f.maintained then 6::smallint
+              else 1::smallint end as state,
+         case when f.archived and (f.in_progress or f.scheduled or f.maintained) then 'archived' else 'ancestor_inherited' end
+           as preserved,
+         coalesce(case when f.in_progress then f.in_progress_at when f.scheduled then f.scheduled_at
+                       when f.maintained then f.maintained_at else f.archived_at end, pg_catalog.now()) as at,
+         case when f.in_progress then f.in_progress_by when f.scheduled then f.scheduled_by
+              when f.maintained then f.maintained_by else f.archived_by end as actor
+    from (select r.namespace_id as ns,
+                 bool_or(r.holds and b.state = 1) as archived, max(r.at) filter (where r.holds and b.state = 1) as archived_at,
+                 max(r.actor) filter (where r.holds and b.state = 1) as archived_by,
+                 bool_or(r.holds and b.state = 2) as scheduled, max(r.at) filter (where r.holds and b.state = 2) as scheduled_at,
+                 max(r.actor) filter (where r.holds and b.state = 2) as scheduled_by,
+                 bool_or(r.holds and b.state = 4) as in_progress, max(r.at) filter (where r.holds and b.state = 4) as in_progress_at,
+                 max(r.actor) filter (where r.holds and b.state = 4) as in_progress_by,
+                 bool_or(r.holds and b.state = 6) as maintained, max(r.at) filter (where r.holds and b.state = 6) as maintained_at,
+                 max(r.actor) filter (where r.holds and b.state = 6) as maintained_by
+            from lifecycle.legacy_bridge_rows() r
+            join lifecycle.legacy_bridges b on b.id = r.bridge_id
+           group by 1
+          having bool_or(r.holds)) f
+    join lifecycle.namespaces n on n.id = f.ns and n.state = 0;
+
+  perform pg_catalog.set_config('lifecycle.importing', 'on', true);
+  update lifecycle.namespaces n
+     set state = f.state, state_changes = n.state_changes + 1, updated_at = f.at,
+         deletion_scheduled_at = case when f.state in (2, 4) then f.at end,
+         deletion_scheduled_by = case when f.state in (2, 4) then f.actor end
+    from pg_temp.lifecycle_backfill f
+   where n.id = f.ns and n.state = 0;
+  get diagnostics changed = row_count;
+  insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata, created_at)
+  select f.ns, 0, f.state, null, f.actor, 'import', '{"reason": "legacy data"}', f.at
+    from pg_temp.lifecycle_backfill f
+   order by f.ns;
+  update lifecycle.namespace_details d
+     set state_metadata = d.state_metadata
+           || pg_catalog.jsonb_build_object('last_updated_at', f.at, 'last_changed_by_user_id', f.actor,
+                                            'previous_state', 'ancestor_inherited')
+           || case when f.state = 1 then '{}'::jsonb else pg_catalog.jsonb_build_object('preserved_state', f.preserved) end
+    from pg_temp.lifecycle_backfill f
+   where d.namespace_id = f.ns;
+  perform pg_catalog.set_config('lifecycle.importing', '', true);
+
+  if changed > 0 then
+    perform lifecycle.fact_emit('namespaces_imported', null, '{}'::bigint[], null, null,
+      pg_catalog.jsonb_build_object('backfill', true, 'imported', changed,
+        'states', (select pg_catalog.jsonb_object_agg(s.name, c.n)
+                     from (select f.state, count(*) as n from pg_temp.lifecycle_backfill f group by 1) c
+                     join lifecycle.states s on s.code = c.state)));
+  end if;
+  return changed;
+end
+$$;
+
+--
+-- Name: FUNCTION legacy_bridge_backfill(); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.legacy_bridge_backfill() IS 'Give active bridged namespaces the states their legacy data says, as an import does (no notifications); returns how many.';
+
+--
+-- Name: legacy_bridge_check(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_bridge_check() RETURNS TABLE(namespace_id bigint, source regclass, legacy_says text, state text)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select v.ns, b.source,
+         case when v.legacy_on then s.name else 'not ' || s.name end,
+         ns_state.name
+    from (select r.namespace_id as ns, b.state, bool_or(r.holds) as legacy_on,
+                 (pg_catalog.array_agg(r.bridge_id order by r.holds desc, r.bridge_id))[1] as bridge_id
+            from lifecycle.legacy_bridge_rows() r
+            join lifecycle.legacy_bridges b on b.id = r.bridge_id
+           group by 1, 2) v
+    join lifecycle.namespaces n on n.id = v.ns
+    join lifecycle.states ns_state on ns_state.code = n.state
+    join lifecycle.states s on s.code = v.state
+    join lifecycle.legacy_bridges b on b.id = v.bridge_id
+    left join lifecycle.namespace_details d on d.namespace_id = n.id
+   where v.legacy_on <> lifecycle.legacy_bridge_says(v.state, n.state, d.state_metadata ->> 'preserved_state')
+   order by v.ns, v.state
+$$;
+
+--
+-- Name: FUNCTION legacy_bridge_check(); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.legacy_bridge_check() IS 'Every disagreement between the bridged legacy data and the states (empty when they agree).';
+
+--
+-- Name: legacy_bridge_column(regclass, smallint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_bridge_column(source regclass, attnum smallint) RETURNS name
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $$
+declare
+  found_name name;
+begin
+  select a.attname into found_name
+    from pg_catalog.pg_attribute a
+   where a.attrelid = source and a.attnum = legacy_bridge_column.attnum and not a.attisdropped;
+  if found_name is null then
+    raise exception using errcode = 'NS010', message = 'a legacy bridge is broken: its table or column is gone',
+      detail = pg_catalog.format('source=%s attnum=%s', source::oid, attnum),
+      hint = 'Drop the bridge (lifecycle.legacy_bridge_drop) and add it again for the table as it is now.';
+  end if;
+  return found_name;
+end
+$$;
+
+--
+-- Name: legacy_bridge_drop(regclass); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_bridge_drop(source regclass) RETURNS integer
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_variable
+declare
+  dropped int;
+begin
+  delete from lifecycle.legacy_bridges b where b.source = source;
+  get diagnostics dropped = row_count;
+  if exists (select from pg_catalog.pg_trigger t where t.tgrelid = source and t.tgname = 'lifecycle_legacy_bridge') then
+    execute pg_catalog.format('drop trigger lifecycle_legacy_bridge on %s', source);
+  end if;
+  if not exists (select from lifecycle.legacy_bridges) then
+    drop trigger if exists namespaces_5_legacy_bridge on lifecycle.namespaces;
+  end if;
+  return dropped;
+end
+$$;
+
+--
+-- Name: FUNCTION legacy_bridge_drop(source regclass); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.legacy_bridge_drop(source regclass) IS 'End the bridges of a legacy table (its trigger, and the namespaces'' with the last bridge); returns how many.';
+
+SET default_tablespace = '';
+
+SET default_table_access_method = heap;
+
+--
+-- Name: legacy_bridges; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.legacy_bridges (
+    id bigint NOT NULL,
+    source regclass NOT NULL,
+    state smallint NOT NULL,
+    kind text NOT NULL,
+    namespace_attnum smallint NOT NULL,
+    when_attnum smallint,
+    at_attnum smallint,
+    by_attnum smallint,
+    namespace_types text[],
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT legacy_bridges_condition CHECK (((kind = 'exists'::text) = (when_attnum IS NULL))),
+    CONSTRAINT legacy_bridges_kind_check CHECK ((kind = ANY (ARRAY['flag'::text, 'value'::text, 'exists'::text])))
+);
+
+--
+-- Name: TABLE legacy_bridges; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.legacy_bridges IS 'Legacy columns and tables kept in step with the states, both ways (lifecycle.legacy_bridge_add).';
+
+--
+-- Name: legacy_bridge_holds(lifecycle.legacy_bridges, bigint, text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_bridge_holds(b lifecycle.legacy_bridges, ns_id bigint, ns_type text) RETURNS boolean
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+declare
+  ns_col name := lifecycle.legacy_bridge_column(b.source, b.namespace_attnum);
+  answer boolean;
+begin
+  if b.namespace_types is not null and not ns_type = any (b.namespace_types) then
+    return null;
+  end if;
+  if b.kind = 'exists' then
+    execute pg_catalog.format('select exists (select from %s where %I = $1)', b.source, ns_col) into answer using ns_id;
+  elsif b.kind = 'flag' then
+    execute pg_catalog.format('select bool_or(coalesce(%I, false)) from %s where %I = $1',
+                              lifecycle.legacy_bridge_column(b.source, b.when_attnum), b.source, ns_col) into answer using ns_id;
+  else
+    execute pg_catalog.format('select bool_or(%I is not null) from %s where %I = $1',
+                              lifecycle.legacy_bridge_column(b.source, b.when_attnum), b.source, ns_col) into answer using ns_id;
+  end if;
+  return answer;
+end
+$_$;
+
+--
+-- Name: legacy_bridge_rows(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_bridge_rows() RETURNS TABLE(namespace_id bigint, bridge_id bigint, holds boolean, at timestamp with time zone, actor bigint)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  b lifecycle.legacy_bridges;
+  parts text[] := '{}'::text[];
+  ns_col name;
+  when_col name;
+  at_expr text;
+  by_expr text;
+begin
+  for b in select * from lifecycle.legacy_bridges x order by x.id loop
+    ns_col := lifecycle.legacy_bridge_column(b.source, b.namespace_attnum);
+    at_expr := case when b.at_attnum is not null
+                 then pg_catalog.format('max(s.%I)::timestamptz', lifecycle.legacy_bridge_column(b.source, b.at_attnum))
+                 else 'null::timestamptz' end;
+    by_expr := case when b.by_attnum is not null
+                 then pg_catalog.format('max(s.%I)::bigint', lifecycle.legacy_bridge_column(b.source, b.by_attnum))
+                 else 'null::bigint' end;
+    if b.kind = 'exists' then
+      parts := parts || pg_catalog.format(
+        'select n.id, %s::bigint, s.ns is not null, s.at, s.actor from lifecycle.namespaces n '
+        'left join (select s.%I::bigint as ns, %s as at, %s as actor from %s s group by 1) s on s.ns = n.id '
+        'where %L::text[] is null or n.type = any (%L::text[])',
+        b.id, ns_col, at_expr, by_expr, b.source, b.namespace_types, b.namespace_types);
+    else
+      when_col := lifecycle.legacy_bridge_column(b.source, b.when_attnum);
+      parts := parts || pg_catalog.format(
+        'select s.%I::bigint, %s::bigint, bool_or(%s), %s, %s from %s s '
+        'where %L::text[] is null or exists (select from lifecycle.namespaces n where n.id = s.%I and n.type = any (%L::text[])) '
+        'group by 1',
+        ns_col, b.id,
+        case b.kind when 'flag' then pg_catalog.format('coalesce(s.%I, false)', when_col)
+                    else pg_catalog.format('s.%I is not null', when_col) end,
+        at_expr, by_expr, b.source, b.namespace_types, ns_col, b.namespace_types);
+    end if;
+  end loop;
+  if pg_catalog.cardinality(parts) = 0 then
+    return;
+  end if;
+  return query execute pg_catalog.array_to_string(parts, ' union all ');
+end
+$$;
+
+--
+-- Name: legacy_bridge_says(smallint, smallint, text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_bridge_says(bridge_state smallint, ns_state smallint, preserved_state text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN CASE bridge_state WHEN 1 THEN ((ns_state = 1) OR ((ns_state <> ALL (ARRAY[0, 1])) AND (preserved_state = 'archived'::text))) WHEN 2 THEN (ns_state = ANY (ARRAY[2, 4])) ELSE (ns_state = bridge_state) END;
+
+--
+-- Name: legacy_bridge_source(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_bridge_source() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  b lifecycle.legacy_bridges;
+  old_row jsonb := case when tg_op <> 'INSERT' then pg_catalog.to_jsonb(old) end;
+  new_row jsonb := case when tg_op <> 'DELETE' then pg_catalog.to_jsonb(new) end;
+  ns_col name;
+  when_col name;
+  old_ns bigint;
+  new_ns bigint;
+  old_on boolean;
+  new_on boolean;
+  at timestamptz;
+  actor bigint;
+begin
+  for b in select * from lifecycle.legacy_bridges x where x.source = tg_relid order by x.state loop
+    ns_col := lifecycle.legacy_bridge_column(b.source, b.namespace_attnum);
+    when_col := case when b.when_attnum is not null then lifecycle.legacy_bridge_column(b.source, b.when_attnum) end;
+    old_ns := (old_row ->> ns_col)::bigint;
+    new_ns := (new_row ->> ns_col)::bigint;
+    old_on := old_row is not null and (b.kind = 'exists' or (b.kind = 'flag' and (old_row ->> when_col) = 'true')
+                                       or (b.kind = 'value' and old_row ->> when_col is not null));
+    new_on := new_row is not null and (b.kind = 'exists' or (b.kind = 'flag' and (new_row ->> when_col) = 'true')
+                                       or (b.kind = 'value' and new_row ->> when_col is not null));
+    continue when old_ns is not distinct from new_ns and old_on = new_on;
+    at := null;
+    actor := null;
+    if new_on and b.at_attnum is not null then
+      at := (new_row ->> lifecycle.legacy_bridge_column(b.source, b.at_attnum))::timestamptz;
+    end if;
+    if new_on and b.by_attnum is not null then
+      actor := (new_row ->> lifecycle.legacy_bridge_column(b.source, b.by_attnum))::bigint;
+    end if;
+    if old_ns is not null and old_ns is distinct from new_ns then
+      perform lifecycle.legacy_bridge_apply(b.state, old_ns, null, null);
+    end if;
+    if new_ns is not null then
+      perform lifecycle.legacy_bridge_apply(b.state, new_ns, at, actor);
+    end if;
+  end loop;
+  return null;
+end
+$$;
+
+--
+-- Name: legacy_bridge_state(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_bridge_state() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  b lifecycle.legacy_bridges;
+  preserved text;
+  at timestamptz := coalesce(nullif(pg_catalog.current_setting('lifecycle.changed_at', true), '')::timestamptz, pg_catalog.now());
+  actor bigint := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
+begin
+  if new.state = old.state then
+    return null;
+  end if;
+  select d.state_metadata ->> 'preserved_state' into preserved from lifecycle.namespace_details d where d.namespace_id = new.id;
+  for b in select * from lifecycle.legacy_bridges x order by x.id loop
+    continue when b.namespace_types is not null and not new.type = any (b.namespace_types);
+    perform lifecycle.legacy_bridge_write(b, new.id, lifecycle.legacy_bridge_says(b.state, new.state, preserved), at, actor);
+  end loop;
+  return null;
+end
+$$;
+
+--
+-- Name: legacy_bridge_write(lifecycle.legacy_bridges, bigint, boolean, timestamp with time zone, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_bridge_write(b lifecycle.legacy_bridges, ns_id bigint, holds boolean, at timestamp with time zone, actor bigint) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+declare
+  ns_col name := lifecycle.legacy_bridge_column(b.source, b.namespace_attnum);
+  when_col name;
+  at_col name;
+  by_col name;
+  extra text := '';
+  nullable_at boolean;
+  nullable_by boolean;
+begin
+  if b.at_attnum is not null then
+    at_col := lifecycle.legacy_bridge_column(b.source, b.at_attnum);
+    select not a.attnotnull into nullable_at from pg_catalog.pg_attribute a where a.attrelid = b.source and a.attnum = b.at_attnum;
+  end if;
+  if b.by_attnum is not null then
+    by_col := lifecycle.legacy_bridge_column(b.source, b.by_attnum);
+    select not a.attnotnull into nullable_by from pg_catalog.pg_attribute a where a.attrelid = b.source and a.attnum = b.by_attnum;
+  end if;
+
+  if b.kind = 'exists' then
+    if holds then
+      execute pg_catalog.format('insert into %s (%I%s%s) select $1%s%s where not exists (select from %s where %I = $1)',
+        b.source, ns_col,
+        case when at_col is not null then pg_catalog.format(', %I', at_col) else '' end,
+        case when by_col is not null then pg_catalog.format(', %I', by_col) else '' end,
+        case when at_col is not null then ', $2' else '' end,
+        case when by_col is not null then ', $3' else '' end,
+        b.source, ns_col)
+        using ns_id, at, actor;
+    else
+      execute pg_catalog.format('delete from %s where %I = $1', b.source, ns_col) using ns_id;
+    end if;
+    return;
+  end if;
+
+  when_col := lifecycle.legacy_bridge_column(b.source, b.when_attnum);
+  -- Time and actor beside the condition: set with it, cleared with it where they may be null
+  -- (a column bridge whose condition is its time column leaves that to the condition).
+  if at_col is not null and at_col <> when_col and (holds or nullable_at) then
+    extra := extra || pg_catalog.format(', %I = %s', at_col, case when holds then '$2' else 'null' end);
+  end if;
+  if by_col is not null and (holds or nullable_by) then
+    extra := extra || pg_catalog.format(', %I = %s', by_col, case when holds then '$3' else 'null' end);
+  end if;
+  if b.kind = 'flag' then
+    execute pg_catalog.format('update %s set %I = $4%s where %I = $1 and %I is distinct from $4',
+                              b.source, when_col, extra, ns_col, when_col)
+      using ns_id, at, actor, holds;
+  elsif holds then
+    execute pg_catalog.format('update %s set %I = $2%s where %I = $1 and %I is null', b.source, when_col, extra, ns_col, when_col)
+      using ns_id, at, actor;
+  else
+    execute pg_catalog.format('update %s set %I = null%s where %I = $1 and %I is not null', b.source, when_col, extra, ns_col, when_col)
+      using ns_id, at, actor;
+  end if;
+end
+$_$;
+
+--
 -- Name: name_refusal(text); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -573,10 +1163,10 @@ $$;
 COMMENT ON FUNCTION lifecycle.namespace_available_transitions(namespace_id bigint, actor_id bigint) IS 'Every state with allowed, or the error code, reason and hint that would refuse it (for UIs).';
 
 --
--- Name: namespace_change_state(bigint, text, text, bigint, jsonb, text); Type: FUNCTION; Schema: lifecycle; Owner: -
+-- Name: namespace_change_state(bigint, text, text, bigint, jsonb, text, timestamp with time zone); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
-CREATE FUNCTION lifecycle.namespace_change_state(id bigint, target_state_name text, event_name text, actor bigint, call_metadata jsonb, operation text DEFAULT NULL::text) RETURNS TABLE(namespace_id bigint, from_state text, to_state text, effective_state text, changed boolean)
+CREATE FUNCTION lifecycle.namespace_change_state(id bigint, target_state_name text, event_name text, actor bigint, call_metadata jsonb, operation text DEFAULT NULL::text, changed_at timestamp with time zone DEFAULT NULL::timestamp with time zone) RETURNS TABLE(namespace_id bigint, from_state text, to_state text, effective_state text, changed boolean)
     LANGUAGE plpgsql
     SET search_path TO ''
     SET plan_cache_mode TO 'force_generic_plan'
@@ -665,6 +1255,8 @@ begin
             || pg_catalog.set_config('lifecycle.metadata', call_metadata::text, true)
             || pg_catalog.set_config('lifecycle.source', 'api', true)
             || pg_catalog.set_config('lifecycle.operation', coalesce(operation, ''), true)
+            || pg_catalog.set_config('lifecycle.changed_at', coalesce(changed_at::text, ''), true)
+            || pg_catalog.set_config('lifecycle.importing', '', true)
             || pg_catalog.set_config('lifecycle.path_locked', namespace_change_state.id::text, true);
     update lifecycle.namespaces n set state = target where n.id = namespace_change_state.id;
     setting := pg_catalog.set_config('lifecycle.actor_id', '', true)
@@ -672,6 +1264,7 @@ begin
             || pg_catalog.set_config('lifecycle.metadata', '', true)
             || pg_catalog.set_config('lifecycle.source', '', true)
             || pg_catalog.set_config('lifecycle.operation', '', true)
+            || pg_catalog.set_config('lifecycle.changed_at', '', true)
             || pg_catalog.set_config('lifecycle.path_locked', '', true);
   end if;
 
@@ -1336,10 +1929,6 @@ $$;
 --
 
 COMMENT ON PROCEDURE lifecycle.namespace_import_run(IN batch_size integer, INOUT imported bigint, INOUT rejected bigint) IS 'Import lifecycle.namespace_imports in committed batches with progress; resumable; returns (imported, rejected).';
-
-SET default_tablespace = '';
-
-SET default_table_access_method = heap;
 
 --
 -- Name: namespaces; Type: TABLE; Schema: lifecycle; Owner: -
@@ -2214,6 +2803,7 @@ declare
   from_permanent boolean;
   to_permanent boolean;
   locked text;
+  happened timestamptz;
 begin
   if tg_op = 'UPDATE' then
     if new.state = old.state then
@@ -2270,7 +2860,10 @@ begin
   end if;
 
   if tg_op = 'UPDATE' then
-    new.updated_at := pg_catalog.now();
+    -- When the change happened: now, or the legacy time a bridged change carries
+    -- (namespace_change_state's changed_at).
+    happened := coalesce(nullif(pg_catalog.current_setting('lifecycle.changed_at', true), '')::timestamptz, pg_catalog.now());
+    new.updated_at := happened;
     -- Counted here, apart from the history rows, so lifecycle.check_invariants can tell a state
     -- change that lost its history row.
     new.state_changes := old.state_changes + 1;
@@ -2280,7 +2873,7 @@ begin
       new.deletion_scheduled_at := null;
       new.deletion_scheduled_by := null;
     elsif new.state = 2 and from_permanent then
-      new.deletion_scheduled_at := pg_catalog.now();
+      new.deletion_scheduled_at := happened;
       new.deletion_scheduled_by := actor;
     end if;
   end if;
@@ -2305,6 +2898,9 @@ declare
   call_keys jsonb := call_metadata - array['reason', 'preserved_state'];
   from_operation text;
   to_name text;
+  -- When the change happened: now, or the legacy time a bridged change carries.
+  happened timestamptz := coalesce(nullif(pg_catalog.current_setting('lifecycle.changed_at', true), '')::timestamptz,
+                                   pg_catalog.now());
 begin
   if tg_op = 'INSERT' then
     insert into lifecycle.namespace_details (namespace_id, state_metadata)
@@ -2327,7 +2923,7 @@ begin
     update lifecycle.namespace_details d
        set state_metadata =
              ((((d.state_metadata - 'progress') || call_keys
-                || pg_catalog.jsonb_build_object('last_updated_at', pg_catalog.now(), 'last_changed_by_user_id', actor,
+                || pg_catalog.jsonb_build_object('last_updated_at', happened, 'last_changed_by_user_id', actor,
                                                  'previous_state', f.name))
                - case when t.permanent then array['preserved_state', 'attempt_count'] else '{}'::text[] end)
               || case when f.permanent and not t.permanent then pg_catalog.jsonb_build_object('preserved_state', f.name)
@@ -2340,12 +2936,13 @@ begin
     insert into lifecycle.namespace_details (namespace_id, state_metadata) values (new.id, '{}');
   end loop;
 
-  insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata)
+  insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata, created_at)
   values (new.id, old.state, new.state,
           nullif(pg_catalog.current_setting('lifecycle.event', true), ''),
           actor,
           coalesce(nullif(pg_catalog.current_setting('lifecycle.source', true), ''), 'sql'),
-          call_metadata);
+          call_metadata,
+          happened);
 
   if from_operation = 'transfer' then
     -- The request row was locked first by namespace_lock (step 0 of the lock order) on the API's
@@ -3397,7 +3994,10 @@ begin
       return next;
       return;
     end if;
-  elsif from_state is not null then
+  elsif from_state is not null
+        and pg_catalog.current_setting('lifecycle.operation', true) is distinct from 'legacy_bridge' then
+    -- (A change the legacy bridge carries over was decided by the application's own old code
+    -- path, whose authority the bridge is: its actor is attribution only. legacy_bridge_source.)
     return query
       select * from lifecycle.actor_refusal(namespace_id, traversal_ids, actor_id, required_level,
                pg_catalog.format('move this namespace to %s', to_name));
@@ -3767,6 +4367,19 @@ CREATE TABLE lifecycle.json_schemas (
     max_bytes integer NOT NULL,
     CONSTRAINT json_schemas_max_bytes_check CHECK ((max_bytes > 0)),
     CONSTRAINT json_schemas_schema_check CHECK ((jsonb_typeof(schema) = 'object'::text))
+);
+
+--
+-- Name: legacy_bridges_id_seq; Type: SEQUENCE; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE lifecycle.legacy_bridges ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME lifecycle.legacy_bridges_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
 );
 
 --
@@ -4156,6 +4769,20 @@ ALTER TABLE ONLY lifecycle.json_schemas
     ADD CONSTRAINT json_schemas_pkey PRIMARY KEY (name);
 
 --
+-- Name: legacy_bridges legacy_bridges_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.legacy_bridges
+    ADD CONSTRAINT legacy_bridges_pkey PRIMARY KEY (id);
+
+--
+-- Name: legacy_bridges legacy_bridges_source_state_key; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.legacy_bridges
+    ADD CONSTRAINT legacy_bridges_source_state_key UNIQUE (source, state);
+
+--
 -- Name: namespace_details namespace_details_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
 --
 
@@ -4513,7 +5140,7 @@ CREATE TRIGGER namespaces_2_paths_insert BEFORE INSERT ON lifecycle.namespaces F
 -- Name: namespaces namespaces_2_state_gate; Type: TRIGGER; Schema: lifecycle; Owner: -
 --
 
-CREATE TRIGGER namespaces_2_state_gate BEFORE UPDATE OF state ON lifecycle.namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.namespaces_state_gate();
+CREATE TRIGGER namespaces_2_state_gate BEFORE UPDATE OF state ON lifecycle.namespaces FOR EACH ROW WHEN ((current_setting('lifecycle.importing'::text, true) IS DISTINCT FROM 'on'::text)) EXECUTE FUNCTION lifecycle.namespaces_state_gate();
 
 --
 -- Name: namespaces namespaces_2_state_gate_insert; Type: TRIGGER; Schema: lifecycle; Owner: -
@@ -4537,7 +5164,7 @@ CREATE TRIGGER namespaces_2_visibility_insert BEFORE INSERT ON lifecycle.namespa
 -- Name: namespaces namespaces_3_state_record; Type: TRIGGER; Schema: lifecycle; Owner: -
 --
 
-CREATE TRIGGER namespaces_3_state_record AFTER UPDATE OF state ON lifecycle.namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.namespaces_state_record();
+CREATE TRIGGER namespaces_3_state_record AFTER UPDATE OF state ON lifecycle.namespaces FOR EACH ROW WHEN ((current_setting('lifecycle.importing'::text, true) IS DISTINCT FROM 'on'::text)) EXECUTE FUNCTION lifecycle.namespaces_state_record();
 
 --
 -- Name: namespaces namespaces_3_state_record_insert; Type: TRIGGER; Schema: lifecycle; Owner: -
@@ -4601,6 +5228,13 @@ ALTER TABLE ONLY lifecycle.event_sources
 
 ALTER TABLE ONLY lifecycle.events
     ADD CONSTRAINT events_target_state_fkey FOREIGN KEY (target_state) REFERENCES lifecycle.states(code);
+
+--
+-- Name: legacy_bridges legacy_bridges_state_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.legacy_bridges
+    ADD CONSTRAINT legacy_bridges_state_fkey FOREIGN KEY (state) REFERENCES lifecycle.states(code);
 
 --
 -- Name: namespace_details namespace_details_namespace_id_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
@@ -4826,6 +5460,87 @@ REVOKE ALL ON FUNCTION lifecycle.fact_refusal(fact jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION lifecycle.jsonb_schema_violation(schema jsonb, doc jsonb, at text) FROM PUBLIC;
 
 --
+-- Name: FUNCTION legacy_bridge_add(source regclass, namespace_column name, state text, when_column name, at_column name, by_column name, namespace_types text[]); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_add(source regclass, namespace_column name, state text, when_column name, at_column name, by_column name, namespace_types text[]) FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_bridge_apply(bridged smallint, ns_id bigint, at timestamp with time zone, actor bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_apply(bridged smallint, ns_id bigint, at timestamp with time zone, actor bigint) FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_bridge_backfill(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_backfill() FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.legacy_bridge_backfill() TO lifecycle_worker;
+
+--
+-- Name: FUNCTION legacy_bridge_check(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_check() FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.legacy_bridge_check() TO lifecycle_worker;
+
+--
+-- Name: FUNCTION legacy_bridge_column(source regclass, attnum smallint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_column(source regclass, attnum smallint) FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_bridge_drop(source regclass); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_drop(source regclass) FROM PUBLIC;
+
+--
+-- Name: TABLE legacy_bridges; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.legacy_bridges TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.legacy_bridges TO lifecycle_worker;
+
+--
+-- Name: FUNCTION legacy_bridge_holds(b lifecycle.legacy_bridges, ns_id bigint, ns_type text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_holds(b lifecycle.legacy_bridges, ns_id bigint, ns_type text) FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_bridge_rows(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_rows() FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_bridge_says(bridge_state smallint, ns_state smallint, preserved_state text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_says(bridge_state smallint, ns_state smallint, preserved_state text) FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_bridge_source(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_source() FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_bridge_state(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_state() FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_bridge_write(b lifecycle.legacy_bridges, ns_id bigint, holds boolean, at timestamp with time zone, actor bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_write(b lifecycle.legacy_bridges, ns_id bigint, holds boolean, at timestamp with time zone, actor bigint) FROM PUBLIC;
+
+--
 -- Name: FUNCTION name_refusal(name text); Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -4846,10 +5561,10 @@ GRANT ALL ON FUNCTION lifecycle.namespace_available_transitions(namespace_id big
 GRANT ALL ON FUNCTION lifecycle.namespace_available_transitions(namespace_id bigint, actor_id bigint) TO lifecycle_worker;
 
 --
--- Name: FUNCTION namespace_change_state(id bigint, target_state_name text, event_name text, actor bigint, call_metadata jsonb, operation text); Type: ACL; Schema: lifecycle; Owner: -
+-- Name: FUNCTION namespace_change_state(id bigint, target_state_name text, event_name text, actor bigint, call_metadata jsonb, operation text, changed_at timestamp with time zone); Type: ACL; Schema: lifecycle; Owner: -
 --
 
-REVOKE ALL ON FUNCTION lifecycle.namespace_change_state(id bigint, target_state_name text, event_name text, actor bigint, call_metadata jsonb, operation text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION lifecycle.namespace_change_state(id bigint, target_state_name text, event_name text, actor bigint, call_metadata jsonb, operation text, changed_at timestamp with time zone) FROM PUBLIC;
 
 --
 -- Name: FUNCTION namespace_details_validate(); Type: ACL; Schema: lifecycle; Owner: -

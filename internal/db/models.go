@@ -82,6 +82,20 @@ type LifecycleJsonSchema struct {
 	MaxBytes int32
 }
 
+// Legacy columns and tables kept in step with the states, both ways (lifecycle.legacy_bridge_add).
+type LifecycleLegacyBridge struct {
+	ID              int64
+	Source          interface{}
+	State           int16
+	Kind            string
+	NamespaceAttnum int16
+	WhenAttnum      *int16
+	AtAttnum        *int16
+	ByAttnum        *int16
+	NamespaceTypes  []string
+	CreatedAt       time.Time
+}
+
 type LifecycleNamespaceDetail struct {
 	NamespaceID   int64
 	StateMetadata []byte

@@ -9,13 +9,17 @@
 -- 'transfer' from namespace_transfer_execute); the gate lets that operation's code leave the state
 -- the operation owns whoever calls it (transition_refusal). The public API passes none, and the
 -- setting is always written from this argument, so a client cannot claim an operation by setting it.
+-- changed_at is when the change happened, when not now: a legacy change the bridge carries over
+-- (legacy_bridge_source), whose history row and deletion date keep the legacy time. Likewise
+-- always written, and lifecycle.importing always cleared: no client setting reaches the gate.
 create or replace function lifecycle.namespace_change_state(
   id bigint,
   target_state_name text,
   event_name text,
   actor bigint,
   call_metadata jsonb,
-  operation text default null
+  operation text default null,
+  changed_at timestamptz default null
 )
 returns table (namespace_id bigint, from_state text, to_state text, effective_state text, changed boolean)
 language plpgsql
@@ -109,6 +113,8 @@ begin
             || pg_catalog.set_config('lifecycle.metadata', call_metadata::text, true)
             || pg_catalog.set_config('lifecycle.source', 'api', true)
             || pg_catalog.set_config('lifecycle.operation', coalesce(operation, ''), true)
+            || pg_catalog.set_config('lifecycle.changed_at', coalesce(changed_at::text, ''), true)
+            || pg_catalog.set_config('lifecycle.importing', '', true)
             || pg_catalog.set_config('lifecycle.path_locked', namespace_change_state.id::text, true);
     update lifecycle.namespaces n set state = target where n.id = namespace_change_state.id;
     setting := pg_catalog.set_config('lifecycle.actor_id', '', true)
@@ -116,6 +122,7 @@ begin
             || pg_catalog.set_config('lifecycle.metadata', '', true)
             || pg_catalog.set_config('lifecycle.source', '', true)
             || pg_catalog.set_config('lifecycle.operation', '', true)
+            || pg_catalog.set_config('lifecycle.changed_at', '', true)
             || pg_catalog.set_config('lifecycle.path_locked', '', true);
   end if;
 

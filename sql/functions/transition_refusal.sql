@@ -152,7 +152,10 @@ begin
       return next;
       return;
     end if;
-  elsif from_state is not null then
+  elsif from_state is not null
+        and pg_catalog.current_setting('lifecycle.operation', true) is distinct from 'legacy_bridge' then
+    -- (A change the legacy bridge carries over was decided by the application's own old code
+    -- path, whose authority the bridge is: its actor is attribution only. legacy_bridge_source.)
     return query
       select * from lifecycle.actor_refusal(namespace_id, traversal_ids, actor_id, required_level,
                pg_catalog.format('move this namespace to %s', to_name));

@@ -22,6 +22,7 @@ declare
   from_permanent boolean;
   to_permanent boolean;
   locked text;
+  happened timestamptz;
 begin
   if tg_op = 'UPDATE' then
     if new.state = old.state then
@@ -78,7 +79,10 @@ begin
   end if;
 
   if tg_op = 'UPDATE' then
-    new.updated_at := pg_catalog.now();
+    -- When the change happened: now, or the legacy time a bridged change carries
+    -- (namespace_change_state's changed_at).
+    happened := coalesce(nullif(pg_catalog.current_setting('lifecycle.changed_at', true), '')::timestamptz, pg_catalog.now());
+    new.updated_at := happened;
     -- Counted here, apart from the history rows, so lifecycle.check_invariants can tell a state
     -- change that lost its history row.
     new.state_changes := old.state_changes + 1;
@@ -88,7 +92,7 @@ begin
       new.deletion_scheduled_at := null;
       new.deletion_scheduled_by := null;
     elsif new.state = 2 and from_permanent then
-      new.deletion_scheduled_at := pg_catalog.now();
+      new.deletion_scheduled_at := happened;
       new.deletion_scheduled_by := actor;
     end if;
   end if;
@@ -99,9 +103,14 @@ $$;
 -- A plain INSERT fires the _insert trigger; the import's rows, written with lifecycle.importing
 -- set, do not: the import checks them set-based (namespace_import_batch). (A client that sets it
 -- cannot insert at all: namespaces_traversal_ids_maintain.) Updates fire the other one.
+-- A backfill of legacy states (legacy_bridge_backfill) writes them set-based with
+-- lifecycle.importing set, as the import does; every other change of state goes through
+-- namespace_change_state, which clears that setting first, and a raw UPDATE of state is the
+-- schema owner's alone.
 create or replace trigger namespaces_2_state_gate
   before update of state on lifecycle.namespaces
-  for each row execute function lifecycle.namespaces_state_gate();
+  for each row when (pg_catalog.current_setting('lifecycle.importing', true) is distinct from 'on')
+  execute function lifecycle.namespaces_state_gate();
 
 create or replace trigger namespaces_2_state_gate_insert
   before insert on lifecycle.namespaces

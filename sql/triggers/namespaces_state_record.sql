@@ -25,6 +25,9 @@ declare
   call_keys jsonb := call_metadata - array['reason', 'preserved_state'];
   from_operation text;
   to_name text;
+  -- When the change happened: now, or the legacy time a bridged change carries.
+  happened timestamptz := coalesce(nullif(pg_catalog.current_setting('lifecycle.changed_at', true), '')::timestamptz,
+                                   pg_catalog.now());
 begin
   if tg_op = 'INSERT' then
     insert into lifecycle.namespace_details (namespace_id, state_metadata)
@@ -47,7 +50,7 @@ begin
     update lifecycle.namespace_details d
        set state_metadata =
              ((((d.state_metadata - 'progress') || call_keys
-                || pg_catalog.jsonb_build_object('last_updated_at', pg_catalog.now(), 'last_changed_by_user_id', actor,
+                || pg_catalog.jsonb_build_object('last_updated_at', happened, 'last_changed_by_user_id', actor,
                                                  'previous_state', f.name))
                - case when t.permanent then array['preserved_state', 'attempt_count'] else '{}'::text[] end)
               || case when f.permanent and not t.permanent then pg_catalog.jsonb_build_object('preserved_state', f.name)
@@ -60,12 +63,13 @@ begin
     insert into lifecycle.namespace_details (namespace_id, state_metadata) values (new.id, '{}');
   end loop;
 
-  insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata)
+  insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata, created_at)
   values (new.id, old.state, new.state,
           nullif(pg_catalog.current_setting('lifecycle.event', true), ''),
           actor,
           coalesce(nullif(pg_catalog.current_setting('lifecycle.source', true), ''), 'sql'),
-          call_metadata);
+          call_metadata,
+          happened);
 
   if from_operation = 'transfer' then
     -- The request row was locked first by namespace_lock (step 0 of the lock order) on the API's
@@ -83,9 +87,11 @@ $$;
 
 -- The _insert trigger does not fire for the import's rows (lifecycle.importing set; a client that
 -- sets it cannot insert at all: namespaces_traversal_ids_maintain): the import writes them set-based.
+-- Not for a backfill of legacy states (lifecycle.importing set; see namespaces_state_gate).
 create or replace trigger namespaces_3_state_record
   after update of state on lifecycle.namespaces
-  for each row execute function lifecycle.namespaces_state_record();
+  for each row when (pg_catalog.current_setting('lifecycle.importing', true) is distinct from 'on')
+  execute function lifecycle.namespaces_state_record();
 
 create or replace trigger namespaces_3_state_record_insert
   after insert on lifecycle.namespaces

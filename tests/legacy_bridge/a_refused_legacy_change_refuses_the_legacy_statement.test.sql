@@ -1,0 +1,22 @@
+-- The application's old code paths obey the rules too (docs/design.md §10): a legacy change the
+-- gate refuses fails the legacy statement with the gate's code, and nothing of it remains.
+begin;
+select plan(4);
+select lifecycle_test.create_gitlab_legacy();
+grant usage on schema tap, lifecycle_test, legacy to lifecycle_app;
+grant select, insert, update, delete on all tables in schema legacy to lifecycle_app;
+
+update legacy.namespace_settings set archived = true where namespace_id = lifecycle_test.id_of('acme/eng');
+set local role lifecycle_app;
+select throws_ok($$update legacy.projects set archived = true where id = 501$$, 'NS002', null,
+                 'lifecycle_app: archiving a project below an archived group through the legacy flag is refused (NS002)');
+select throws_ok($$update legacy.projects set pending_delete = true where id = 502$$, 'NS001', null,
+                 'lifecycle_app: a hard delete cannot start from active through the legacy flag (NS001)');
+reset role;
+select results_eq($$select archived, pending_delete from legacy.projects order by id$$,
+                  $$values (false, false), (false, false)$$, 'the legacy rows are unchanged');
+select is((select count(*)::int from lifecycle.namespace_state_updates where namespace_id in
+            (lifecycle_test.id_of('acme/eng/site'), lifecycle_test.id_of('acme/eng/docs'))), 0, 'and no state changed');
+
+select * from finish();
+rollback;
