@@ -28,14 +28,7 @@ const pathOwner = int64(1001)
 
 func newSiblings(t *testing.T, ctx context.Context, pool *pgxpool.Pool) siblings {
 	t.Helper()
-	q := db.New(pool)
-	ins := func(parent *int64, typ, path string) int64 {
-		ns, err := q.NamespaceInsert(ctx, db.NamespaceInsertParams{ParentID: parent, Type: typ, Path: path, Name: path})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return ns.ID
-	}
+	ins := func(parent *int64, typ, path string) int64 { return insertNamespace(t, ctx, pool, parent, typ, path) }
 	org := ins(nil, "organization", "paths-"+suffix())
 	var s siblings
 	s.parent = ins(&org, "group", "team")

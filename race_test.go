@@ -27,16 +27,19 @@ type family struct {
 	root, grandparent, parent, child int64
 }
 
+// insertNamespace creates a namespace as a client does (a plain INSERT) and returns its id.
+func insertNamespace(t *testing.T, ctx context.Context, pool *pgxpool.Pool, parent *int64, typ, path string) int64 {
+	t.Helper()
+	ns, err := db.New(pool).NamespaceInsert(ctx, db.NamespaceInsertParams{ParentID: parent, Type: typ, Path: path, Name: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ns.ID
+}
+
 func newFamily(t *testing.T, ctx context.Context, pool *pgxpool.Pool) family {
 	t.Helper()
-	q := db.New(pool)
-	ins := func(parent *int64, typ, path string) int64 {
-		ns, err := q.NamespaceInsert(ctx, db.NamespaceInsertParams{ParentID: parent, Type: typ, Path: path, Name: path})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return ns.ID
-	}
+	ins := func(parent *int64, typ, path string) int64 { return insertNamespace(t, ctx, pool, parent, typ, path) }
 	var f family
 	f.root = ins(nil, "organization", "race-"+suffix())
 	f.grandparent = ins(&f.root, "group", "gp")

@@ -39,6 +39,7 @@ drop function lifecycle.namespace_change_state(bigint, text, text, bigint, jsonb
 {{ template "functions/transition_refusal.sql" . }}
 {{ template "triggers/namespaces_state_gate.sql" . }}
 {{ template "triggers/namespaces_state_record.sql" . }}
+{{ template "functions/legacy_bridge_attnum.sql" . }}
 {{ template "functions/legacy_bridge_column.sql" . }}
 {{ template "functions/legacy_bridge_says.sql" . }}
 {{ template "functions/legacy_bridge_holds.sql" . }}
@@ -83,6 +84,7 @@ drop function lifecycle.legacy_bridge_write(lifecycle.legacy_bridges, bigint, bo
 drop function lifecycle.legacy_bridge_holds(lifecycle.legacy_bridges, bigint, text);
 drop function lifecycle.legacy_bridge_says(smallint, smallint, text);
 drop function lifecycle.legacy_bridge_column(regclass, smallint);
+drop function lifecycle.legacy_bridge_attnum(regclass, name, regtype[], text, text);
 {{ template "snapshots/013/namespaces_state_record.sql" . }}
 {{ template "snapshots/013/namespaces_state_gate.sql" . }}
 {{ template "snapshots/011/transition_refusal.sql" . }}

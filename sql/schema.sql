@@ -550,44 +550,23 @@ begin
   end if;
 
   -- Each column: it exists (not dropped), with a type the bridge can read and write.
-  select a.attnum into ns_att from pg_catalog.pg_attribute a
-   where a.attrelid = source and a.attname = namespace_column and a.attnum > 0 and not a.attisdropped
-     and a.atttypid in ('int2'::regtype, 'int4'::regtype, 'int8'::regtype);
-  if ns_att is null then
-    raise exception using errcode = 'NS010', message = pg_catalog.format('%s has no integer column %I', source, namespace_column),
-      detail = pg_catalog.format('source=%s namespace_column=%s', source, namespace_column),
-      hint = 'Name the column that holds the lifecycle namespace id (smallint, integer or bigint).';
-  end if;
+  ns_att := lifecycle.legacy_bridge_attnum(source, namespace_column, array['int2', 'int4', 'int8']::regtype[],
+                                           'namespace_column', 'integer');
   if when_column is null then
     kind := 'exists';
   else
-    select a.attnum, case when a.atttypid = 'bool'::regtype then 'flag' else 'value' end into when_att, kind
-      from pg_catalog.pg_attribute a
-     where a.attrelid = source and a.attname = when_column and a.attnum > 0 and not a.attisdropped
-       and a.atttypid in ('bool'::regtype, 'timestamptz'::regtype, 'timestamp'::regtype, 'date'::regtype);
-    if when_att is null then
-      raise exception using errcode = 'NS010', message = pg_catalog.format('%s has no boolean, date or time column %I', source, when_column),
-        detail = pg_catalog.format('source=%s when_column=%s', source, when_column),
-        hint = 'A flag bridge names a boolean column; a column bridge a date or time column (the state holds while it is not null).';
-    end if;
+    when_att := lifecycle.legacy_bridge_attnum(source, when_column,
+                                               array['bool', 'timestamptz', 'timestamp', 'date']::regtype[],
+                                               'when_column', 'boolean, date or time');
+    kind := case when (select a.atttypid from pg_catalog.pg_attribute a
+                        where a.attrelid = source and a.attnum = when_att) = 'bool'::regtype then 'flag' else 'value' end;
   end if;
   if at_column is not null then
-    select a.attnum into at_att from pg_catalog.pg_attribute a
-     where a.attrelid = source and a.attname = at_column and a.attnum > 0 and not a.attisdropped
-       and a.atttypid in ('timestamptz'::regtype, 'timestamp'::regtype, 'date'::regtype);
-    if at_att is null then
-      raise exception using errcode = 'NS010', message = pg_catalog.format('%s has no date or time column %I', source, at_column),
-        detail = pg_catalog.format('source=%s at_column=%s', source, at_column), hint = 'Name a timestamptz, timestamp or date column.';
-    end if;
+    at_att := lifecycle.legacy_bridge_attnum(source, at_column, array['timestamptz', 'timestamp', 'date']::regtype[],
+                                             'at_column', 'date or time');
   end if;
   if by_column is not null then
-    select a.attnum into by_att from pg_catalog.pg_attribute a
-     where a.attrelid = source and a.attname = by_column and a.attnum > 0 and not a.attisdropped
-       and a.atttypid in ('int2'::regtype, 'int4'::regtype, 'int8'::regtype);
-    if by_att is null then
-      raise exception using errcode = 'NS010', message = pg_catalog.format('%s has no integer column %I', source, by_column),
-        detail = pg_catalog.format('source=%s by_column=%s', source, by_column), hint = 'Name the column that holds the user id.';
-    end if;
+    by_att := lifecycle.legacy_bridge_attnum(source, by_column, array['int2', 'int4', 'int8']::regtype[], 'by_column', 'integer');
   end if;
   -- An existence bridge inserts rows: every other required column needs a default.
   if kind = 'exists' then
@@ -676,6 +655,30 @@ begin
       case bridged when 1 then 'unarchive' when 2 then 'restore' when 4 then 'deletion_failed' else 'unmaintain' end,
       actor, '{"reason": "legacy data"}', 'legacy_bridge', at);
   end if;
+end
+$$;
+
+--
+-- Name: legacy_bridge_attnum(regclass, name, regtype[], text, text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_bridge_attnum(source regclass, column_name name, types regtype[], role text, what text) RETURNS smallint
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $$
+declare
+  found smallint;
+begin
+  select a.attnum into found
+    from pg_catalog.pg_attribute a
+   where a.attrelid = source and a.attname = column_name and a.attnum > 0 and not a.attisdropped
+     and a.atttypid = any (types);
+  if found is null then
+    raise exception using errcode = 'NS010', message = pg_catalog.format('%s has no %s column %I', source, what, column_name),
+      detail = pg_catalog.format('source=%s %s=%s', source, role, column_name),
+      hint = pg_catalog.format('Name a %s column of %s as %s.', what, source, role);
+  end if;
+  return found;
 end
 $$;
 
@@ -5470,6 +5473,12 @@ REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_add(source regclass, namespace_co
 --
 
 REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_apply(bridged smallint, ns_id bigint, at timestamp with time zone, actor bigint) FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_bridge_attnum(source regclass, column_name name, types regtype[], role text, what text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_attnum(source regclass, column_name name, types regtype[], role text, what text) FROM PUBLIC;
 
 --
 -- Name: FUNCTION legacy_bridge_backfill(); Type: ACL; Schema: lifecycle; Owner: -

@@ -65,44 +65,23 @@ begin
   end if;
 
   -- Each column: it exists (not dropped), with a type the bridge can read and write.
-  select a.attnum into ns_att from pg_catalog.pg_attribute a
-   where a.attrelid = source and a.attname = namespace_column and a.attnum > 0 and not a.attisdropped
-     and a.atttypid in ('int2'::regtype, 'int4'::regtype, 'int8'::regtype);
-  if ns_att is null then
-    raise exception using errcode = 'NS010', message = pg_catalog.format('%s has no integer column %I', source, namespace_column),
-      detail = pg_catalog.format('source=%s namespace_column=%s', source, namespace_column),
-      hint = 'Name the column that holds the lifecycle namespace id (smallint, integer or bigint).';
-  end if;
+  ns_att := lifecycle.legacy_bridge_attnum(source, namespace_column, array['int2', 'int4', 'int8']::regtype[],
+                                           'namespace_column', 'integer');
   if when_column is null then
     kind := 'exists';
   else
-    select a.attnum, case when a.atttypid = 'bool'::regtype then 'flag' else 'value' end into when_att, kind
-      from pg_catalog.pg_attribute a
-     where a.attrelid = source and a.attname = when_column and a.attnum > 0 and not a.attisdropped
-       and a.atttypid in ('bool'::regtype, 'timestamptz'::regtype, 'timestamp'::regtype, 'date'::regtype);
-    if when_att is null then
-      raise exception using errcode = 'NS010', message = pg_catalog.format('%s has no boolean, date or time column %I', source, when_column),
-        detail = pg_catalog.format('source=%s when_column=%s', source, when_column),
-        hint = 'A flag bridge names a boolean column; a column bridge a date or time column (the state holds while it is not null).';
-    end if;
+    when_att := lifecycle.legacy_bridge_attnum(source, when_column,
+                                               array['bool', 'timestamptz', 'timestamp', 'date']::regtype[],
+                                               'when_column', 'boolean, date or time');
+    kind := case when (select a.atttypid from pg_catalog.pg_attribute a
+                        where a.attrelid = source and a.attnum = when_att) = 'bool'::regtype then 'flag' else 'value' end;
   end if;
   if at_column is not null then
-    select a.attnum into at_att from pg_catalog.pg_attribute a
-     where a.attrelid = source and a.attname = at_column and a.attnum > 0 and not a.attisdropped
-       and a.atttypid in ('timestamptz'::regtype, 'timestamp'::regtype, 'date'::regtype);
-    if at_att is null then
-      raise exception using errcode = 'NS010', message = pg_catalog.format('%s has no date or time column %I', source, at_column),
-        detail = pg_catalog.format('source=%s at_column=%s', source, at_column), hint = 'Name a timestamptz, timestamp or date column.';
-    end if;
+    at_att := lifecycle.legacy_bridge_attnum(source, at_column, array['timestamptz', 'timestamp', 'date']::regtype[],
+                                             'at_column', 'date or time');
   end if;
   if by_column is not null then
-    select a.attnum into by_att from pg_catalog.pg_attribute a
-     where a.attrelid = source and a.attname = by_column and a.attnum > 0 and not a.attisdropped
-       and a.atttypid in ('int2'::regtype, 'int4'::regtype, 'int8'::regtype);
-    if by_att is null then
-      raise exception using errcode = 'NS010', message = pg_catalog.format('%s has no integer column %I', source, by_column),
-        detail = pg_catalog.format('source=%s by_column=%s', source, by_column), hint = 'Name the column that holds the user id.';
-    end if;
+    by_att := lifecycle.legacy_bridge_attnum(source, by_column, array['int2', 'int4', 'int8']::regtype[], 'by_column', 'integer');
   end if;
   -- An existence bridge inserts rows: every other required column needs a default.
   if kind = 'exists' then
