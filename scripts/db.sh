@@ -8,6 +8,10 @@
 #   scripts/db.sh install  install the server, pgTAP, plpgsql_check and pg_prove with apt-get when missing
 #   scripts/db.sh dir      print the cluster's directory
 #   scripts/db.sh restart-immediate   restart it as after a crash (make stress)
+#   scripts/db.sh standby  start a hot standby streaming from it (made once with pg_basebackup, on a
+#                          port of its own), print its DATABASE_URL; make test calls the read
+#                          functions there
+#   scripts/db.sh standby-stop   stop the standby (also done by stop)
 #
 # The cluster belongs to this checkout: its directory is .pgdata/ inside the checkout, or, when the
 # postgres OS user cannot reach the checkout (a home directory with mode 700), a directory under
@@ -169,7 +173,64 @@ restart_immediate() {
 	say "restarted the cluster in $dir (immediate)"
 }
 
+# The standby: a physical copy of the cluster, streaming its WAL, read-only (hot_standby).
+sdir="$dir/standby"
+sdata="$sdir/data"
+ssock="$sdir/sock"
+slog="$sdir/server.log"
+
+standby_running() {
+	[ -f "$sdata/postmaster.pid" ] && run_pg "$(bindir)/pg_ctl" -D "$sdata" status >/dev/null 2>&1
+}
+
+standby_url() {
+	echo "postgres://postgres@127.0.0.1:$(sed -n 4p "$sdata/postmaster.pid")/$DB_NAME?sslmode=disable"
+}
+
+standby() {
+	running || die "the private cluster is not running (make db)"
+	if standby_running; then
+		standby_url
+		return 0
+	fi
+	local port
+	port=$(port_of)
+	if [ ! -f "$sdata/PG_VERSION" ]; then
+		# The primary keeps enough WAL for a standby that was stopped a while (no slot to pin it).
+		run_pg "$(bindir)/psql" -h "$sock" -p "$port" -U postgres -d postgres -qAtX \
+			-c "alter system set wal_keep_size = '1GB'" -c "select pg_reload_conf()" >/dev/null
+		say "pg_basebackup into $sdata"
+		run_pg mkdir -p "$sdir" "$ssock"
+		run_pg "$(bindir)/pg_basebackup" -h 127.0.0.1 -p "$port" -U postgres -D "$sdata" -R -X stream >"$sdir/basebackup.log" 2>&1 ||
+			{ cat "$sdir/basebackup.log" >&2; die "pg_basebackup failed"; }
+		run_pg tee -a "$sdata/postgresql.conf" >/dev/null <<-EOF
+			# nslifecycle standby
+			unix_socket_directories = '$ssock'
+			hot_standby = on
+		EOF
+	fi
+	local sport tries=0
+	while :; do
+		sport=$(pick_port)
+		if run_pg "$(bindir)/pg_ctl" -D "$sdata" -l "$slog" -o "-p $sport" -w -t 60 start >/dev/null; then
+			break
+		fi
+		tries=$((tries + 1))
+		[ $tries -lt 3 ] || { tail -n 20 "$slog" >&2; die "the standby did not start"; }
+	done
+	say "started a hot standby in $sdir on port $sport"
+	standby_url
+}
+
+standby_stop() {
+	if standby_running; then
+		run_pg "$(bindir)/pg_ctl" -D "$sdata" -m fast -w stop >/dev/null
+		say "stopped the standby in $sdir"
+	fi
+}
+
 stop() {
+	standby_stop
 	if running; then
 		run_pg "$(bindir)/pg_ctl" -D "$data" -m fast -w stop >/dev/null
 		say "stopped the cluster in $dir"
@@ -184,5 +245,8 @@ url) running || die "the private cluster is not running (make db)"; url ;;
 install) install_packages ;;
 dir) echo "$dir" ;;
 restart-immediate) restart_immediate ;;
-*) die "usage: $0 start|stop|status|url|install|dir|restart-immediate" ;;
+standby) standby ;;
+standby-stop) standby_stop ;;
+standby-running) standby_running ;;
+*) die "usage: $0 start|stop|status|url|install|dir|restart-immediate|standby|standby-stop" ;;
 esac
