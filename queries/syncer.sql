@@ -45,6 +45,9 @@ FROM pg_catalog.pg_replication_slots s WHERE s.slot_name = @slot_name::text;
 -- name: EffectiveStatesRefresh :exec
 SELECT lifecycle.effective_states_refresh();
 
+-- name: EffectiveStatesApply :one
+SELECT lifecycle.effective_states_apply(@facts::jsonb[]);
+
 -- name: WebhookDeliveriesClaim :many
 SELECT c.delivery_id, c.url, c.secret, c.body, c.idempotency_key, c.attempts
 FROM lifecycle.webhook_deliveries_claim(@batch_size, @lease::interval) c;

@@ -279,46 +279,12 @@ on conflict do nothing;
 -- ---------------------------------------------------------------------------------------------
 
 create materialized view lifecycle.effective_states as
-with recursive tree as (
-  select n.id,
-         n.state,
-         n.path as full_path,
-         case when n.state <> 0 then n.id end as source_id,
-         s.name = 'archived' as archived,
-         s.pending_deletion,
-         s.read_only
-    from lifecycle.namespaces n
-    join lifecycle.states s on s.code = n.state
-   where n.parent_id is null
-  union all
-  select c.id,
-         c.state,
-         t.full_path || '/' || c.path,
-         case when c.state <> 0 then c.id else t.source_id end,
-         t.archived or s.name = 'archived',
-         t.pending_deletion or s.pending_deletion,
-         t.read_only or s.read_only
-    from tree t
-    join lifecycle.namespaces c on c.parent_id = t.id
-    join lifecycle.states s on s.code = c.state
-)
-select t.id as namespace_id,
-       own.name as state,
-       coalesce(src_state.name, 'active') as effective_state,
-       nullif(t.source_id, t.id) as inherited_from_namespace_id,
-       t.archived as self_or_ancestor_archived,
-       t.pending_deletion as self_or_ancestor_deletion_scheduled,
-       t.read_only,
-       t.full_path
-  from tree t
-  join lifecycle.states own on own.code = t.state
-  left join lifecycle.namespaces src on src.id = t.source_id
-  left join lifecycle.states src_state on src_state.code = src.state;
+{{ template "snapshots/002/effective_states_query.sql" . }};
 
 -- Unique, so the view can be refreshed CONCURRENTLY (readers are never blocked).
 create unique index effective_states_namespace_id_idx on lifecycle.effective_states (namespace_id);
 
-{{ template "functions/effective_states_refresh.sql" . }}
+{{ template "snapshots/002/effective_states_refresh.sql" . }}
 
 -- ---------------------------------------------------------------------------------------------
 -- Privileges. lifecycle_app (the host application) reads everything, creates namespaces with a

@@ -276,17 +276,144 @@ end
 $$;
 
 --
+-- Name: effective_states_apply(jsonb[]); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.effective_states_apply(facts jsonb[]) RETURNS bigint
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    SET jit TO 'off'
+    AS $$
+declare
+  roots bigint[];
+  imported record;
+  written bigint := 0;
+  n bigint;
+begin
+  -- One writer at a time (the syncer's update, a rebuild, a DELETE of namespaces: step 6 of the
+  -- global lock order, namespace_lock_path): each statement below reads the tree after the lock,
+  -- so no row is written from a tree older than another writer's. Readers are not blocked.
+  lock table lifecycle.effective_states in share row exclusive mode;
+  if exists (select from pg_catalog.unnest(facts) f
+              where (f ->> 'action' = 'table_truncated' and f -> 'details' -> 'tables' ? 'lifecycle.namespaces')
+                 or (f ->> 'action' = 'namespaces_imported' and (f -> 'details' ->> 'backfill')::boolean)) then
+    perform lifecycle.effective_states_refresh();
+    return -1;
+  end if;
+
+  -- The namespaces whose subtree may read otherwise now: any change of state (a history row's
+  -- fact: the action its transition names, with from_state and to_state), a creation, a rename, a
+  -- finished move.
+  select pg_catalog.array_agg(distinct (f ->> 'namespace_id')::bigint) into roots
+    from pg_catalog.unnest(facts) f
+   where f ->> 'namespace_id' is not null
+     and (f ->> 'action' in ('namespace_created', 'renamed', 'transfer_completed')
+          or f -> 'details' ? 'to_state'
+          or f ->> 'action' in (select t.audit_action from lifecycle.state_transitions t));
+  -- A root below another root is computed with it (one hash join of the roots' ancestors with
+  -- the roots, not a comparison of every pair).
+  roots := array(with rs as (select distinct r.id from pg_catalog.unnest(roots) r(id))
+                 select rs.id from rs
+                  where not exists (select from lifecycle.namespaces n
+                                     cross join pg_catalog.unnest(n.traversal_ids[1:pg_catalog.cardinality(n.traversal_ids) - 1]) a(id)
+                                      join rs o on o.id = a.id
+                                     where n.id = rs.id));
+  if pg_catalog.cardinality(roots) > 0 then
+    insert into lifecycle.effective_states as e
+    select b.* from pg_catalog.unnest(roots) r, lifecycle.namespace_effective_states_below(r) b
+    on conflict (namespace_id) do update
+       set state = excluded.state, effective_state = excluded.effective_state,
+           inherited_from_namespace_id = excluded.inherited_from_namespace_id,
+           self_or_ancestor_archived = excluded.self_or_ancestor_archived,
+           self_or_ancestor_deletion_scheduled = excluded.self_or_ancestor_deletion_scheduled,
+           read_only = excluded.read_only, full_path = excluded.full_path
+     where (e.state, e.effective_state, e.inherited_from_namespace_id, e.self_or_ancestor_archived,
+            e.self_or_ancestor_deletion_scheduled, e.read_only, e.full_path)
+           is distinct from
+           (excluded.state, excluded.effective_state, excluded.inherited_from_namespace_id, excluded.self_or_ancestor_archived,
+            excluded.self_or_ancestor_deletion_scheduled, excluded.read_only, excluded.full_path);
+    get diagnostics n = row_count;
+    written := written + n;
+  end if;
+
+  -- Namespaces an import batch wrote: the ids of its range that have no row yet.
+  for imported in select (f -> 'details' ->> 'first_id')::bigint as first_id, (f -> 'details' ->> 'last_id')::bigint as last_id
+                    from pg_catalog.unnest(facts) f
+                   where f ->> 'action' = 'namespaces_imported' and f -> 'details' ? 'first_id' loop
+    insert into lifecycle.effective_states
+    select n.id, s.state, s.effective_state, s.inherited_from_namespace_id, s.self_or_ancestor_archived,
+           s.self_or_ancestor_deletion_scheduled, s.read_only, lifecycle.namespace_full_path(n.id)
+      from lifecycle.namespaces n
+     cross join lateral lifecycle.namespace_effective_state(n.id) s
+     where n.id between imported.first_id and imported.last_id
+       and not exists (select from lifecycle.effective_states e where e.namespace_id = n.id)
+    on conflict (namespace_id) do nothing;
+    get diagnostics n = row_count;
+    written := written + n;
+  end loop;
+
+  return written;
+end
+$$;
+
+--
 -- Name: effective_states_refresh(); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
 CREATE FUNCTION lifecycle.effective_states_refresh() RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
+    SET jit TO 'off'
     AS $$
 begin
-  refresh materialized view concurrently lifecycle.effective_states;
+  -- One writer at a time, as in effective_states_apply (whose lock this is).
+  lock table lifecycle.effective_states in share row exclusive mode;
+  insert into lifecycle.effective_states as e
+  select * from lifecycle.effective_states_computed c
+  on conflict (namespace_id) do update
+     set state = excluded.state, effective_state = excluded.effective_state,
+         inherited_from_namespace_id = excluded.inherited_from_namespace_id,
+         self_or_ancestor_archived = excluded.self_or_ancestor_archived,
+         self_or_ancestor_deletion_scheduled = excluded.self_or_ancestor_deletion_scheduled,
+         read_only = excluded.read_only, full_path = excluded.full_path
+   where (e.state, e.effective_state, e.inherited_from_namespace_id, e.self_or_ancestor_archived,
+          e.self_or_ancestor_deletion_scheduled, e.read_only, e.full_path)
+         is distinct from
+         (excluded.state, excluded.effective_state, excluded.inherited_from_namespace_id, excluded.self_or_ancestor_archived,
+          excluded.self_or_ancestor_deletion_scheduled, excluded.read_only, excluded.full_path);
+  delete from lifecycle.effective_states e
+   where not exists (select from lifecycle.namespaces n where n.id = e.namespace_id);
 end
 $$;
+
+--
+-- Name: effective_states_verify(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.effective_states_verify() RETURNS TABLE(namespace_id bigint, problem text)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select coalesce(c.namespace_id, e.namespace_id),
+         case when e.namespace_id is null then 'missing'
+              when c.namespace_id is null then 'extra: the namespace is gone'
+              else pg_catalog.format('kept %s, computed %s', e, c) end
+    from lifecycle.effective_states_computed c
+    full join lifecycle.effective_states e on e.namespace_id = c.namespace_id
+   where e.namespace_id is null or c.namespace_id is null
+      or (e.state, e.effective_state, e.inherited_from_namespace_id, e.self_or_ancestor_archived,
+          e.self_or_ancestor_deletion_scheduled, e.read_only, e.full_path)
+         is distinct from
+         (c.state, c.effective_state, c.inherited_from_namespace_id, c.self_or_ancestor_archived,
+          c.self_or_ancestor_deletion_scheduled, c.read_only, c.full_path)
+   order by 1
+$$;
+
+--
+-- Name: FUNCTION effective_states_verify(); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.effective_states_verify() IS 'Every row of lifecycle.effective_states that differs from the recursive definition (empty when right).';
 
 --
 -- Name: fact_dead_letter_record(pg_lsn, integer, timestamp with time zone, text, text, bytea, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -1315,6 +1442,135 @@ $_$;
 COMMENT ON FUNCTION lifecycle.namespace_effective_state(namespace_id bigint) IS 'Effective state, its source ancestor and the path-wide flags of one namespace; fresh, O(depth). No row when the namespace does not exist.';
 
 --
+-- Name: namespaces; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.namespaces (
+    id bigint NOT NULL,
+    parent_id bigint,
+    type text NOT NULL,
+    path text NOT NULL,
+    name text NOT NULL,
+    visibility text DEFAULT 'private'::text NOT NULL,
+    state smallint DEFAULT 0 NOT NULL,
+    traversal_ids bigint[] NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    deletion_scheduled_at timestamp with time zone,
+    deletion_scheduled_by bigint,
+    state_changes bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT namespaces_no_self_parent CHECK ((parent_id <> id)),
+    CONSTRAINT namespaces_organization_is_root CHECK (((type <> 'organization'::text) OR (parent_id IS NULL))),
+    CONSTRAINT namespaces_type_check CHECK ((type = ANY (ARRAY['organization'::text, 'group'::text, 'project'::text, 'user'::text])))
+);
+
+--
+-- Name: TABLE namespaces; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.namespaces IS 'Organizations, groups, projects and user namespaces in one tree; state holds the ADR 001 code.';
+
+--
+-- Name: COLUMN namespaces.traversal_ids; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON COLUMN lifecycle.namespaces.traversal_ids IS 'Ids from the root to this namespace, kept by the database; descendants of X are the rows with X as a prefix.';
+
+--
+-- Name: states; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.states (
+    code smallint NOT NULL,
+    name text NOT NULL,
+    alias text,
+    description text NOT NULL,
+    permanent boolean NOT NULL,
+    read_only boolean NOT NULL,
+    pending_deletion boolean NOT NULL,
+    operation text
+);
+
+--
+-- Name: TABLE states; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.states IS 'ADR 001 state codes. Clients speak names; "active" is accepted everywhere as the name of code 0.';
+
+--
+-- Name: COLUMN states.operation; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON COLUMN lifecycle.states.operation IS 'The operation that owns this state: only its own code path, or a worker or superuser, moves a namespace out of it.';
+
+--
+-- Name: namespace_effective_states_below(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_effective_states_below(namespace_id bigint) RETURNS TABLE(namespace_id bigint, state text, effective_state text, inherited_from_namespace_id bigint, self_or_ancestor_archived boolean, self_or_ancestor_deletion_scheduled boolean, read_only boolean, full_path text)
+    LANGUAGE sql STABLE
+    BEGIN ATOMIC
+ WITH RECURSIVE above AS (
+          SELECT (array_agg(a.id ORDER BY (cardinality(a.traversal_ids)) DESC) FILTER (WHERE (a.state <> 0)))[1] AS source_id,
+             COALESCE(bool_or((s.name = 'archived'::text)), false) AS archived,
+             COALESCE(bool_or(s.pending_deletion), false) AS pending_deletion,
+             COALESCE(bool_or(s.read_only), false) AS read_only,
+             string_agg(a.path, '/'::text ORDER BY (cardinality(a.traversal_ids))) AS parent_path
+            FROM ((lifecycle.namespaces r
+              JOIN lifecycle.namespaces a ON ((a.id = ANY (r.traversal_ids[1:(cardinality(r.traversal_ids) - 1)]))))
+              JOIN lifecycle.states s ON ((s.code = a.state)))
+           WHERE (r.id = namespace_effective_states_below.namespace_id)
+         ), tree AS (
+          SELECT r.id,
+             r.state,
+             (COALESCE((above.parent_path || '/'::text), ''::text) || r.path) AS full_path,
+                 CASE
+                     WHEN (r.state <> 0) THEN r.id
+                     ELSE above.source_id
+                 END AS source_id,
+             (above.archived OR (s.name = 'archived'::text)) AS archived,
+             (above.pending_deletion OR s.pending_deletion) AS pending_deletion,
+             (above.read_only OR s.read_only) AS read_only
+            FROM ((lifecycle.namespaces r
+              CROSS JOIN above)
+              JOIN lifecycle.states s ON ((s.code = r.state)))
+           WHERE (r.id = namespace_effective_states_below.namespace_id)
+         UNION ALL
+          SELECT c.id,
+             c.state,
+             ((t_1.full_path || '/'::text) || c.path),
+                 CASE
+                     WHEN (c.state <> 0) THEN c.id
+                     ELSE t_1.source_id
+                 END AS source_id,
+             (t_1.archived OR (s.name = 'archived'::text)),
+             (t_1.pending_deletion OR s.pending_deletion),
+             (t_1.read_only OR s.read_only)
+            FROM ((tree t_1
+              JOIN lifecycle.namespaces c ON ((c.parent_id = t_1.id)))
+              JOIN lifecycle.states s ON ((s.code = c.state)))
+         )
+  SELECT t.id,
+     own.name,
+     COALESCE(src_state.name, 'active'::text) AS "coalesce",
+     NULLIF(t.source_id, t.id) AS "nullif",
+     t.archived,
+     t.pending_deletion,
+     t.read_only,
+     t.full_path
+    FROM (((tree t
+      JOIN lifecycle.states own ON ((own.code = t.state)))
+      LEFT JOIN lifecycle.namespaces src ON ((src.id = t.source_id)))
+      LEFT JOIN lifecycle.states src_state ON ((src_state.code = src.state)));
+END;
+
+--
+-- Name: FUNCTION namespace_effective_states_below(namespace_id bigint); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.namespace_effective_states_below(namespace_id bigint) IS 'Effective state and full path of a namespace and every namespace below it; fresh, O(subtree).';
+
+--
 -- Name: namespace_event(bigint, text, bigint, jsonb); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -1932,41 +2188,6 @@ $$;
 --
 
 COMMENT ON PROCEDURE lifecycle.namespace_import_run(IN batch_size integer, INOUT imported bigint, INOUT rejected bigint) IS 'Import lifecycle.namespace_imports in committed batches with progress; resumable; returns (imported, rejected).';
-
---
--- Name: namespaces; Type: TABLE; Schema: lifecycle; Owner: -
---
-
-CREATE TABLE lifecycle.namespaces (
-    id bigint NOT NULL,
-    parent_id bigint,
-    type text NOT NULL,
-    path text NOT NULL,
-    name text NOT NULL,
-    visibility text DEFAULT 'private'::text NOT NULL,
-    state smallint DEFAULT 0 NOT NULL,
-    traversal_ids bigint[] NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    deletion_scheduled_at timestamp with time zone,
-    deletion_scheduled_by bigint,
-    state_changes bigint DEFAULT 0 NOT NULL,
-    CONSTRAINT namespaces_no_self_parent CHECK ((parent_id <> id)),
-    CONSTRAINT namespaces_organization_is_root CHECK (((type <> 'organization'::text) OR (parent_id IS NULL))),
-    CONSTRAINT namespaces_type_check CHECK ((type = ANY (ARRAY['organization'::text, 'group'::text, 'project'::text, 'user'::text])))
-);
-
---
--- Name: TABLE namespaces; Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON TABLE lifecycle.namespaces IS 'Organizations, groups, projects and user namespaces in one tree; state holds the ADR 001 code.';
-
---
--- Name: COLUMN namespaces.traversal_ids; Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON COLUMN lifecycle.namespaces.traversal_ids IS 'Ids from the root to this namespace, kept by the database; descendants of X are the rows with X as a prefix.';
 
 --
 -- Name: namespace_lock(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -2681,6 +2902,20 @@ begin
       hint = 'Schedule the deletion and start it; lifecycle.namespace_hard_delete removes the rows.';
   end if;
   return old;
+end
+$$;
+
+--
+-- Name: namespaces_effective_states(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespaces_effective_states() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  delete from lifecycle.effective_states e using gone g where e.namespace_id = g.id;
+  return null;
 end
 $$;
 
@@ -4223,37 +4458,31 @@ CREATE TABLE lifecycle.deleted_namespaces (
 );
 
 --
--- Name: states; Type: TABLE; Schema: lifecycle; Owner: -
+-- Name: effective_states; Type: TABLE; Schema: lifecycle; Owner: -
 --
 
-CREATE TABLE lifecycle.states (
-    code smallint NOT NULL,
-    name text NOT NULL,
-    alias text,
-    description text NOT NULL,
-    permanent boolean NOT NULL,
+CREATE TABLE lifecycle.effective_states (
+    namespace_id bigint NOT NULL,
+    state text NOT NULL,
+    effective_state text NOT NULL,
+    inherited_from_namespace_id bigint,
+    self_or_ancestor_archived boolean NOT NULL,
+    self_or_ancestor_deletion_scheduled boolean NOT NULL,
     read_only boolean NOT NULL,
-    pending_deletion boolean NOT NULL,
-    operation text
+    full_path text NOT NULL
 );
 
 --
--- Name: TABLE states; Type: COMMENT; Schema: lifecycle; Owner: -
+-- Name: TABLE effective_states; Type: COMMENT; Schema: lifecycle; Owner: -
 --
 
-COMMENT ON TABLE lifecycle.states IS 'ADR 001 state codes. Clients speak names; "active" is accepted everywhere as the name of code 0.';
+COMMENT ON TABLE lifecycle.effective_states IS 'Effective state of every namespace for bulk reads, kept by the syncer change by change (lags by the syncer''s delay); namespace_effective_state is always fresh.';
 
 --
--- Name: COLUMN states.operation; Type: COMMENT; Schema: lifecycle; Owner: -
+-- Name: effective_states_computed; Type: VIEW; Schema: lifecycle; Owner: -
 --
 
-COMMENT ON COLUMN lifecycle.states.operation IS 'The operation that owns this state: only its own code path, or a worker or superuser, moves a namespace out of it.';
-
---
--- Name: effective_states; Type: MATERIALIZED VIEW; Schema: lifecycle; Owner: -
---
-
-CREATE MATERIALIZED VIEW lifecycle.effective_states AS
+CREATE VIEW lifecycle.effective_states_computed AS
  WITH RECURSIVE tree AS (
          SELECT n.id,
             n.state,
@@ -4294,8 +4523,13 @@ CREATE MATERIALIZED VIEW lifecycle.effective_states AS
    FROM (((tree t
      JOIN lifecycle.states own ON ((own.code = t.state)))
      LEFT JOIN lifecycle.namespaces src ON ((src.id = t.source_id)))
-     LEFT JOIN lifecycle.states src_state ON ((src_state.code = src.state)))
-  WITH NO DATA;
+     LEFT JOIN lifecycle.states src_state ON ((src_state.code = src.state)));
+
+--
+-- Name: VIEW effective_states_computed; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON VIEW lifecycle.effective_states_computed IS 'The definition of lifecycle.effective_states (recursive, from every root): the reference the kept table is verified against.';
 
 --
 -- Name: event_sources; Type: TABLE; Schema: lifecycle; Owner: -
@@ -4730,6 +4964,13 @@ ALTER TABLE ONLY lifecycle.deleted_namespaces
     ADD CONSTRAINT deleted_namespaces_pkey PRIMARY KEY (namespace_id);
 
 --
+-- Name: effective_states effective_states_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.effective_states
+    ADD CONSTRAINT effective_states_pkey PRIMARY KEY (namespace_id);
+
+--
 -- Name: event_sources event_sources_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
 --
 
@@ -4966,10 +5207,10 @@ CREATE INDEX audit_events_committed_at_idx ON lifecycle.audit_events USING btree
 CREATE INDEX audit_events_namespace_id_idx ON lifecycle.audit_events USING btree (namespace_id, id);
 
 --
--- Name: effective_states_namespace_id_idx; Type: INDEX; Schema: lifecycle; Owner: -
+-- Name: effective_states_full_path_idx; Type: INDEX; Schema: lifecycle; Owner: -
 --
 
-CREATE UNIQUE INDEX effective_states_namespace_id_idx ON lifecycle.effective_states USING btree (namespace_id);
+CREATE INDEX effective_states_full_path_idx ON lifecycle.effective_states USING btree (full_path text_pattern_ops);
 
 --
 -- Name: namespace_imports_parent_id_idx; Type: INDEX; Schema: lifecycle; Owner: -
@@ -5192,6 +5433,12 @@ CREATE TRIGGER namespaces_4_facts_insert AFTER INSERT ON lifecycle.namespaces FO
 --
 
 CREATE TRIGGER namespaces_deletion_guard BEFORE DELETE ON lifecycle.namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.namespaces_deletion_guard();
+
+--
+-- Name: namespaces namespaces_effective_states; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER namespaces_effective_states AFTER DELETE ON lifecycle.namespaces REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION lifecycle.namespaces_effective_states();
 
 --
 -- Name: settings settings_validate; Type: TRIGGER; Schema: lifecycle; Owner: -
@@ -5425,11 +5672,25 @@ REVOKE ALL ON FUNCTION lifecycle.deleted_namespaces_facts() FROM PUBLIC;
 REVOKE ALL ON FUNCTION lifecycle.effective_state_of(id bigint) FROM PUBLIC;
 
 --
+-- Name: FUNCTION effective_states_apply(facts jsonb[]); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.effective_states_apply(facts jsonb[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.effective_states_apply(facts jsonb[]) TO lifecycle_worker;
+
+--
 -- Name: FUNCTION effective_states_refresh(); Type: ACL; Schema: lifecycle; Owner: -
 --
 
 REVOKE ALL ON FUNCTION lifecycle.effective_states_refresh() FROM PUBLIC;
 GRANT ALL ON FUNCTION lifecycle.effective_states_refresh() TO lifecycle_worker;
+
+--
+-- Name: FUNCTION effective_states_verify(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.effective_states_verify() FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.effective_states_verify() TO lifecycle_worker;
 
 --
 -- Name: FUNCTION fact_dead_letter_record(source_lsn pg_lsn, source_position integer, committed_at timestamp with time zone, reason text, detail text, payload bytea, payload_bytes bigint); Type: ACL; Schema: lifecycle; Owner: -
@@ -5590,6 +5851,70 @@ GRANT ALL ON FUNCTION lifecycle.namespace_effective_state(namespace_id bigint) T
 GRANT ALL ON FUNCTION lifecycle.namespace_effective_state(namespace_id bigint) TO lifecycle_worker;
 
 --
+-- Name: TABLE namespaces; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.namespaces TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.namespaces TO lifecycle_worker;
+
+--
+-- Name: COLUMN namespaces.parent_id; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT INSERT(parent_id) ON TABLE lifecycle.namespaces TO lifecycle_app;
+GRANT INSERT(parent_id) ON TABLE lifecycle.namespaces TO lifecycle_worker;
+
+--
+-- Name: COLUMN namespaces.type; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT INSERT(type) ON TABLE lifecycle.namespaces TO lifecycle_app;
+GRANT INSERT(type) ON TABLE lifecycle.namespaces TO lifecycle_worker;
+
+--
+-- Name: COLUMN namespaces.path; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT INSERT(path) ON TABLE lifecycle.namespaces TO lifecycle_app;
+GRANT INSERT(path) ON TABLE lifecycle.namespaces TO lifecycle_worker;
+
+--
+-- Name: COLUMN namespaces.name; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT INSERT(name),UPDATE(name) ON TABLE lifecycle.namespaces TO lifecycle_app;
+GRANT INSERT(name),UPDATE(name) ON TABLE lifecycle.namespaces TO lifecycle_worker;
+
+--
+-- Name: COLUMN namespaces.visibility; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT INSERT(visibility) ON TABLE lifecycle.namespaces TO lifecycle_app;
+GRANT INSERT(visibility) ON TABLE lifecycle.namespaces TO lifecycle_worker;
+
+--
+-- Name: COLUMN namespaces.state; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT INSERT(state) ON TABLE lifecycle.namespaces TO lifecycle_app;
+GRANT INSERT(state) ON TABLE lifecycle.namespaces TO lifecycle_worker;
+
+--
+-- Name: TABLE states; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.states TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.states TO lifecycle_worker;
+
+--
+-- Name: FUNCTION namespace_effective_states_below(namespace_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_effective_states_below(namespace_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.namespace_effective_states_below(namespace_id bigint) TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.namespace_effective_states_below(namespace_id bigint) TO lifecycle_worker;
+
+--
 -- Name: FUNCTION namespace_event(namespace_id bigint, event text, actor_id bigint, metadata jsonb); Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -5653,55 +5978,6 @@ GRANT ALL ON FUNCTION lifecycle.namespace_import_prepare() TO lifecycle_worker;
 
 REVOKE ALL ON PROCEDURE lifecycle.namespace_import_run(IN batch_size integer, INOUT imported bigint, INOUT rejected bigint) FROM PUBLIC;
 GRANT ALL ON PROCEDURE lifecycle.namespace_import_run(IN batch_size integer, INOUT imported bigint, INOUT rejected bigint) TO lifecycle_worker;
-
---
--- Name: TABLE namespaces; Type: ACL; Schema: lifecycle; Owner: -
---
-
-GRANT SELECT ON TABLE lifecycle.namespaces TO lifecycle_app;
-GRANT SELECT ON TABLE lifecycle.namespaces TO lifecycle_worker;
-
---
--- Name: COLUMN namespaces.parent_id; Type: ACL; Schema: lifecycle; Owner: -
---
-
-GRANT INSERT(parent_id) ON TABLE lifecycle.namespaces TO lifecycle_app;
-GRANT INSERT(parent_id) ON TABLE lifecycle.namespaces TO lifecycle_worker;
-
---
--- Name: COLUMN namespaces.type; Type: ACL; Schema: lifecycle; Owner: -
---
-
-GRANT INSERT(type) ON TABLE lifecycle.namespaces TO lifecycle_app;
-GRANT INSERT(type) ON TABLE lifecycle.namespaces TO lifecycle_worker;
-
---
--- Name: COLUMN namespaces.path; Type: ACL; Schema: lifecycle; Owner: -
---
-
-GRANT INSERT(path) ON TABLE lifecycle.namespaces TO lifecycle_app;
-GRANT INSERT(path) ON TABLE lifecycle.namespaces TO lifecycle_worker;
-
---
--- Name: COLUMN namespaces.name; Type: ACL; Schema: lifecycle; Owner: -
---
-
-GRANT INSERT(name),UPDATE(name) ON TABLE lifecycle.namespaces TO lifecycle_app;
-GRANT INSERT(name),UPDATE(name) ON TABLE lifecycle.namespaces TO lifecycle_worker;
-
---
--- Name: COLUMN namespaces.visibility; Type: ACL; Schema: lifecycle; Owner: -
---
-
-GRANT INSERT(visibility) ON TABLE lifecycle.namespaces TO lifecycle_app;
-GRANT INSERT(visibility) ON TABLE lifecycle.namespaces TO lifecycle_worker;
-
---
--- Name: COLUMN namespaces.state; Type: ACL; Schema: lifecycle; Owner: -
---
-
-GRANT INSERT(state) ON TABLE lifecycle.namespaces TO lifecycle_app;
-GRANT INSERT(state) ON TABLE lifecycle.namespaces TO lifecycle_worker;
 
 --
 -- Name: FUNCTION namespace_lock(namespace_id bigint); Type: ACL; Schema: lifecycle; Owner: -
@@ -5824,6 +6100,12 @@ GRANT ALL ON FUNCTION lifecycle.namespace_transition(namespace_id bigint, to_sta
 --
 
 REVOKE ALL ON FUNCTION lifecycle.namespaces_deletion_guard() FROM PUBLIC;
+
+--
+-- Name: FUNCTION namespaces_effective_states(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespaces_effective_states() FROM PUBLIC;
 
 --
 -- Name: FUNCTION namespaces_facts(); Type: ACL; Schema: lifecycle; Owner: -
@@ -6101,18 +6383,18 @@ GRANT SELECT ON TABLE lifecycle.deleted_namespaces TO lifecycle_app;
 GRANT SELECT ON TABLE lifecycle.deleted_namespaces TO lifecycle_worker;
 
 --
--- Name: TABLE states; Type: ACL; Schema: lifecycle; Owner: -
---
-
-GRANT SELECT ON TABLE lifecycle.states TO lifecycle_app;
-GRANT SELECT ON TABLE lifecycle.states TO lifecycle_worker;
-
---
 -- Name: TABLE effective_states; Type: ACL; Schema: lifecycle; Owner: -
 --
 
 GRANT SELECT ON TABLE lifecycle.effective_states TO lifecycle_app;
 GRANT SELECT ON TABLE lifecycle.effective_states TO lifecycle_worker;
+
+--
+-- Name: TABLE effective_states_computed; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.effective_states_computed TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.effective_states_computed TO lifecycle_worker;
 
 --
 -- Name: TABLE event_sources; Type: ACL; Schema: lifecycle; Owner: -

@@ -206,3 +206,18 @@ begin
   perform lifecycle.legacy_bridge_add('legacy.projects', 'project_namespace_id', 'deletion_in_progress', 'pending_delete');
 end
 $$;
+
+-- fact_of is a fact as lifecycle.fact_emit writes it to the WAL (without its MAC: the syncer
+-- passes verified facts on), for the namespace as it is now: what effective_states_apply is given.
+create function lifecycle_test.fact_of(action text, namespace_id bigint, details jsonb default '{}')
+returns jsonb
+language sql
+stable
+set search_path to ''
+as $$
+  select pg_catalog.jsonb_build_object('action', fact_of.action, 'namespace_id', fact_of.namespace_id,
+           'traversal_ids', n.traversal_ids, 'full_path', lifecycle.namespace_full_path(fact_of.namespace_id),
+           'actor_id', null, 'details', fact_of.details, 'occurred_at', pg_catalog.now())
+    from (select) dummy
+    left join lifecycle.namespaces n on n.id = fact_of.namespace_id
+$$;

@@ -73,5 +73,5 @@ func print(r *stress.Report) {
 	}
 	fmt.Printf("syncer kills %d, PostgreSQL restarts %d\n", r.SyncerKills, r.PGRestarts)
 	fmt.Printf("history rows %d, state changes counted by the gate %d, audit rows for them %d\n", r.History, r.Counted, r.Audited)
-	fmt.Printf("invariant violations %d, undocumented errors %d\n", len(r.Violations), len(r.Other))
+	fmt.Printf("invariant violations %d, effective_states rows wrong %d, undocumented errors %d\n", len(r.Violations), r.EffectiveStatesWrong, len(r.Other))
 }

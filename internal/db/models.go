@@ -36,7 +36,20 @@ type LifecycleDeletedNamespace struct {
 	DeletedAt           time.Time
 }
 
+// Effective state of every namespace for bulk reads, kept by the syncer change by change (lags by the syncer's delay); namespace_effective_state is always fresh.
 type LifecycleEffectiveState struct {
+	NamespaceID                     int64
+	State                           string
+	EffectiveState                  string
+	InheritedFromNamespaceID        *int64
+	SelfOrAncestorArchived          bool
+	SelfOrAncestorDeletionScheduled bool
+	ReadOnly                        bool
+	FullPath                        string
+}
+
+// The definition of lifecycle.effective_states (recursive, from every root): the reference the kept table is verified against.
+type LifecycleEffectiveStatesComputed struct {
 	NamespaceID                     int64
 	State                           string
 	EffectiveState                  string

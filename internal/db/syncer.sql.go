@@ -12,6 +12,17 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
+const effectiveStatesApply = `-- name: EffectiveStatesApply :one
+SELECT lifecycle.effective_states_apply($1::jsonb[])
+`
+
+func (q *Queries) EffectiveStatesApply(ctx context.Context, facts [][]byte) (int64, error) {
+	row := q.db.QueryRow(ctx, effectiveStatesApply, facts)
+	var effective_states_apply int64
+	err := row.Scan(&effective_states_apply)
+	return effective_states_apply, err
+}
+
 const effectiveStatesRefresh = `-- name: EffectiveStatesRefresh :exec
 SELECT lifecycle.effective_states_refresh()
 `

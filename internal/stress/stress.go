@@ -19,6 +19,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -49,7 +50,9 @@ type Report struct {
 	Refusals                  map[string]int64 // by SQLSTATE (documented refusals, lock timeouts 55P03, deadlocks 40P01)
 	Other                     map[string]int64 // anything else, by error text
 	SyncerKills, PGRestarts   int
-	History, Counted, Audited int64 // history rows, state changes counted by the gate, audit rows of history rows
+	History, Counted, Audited int64    // history rows, state changes counted by the gate, audit rows of history rows
+	EffectiveStatesWrong      int64    // rows of lifecycle.effective_states that differ from the definition a minute after the audit caught up
+	EffectiveStatesRows       []string // the first of them
 	Violations                []string
 }
 
@@ -162,13 +165,14 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			c := &client{r: rand.New(rand.NewPCG(uint64(i), uint64(time.Now().UnixNano()))), pool: own,
 				lc: nslifecycle.NewClient(own), worker: nslifecycle.NewClient(pool), app: own == app, ids: ids}
 			for time.Now().Before(deadline) && ctx.Err() == nil {
+				// The changes an operation committed count even when a later step of it failed
+				// (a transfer started whose move was refused, a deletion started whose batch was).
 				changed, err := c.operate(ctx)
 				ops.Add(1)
+				changes.Add(changed)
 				if err != nil {
 					record(nslifecycle.FromDB(err))
-					continue
 				}
-				changes.Add(changed)
 			}
 		}()
 	}
@@ -224,6 +228,26 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return rep, err
 	}
+	// The syncer keeps lifecycle.effective_states from the facts: once it has caught up, the table
+	// equals its definition (a little after the audit: the update follows the recording).
+	for wait := time.Now().Add(time.Minute); ; time.Sleep(200 * time.Millisecond) {
+		if err := pool.QueryRow(ctx, `select count(*) from lifecycle.effective_states_verify()`).Scan(&rep.EffectiveStatesWrong); err != nil {
+			return rep, err
+		}
+		if rep.EffectiveStatesWrong == 0 || time.Now().After(wait) {
+			break
+		}
+	}
+	if rep.EffectiveStatesWrong > 0 {
+		rows, err := pool.Query(ctx, `select namespace_id || ': ' || problem from lifecycle.effective_states_verify() limit 5`)
+		if err != nil {
+			return rep, err
+		}
+		rep.EffectiveStatesRows, err = pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return rep, err
+		}
+	}
 	rows, err := pool.Query(ctx, `select namespace_id || ' ' || invariant || ': ' || reason from lifecycle.check_invariants()`)
 	if err != nil {
 		return rep, err
@@ -248,6 +272,10 @@ func (r *Report) Failures() []string {
 		f = append(f, fmt.Sprintf("%d history rows for %d changes seen by the clients (+%d calls cut off by a restart)",
 			r.History, r.Changes, r.Ambiguous))
 	}
+	if r.EffectiveStatesWrong != 0 {
+		f = append(f, fmt.Sprintf("%d rows of lifecycle.effective_states differ from the definition (effective_states_verify): %v",
+			r.EffectiveStatesWrong, r.EffectiveStatesRows))
+	}
 	if r.Audited != r.History {
 		f = append(f, fmt.Sprintf("%d audit rows for %d history rows", r.Audited, r.History))
 	}
@@ -259,7 +287,8 @@ func (r *Report) Failures() []string {
 
 var events = []string{"archive", "unarchive", "schedule_deletion", "restore", "maintain", "unmaintain", "transfer_start"}
 
-// operate does one random operation; it returns the number of state changes it made.
+// operate does one random operation; it returns the number of state changes it committed, also
+// when it fails after some.
 func (c *client) operate(ctx context.Context) (int64, error) {
 	ns := c.ids[c.r.IntN(len(c.ids))]
 	actor := int64(1) // owns the whole tree

@@ -9,42 +9,66 @@ import (
 	"github.com/nslifecycle/nslifecycle/internal/db"
 )
 
-// refresher keeps lifecycle.effective_states fresh: after a change it waits for the debounce
-// period (more changes within it share one refresh), then refreshes concurrently; never two at
-// once, since it is one goroutine. Under steady changes refreshes do not run back to back (a full
-// refresh costs seconds of CPU at a million namespaces): the next starts at least
-// RefreshMinInterval after the end of the last, and late enough that refreshing takes at most
-// RefreshMaxShare of the time. The lag it exports is the age of the oldest change the view does
-// not show yet, from that change's commit.
+// maxPendingFacts bounds the facts kept for the next update of lifecycle.effective_states: past
+// it (the database refusing updates for long under a stream of changes), they are dropped and the
+// next update rebuilds the table whole instead.
+const maxPendingFacts = 100_000
+
+// refresher keeps lifecycle.effective_states current from the facts the syncer records: it hands
+// them to lifecycle.effective_states_apply, which recomputes only the subtrees they can have
+// touched (which facts matter is decided there). One update at a time, since it is one goroutine;
+// facts recorded while one runs wait for the next, so under load updates grow by themselves.
+// After the debounce, the next update starts at least RefreshMinInterval after the end of the
+// last, and late enough that updating takes at most RefreshMaxShare of the time. The table is
+// rebuilt whole (effective_states_refresh) when the refresher starts (facts recorded by an
+// earlier run and not applied before it stopped are not sent again) and when too many facts have
+// piled up. The lag it exports is the age of the oldest change the table does not show yet, from
+// that change's commit.
 type refresher struct {
 	s    *Syncer
 	kick chan struct{}
 
 	mu      sync.Mutex
-	oldest  time.Time // commit time of the oldest change neither in the view nor in the refresh running; zero: none
-	running time.Time // commit time of the oldest change the refresh running will show; zero: none running
+	pending [][]byte  // facts recorded since the update running started (JSON)
+	whole   bool      // the next update rebuilds the table whole
+	oldest  time.Time // commit time of the oldest change neither in the table nor in the update running; zero: none
+	running time.Time // commit time of the oldest change the update running will show; zero: none running
 
-	lastEnd  time.Time     // when the last refresh ended (the run goroutine's)
+	lastEnd  time.Time     // when the last update ended (the run goroutine's)
 	lastTook time.Duration // and how long it took
 }
 
-// changed: a source transaction committed at `committed` has been recorded; what it changed is not
-// in the view until a refresh that starts after now ends.
-func (r *refresher) changed(committed time.Time) {
+func newRefresher(s *Syncer) *refresher {
+	return &refresher{s: s, kick: make(chan struct{}, 1), whole: true}
+}
+
+// changed: a source transaction committed at `committed` has been recorded with these facts;
+// what they changed is not in the table until an update that starts after now ends.
+func (r *refresher) changed(committed time.Time, facts ...[]byte) {
 	r.mu.Lock()
 	if r.oldest.IsZero() || committed.Before(r.oldest) {
 		r.oldest = committed
 	}
+	if !r.whole {
+		r.pending = append(r.pending, facts...)
+		if len(r.pending) > maxPendingFacts {
+			r.pending, r.whole = nil, true
+		}
+	}
 	r.mu.Unlock()
+	r.wake()
+}
+
+func (r *refresher) wake() {
 	select {
 	case r.kick <- struct{}{}:
 	default:
 	}
 }
 
-// lag is the age in seconds of the oldest recorded change the view does not show yet (0: none).
-// A change recorded while a refresh runs counts as not shown until the next one (it may be shown
-// already: the refresh's snapshot may include it), so the lag errs on the high side.
+// lag is the age in seconds of the oldest recorded change the table does not show yet (0: none).
+// A change recorded while an update runs counts as not shown until the next one (it may be shown
+// already: the update reads the tree as it is), so the lag errs on the high side.
 func (r *refresher) lag() float64 {
 	r.mu.Lock()
 	t := r.oldest
@@ -58,27 +82,39 @@ func (r *refresher) lag() float64 {
 	return max(0, time.Since(t).Seconds())
 }
 
-// starting: a refresh begins; it will show the changes recorded so far. Those recorded during it
-// are left for the next.
-func (r *refresher) starting() {
+// starting: an update begins; it will show the changes recorded so far, whose facts it takes
+// (whole: rebuild the table instead). Those recorded during it are left for the next.
+func (r *refresher) starting() (facts [][]byte, whole bool) {
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.running, r.oldest = r.oldest, time.Time{}
-	r.mu.Unlock()
+	facts, whole = r.pending, r.whole
+	r.pending, r.whole = nil, false
+	return facts, whole
 }
 
-// ended: the refresh is over; when it failed, the changes it was to show are not shown.
-func (r *refresher) ended(ok bool) {
+// ended: the update is over; when it failed, the changes it was to show are not shown, and its
+// facts (or its rebuild) go to the next.
+func (r *refresher) ended(ok bool, facts [][]byte, whole bool) {
 	r.mu.Lock()
-	if !ok && !r.running.IsZero() && (r.oldest.IsZero() || r.running.Before(r.oldest)) {
-		r.oldest = r.running
+	defer r.mu.Unlock()
+	if !ok {
+		if !r.running.IsZero() && (r.oldest.IsZero() || r.running.Before(r.oldest)) {
+			r.oldest = r.running
+		}
+		r.whole = r.whole || whole || len(r.pending)+len(facts) > maxPendingFacts
+		if r.whole {
+			r.pending = nil
+		} else {
+			r.pending = append(facts, r.pending...)
+		}
 	}
 	r.running = time.Time{}
-	r.mu.Unlock()
 }
 
-// gap is how long after the end of a refresh that took `took` the next may start: the minimum
-// interval, and long enough for refreshing to take at most the maximum share of the time (a
-// refresh of d every d/share: d·(1−share)/share between them).
+// gap is how long after the end of an update that took `took` the next may start: the minimum
+// interval, and long enough for updating to take at most the maximum share of the time (an
+// update of d every d/share: d·(1−share)/share between them).
 func (r *refresher) gap(took time.Duration) time.Duration {
 	g := r.s.cfg.RefreshMinInterval
 	if share := r.s.cfg.RefreshMaxShare; share > 0 && share < 1 {
@@ -87,8 +123,8 @@ func (r *refresher) gap(took time.Duration) time.Duration {
 	return g
 }
 
-// wait is how long a refresh of changes seen now waits: the debounce, and at least until the gap
-// after the last refresh has passed.
+// wait is how long an update of changes seen now waits: the debounce, and at least until the gap
+// after the last update has passed.
 func (r *refresher) wait(now time.Time) time.Duration {
 	w := r.s.cfg.RefreshDebounce
 	if !r.lastEnd.IsZero() {
@@ -98,6 +134,7 @@ func (r *refresher) wait(now time.Time) time.Duration {
 }
 
 func (r *refresher) run(ctx context.Context) {
+	r.wake() // the rebuild at start
 	var timer <-chan time.Time
 	for {
 		select {
@@ -109,20 +146,31 @@ func (r *refresher) run(ctx context.Context) {
 			}
 		case <-timer:
 			timer = nil
-			r.starting()
+			facts, whole := r.starting()
 			start := time.Now()
-			err := db.New(r.s.pool).EffectiveStatesRefresh(ctx)
+			var err error
+			var rows int64
+			if whole {
+				err = db.New(r.s.pool).EffectiveStatesRefresh(ctx)
+			} else {
+				rows, err = db.New(r.s.pool).EffectiveStatesApply(ctx, facts)
+			}
 			end := time.Now()
-			r.ended(err == nil)
+			r.ended(err == nil, facts, whole)
 			if err != nil {
 				if ctx.Err() != nil {
 					return
 				}
-				r.s.log.Error("refresh lifecycle.effective_states", "err", nslifecycle.FromDB(err))
-				timer = time.After(r.s.cfg.RefreshDebounce)
+				r.s.log.Error("update lifecycle.effective_states", "whole", whole, "facts", len(facts), "err", nslifecycle.FromDB(err))
+				timer = time.After(r.s.cfg.RefreshDebounce + time.Second)
 				continue
 			}
 			r.lastEnd, r.lastTook = end, end.Sub(start)
+			if whole {
+				r.s.log.Info("rebuilt lifecycle.effective_states whole", "took", r.lastTook)
+			} else {
+				r.s.log.Debug("updated lifecycle.effective_states", "facts", len(facts), "rows", rows, "took", r.lastTook)
+			}
 			r.s.metrics.refreshes.Observe(r.lastTook.Seconds())
 		}
 	}

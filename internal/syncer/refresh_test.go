@@ -7,7 +7,7 @@ import (
 )
 
 func newTestRefresher(cfg Config) *refresher {
-	return &refresher{s: &Syncer{cfg: cfg}, kick: make(chan struct{}, 1)}
+	return newRefresher(&Syncer{cfg: cfg})
 }
 
 // The next refresh waits for the debounce, the minimum interval after the end of the last, and
@@ -77,26 +77,67 @@ func TestRefreshLag(t *testing.T) {
 		t.Fatalf("lag %v, want about 3 s (the oldest change)", lag)
 	}
 	// A refresh starts: the changes it will show still count until it ends.
-	r.starting()
+	facts, whole := r.starting()
 	r.changed(now.Add(-500 * time.Millisecond))
 	if lag := r.lag(); lag < 3 || lag > 4 {
 		t.Fatalf("lag %v during a refresh, want about 3 s", lag)
 	}
 	// It fails: they are still not shown.
-	r.ended(false)
+	r.ended(false, facts, whole)
 	if lag := r.lag(); lag < 3 || lag > 4 {
 		t.Fatalf("lag %v after a failed refresh, want about 3 s", lag)
 	}
 	// The next one succeeds: only what was recorded meanwhile is left.
-	r.starting()
+	facts, whole = r.starting()
 	r.changed(now.Add(-200 * time.Millisecond))
-	r.ended(true)
+	r.ended(true, facts, whole)
 	if lag := r.lag(); lag < 0.2 || lag > 1.2 {
 		t.Fatalf("lag %v after the refresh, want about 0.2 s", lag)
 	}
-	r.starting()
-	r.ended(true)
+	facts, whole = r.starting()
+	r.ended(true, facts, whole)
 	if lag := r.lag(); lag != 0 {
 		t.Fatalf("lag %v with everything shown, want 0", lag)
+	}
+}
+
+// The first update rebuilds the table whole; then each takes the facts recorded since the last
+// began, a failed one hands its facts (or its rebuild) to the next, and too many facts waiting
+// turn into a rebuild.
+func TestRefreshFacts(t *testing.T) {
+	r := newTestRefresher(Config{})
+	now := time.Now()
+	r.changed(now, []byte(`{"action":"archived"}`))
+	if facts, whole := r.starting(); !whole || len(facts) != 0 {
+		t.Fatalf("first update: whole %v with %d facts, want a rebuild", whole, len(facts))
+	} else {
+		r.ended(true, facts, whole)
+	}
+	a, b, c := []byte(`{"action":"a"}`), []byte(`{"action":"b"}`), []byte(`{"action":"c"}`)
+	r.changed(now, a, b)
+	facts, whole := r.starting()
+	if whole || len(facts) != 2 {
+		t.Fatalf("update after two facts: whole %v with %d facts, want the two", whole, len(facts))
+	}
+	r.changed(now, c) // during the update
+	r.ended(false, facts, whole)
+	facts, whole = r.starting()
+	if whole || len(facts) != 3 || string(facts[0]) != string(a) || string(facts[2]) != string(c) {
+		t.Fatalf("update after a failed one: whole %v with %q, want a, b, c", whole, facts)
+	}
+	r.ended(false, nil, true) // a failed rebuild: the next rebuilds
+	if facts, whole = r.starting(); !whole {
+		t.Fatalf("after a failed rebuild: whole %v with %d facts, want a rebuild", whole, len(facts))
+	}
+	r.ended(true, facts, whole)
+	for i := 0; i <= maxPendingFacts; i++ {
+		r.changed(now, a)
+	}
+	if facts, whole = r.starting(); !whole || len(facts) != 0 {
+		t.Fatalf("after %d facts waiting: whole %v with %d facts, want a rebuild", maxPendingFacts+1, whole, len(facts))
+	}
+	r.ended(true, facts, whole)
+	if facts, whole = r.starting(); whole || len(facts) != 0 {
+		t.Fatalf("nothing recorded: whole %v with %d facts", whole, len(facts))
 	}
 }

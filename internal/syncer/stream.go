@@ -4,7 +4,7 @@
 // replication slot (pgoutput), records each source transaction's facts together with its commit
 // position in one transaction, and reports to the server only what it has recorded. Beside the
 // stream it delivers webhooks, runs the asynchronous half of transfers and "delete now", and
-// refreshes lifecycle.effective_states.
+// keeps lifecycle.effective_states current.
 package syncer
 
 import (
@@ -429,6 +429,7 @@ func (s *Syncer) record(ctx context.Context, batch []committed) error {
 	s.metrics.batches.Inc()
 	s.metrics.batchSize.Observe(float64(len(batch)))
 	var changed time.Time // the first source transaction that changed something
+	var facts [][]byte    // and the facts recorded
 	for k, it := range items {
 		f, o := it.fact(), outcomes[k]
 		switch {
@@ -452,17 +453,17 @@ func (s *Syncer) record(ctx context.Context, batch []committed) error {
 		if changed.IsZero() {
 			changed = it.c.commit.CommitTime
 		}
+		facts = append(facts, f.raw)
 	}
 	for _, c := range batch {
 		s.metrics.transactions.Inc()
 		s.metrics.commitToAudit.Observe(time.Since(c.commit.CommitTime).Seconds())
 	}
 	s.metrics.lastCommit.Set(float64(last.CommitTime.UnixNano()) / 1e9)
-	// Every recorded transaction asks for a refresh of the effective-state view (no list here of
-	// which facts matter to it); the refresher's debounce and interval make that one refresh for
-	// many.
+	// Every recorded fact goes to the update of lifecycle.effective_states (no list here of which
+	// facts matter to it: effective_states_apply decides); the facts of many batches share one.
 	if !changed.IsZero() {
-		s.refresher.changed(changed)
+		s.refresher.changed(changed, facts...)
 	}
 	return nil
 }

@@ -23,9 +23,9 @@ type Config struct {
 	Publication        string        // the publication (TRUNCATE of the fact tables)
 	StandbyInterval    time.Duration // how often the confirmed position is reported at the least
 	HeartbeatInterval  time.Duration // non-transactional message that keeps an idle slot moving
-	RefreshDebounce    time.Duration // effective-state view refresh after changes
-	RefreshMinInterval time.Duration // at least this long from the end of one refresh to the start of the next
-	RefreshMaxShare    float64       // and long enough that refreshing takes at most this share of the time (0 or 1: no cap)
+	RefreshDebounce    time.Duration // lifecycle.effective_states is updated this long after changes
+	RefreshMinInterval time.Duration // at least this long from the end of one update to the start of the next
+	RefreshMaxShare    float64       // and long enough that updating takes at most this share of the time (0 or 1: no cap)
 	BatchMax           int           // source transactions recorded in one transaction of ours at most
 	BatchWait          time.Duration // how long the first of a batch waits for more
 	FactMaxBytes       int           // a message with the fact prefix larger than this is a dead letter, unread
@@ -59,7 +59,7 @@ type Syncer struct {
 func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger, reg prometheus.Registerer) *Syncer {
 	s := &Syncer{cfg: cfg, pool: pool, log: log, metrics: newMetrics(reg), client: &http.Client{Timeout: cfg.WebhookTimeout}}
 	s.async = &asyncWorker{s: s, jobs: make(chan job, 1024)}
-	s.refresher = &refresher{s: s, kick: make(chan struct{}, 1)}
+	s.refresher = newRefresher(s)
 	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "lifecycle_syncer_effective_states_lag_seconds",
 		Help: "Age of the oldest recorded change lifecycle.effective_states does not show yet, from its commit (0 when current)."},
 		s.refresher.lag))
@@ -213,7 +213,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		asyncOps: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lifecycle_syncer_async_operations_total",
 			Help: "Asynchronous operations run, by kind and outcome."}, []string{"kind", "outcome"}),
 		refreshes: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "lifecycle_syncer_effective_states_refresh_seconds",
-			Help: "Duration of lifecycle.effective_states refreshes.", Buckets: prometheus.ExponentialBuckets(0.005, 2, 14)}),
+			Help: "Duration of lifecycle.effective_states updates (the subtrees recorded changes touched, or the table whole at start).", Buckets: prometheus.ExponentialBuckets(0.005, 2, 14)}),
 	}
 	for kind, outcomes := range asyncOutcomes {
 		for _, outcome := range outcomes {

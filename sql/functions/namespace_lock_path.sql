@@ -13,7 +13,11 @@
 --   3. the name "path below parent" (namespace_lock_sibling_path), an advisory lock, when a path
 --      becomes live (create, rename, move, restore);
 --   4. that namespace's namespace_details row (updated by the state record trigger);
---   5. inserts only (history, redirects), which take no row locks that others wait on.
+--   5. inserts only (history, redirects), which take no row locks that others wait on;
+--   6. lifecycle.effective_states: ROW EXCLUSIVE at the end of a DELETE of namespaces
+--      (namespaces_effective_states), SHARE ROW EXCLUSIVE for the syncer's update and a rebuild
+--      (effective_states_apply, effective_states_refresh), which lock nothing else: they wait for
+--      each other, never in a cycle.
 --
 -- A raw UPDATE takes the changed row (2) before its trigger takes the path (1). Two raw UPDATEs or
 -- a raw UPDATE and an API call can then wait on each other in rare interleavings; PostgreSQL's

@@ -24,7 +24,7 @@ select results_eq(
                   self_or_ancestor_deletion_scheduled, read_only
              from lifecycle.effective_states where namespace_id = %s$$, lifecycle_test.id_of('acme/sunset/legacy/reports')),
   $$values ('archived'::text, 'archived'::text, null::bigint, true, true, true)$$,
-  'the materialized view shows both as well'
+  'lifecycle.effective_states shows both as well'
 );
 
 -- The same holds when the deletion is already running.

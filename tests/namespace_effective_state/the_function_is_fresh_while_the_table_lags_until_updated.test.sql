@@ -16,14 +16,14 @@ select is(
 select is(
   (select effective_state from lifecycle.effective_states where namespace_id = lifecycle_test.id_of('acme/eng/site')),
   'active',
-  'the materialized view still shows the state of its last refresh'
+  'lifecycle.effective_states still shows the state of its last update'
 );
 select lifecycle.effective_states_refresh();
 select results_eq(
   format($$select effective_state, inherited_from_namespace_id from lifecycle.effective_states where namespace_id = %s$$,
          lifecycle_test.id_of('acme/eng/site')),
   format($$values ('archived'::text, %s::bigint)$$, lifecycle_test.id_of('acme/eng')),
-  'after a refresh the view shows it'
+  'after a rebuild it shows it'
 );
 select is(
   (select effective_state from lifecycle.namespace_transition(lifecycle_test.id_of('acme/eng'), 'active', null)),

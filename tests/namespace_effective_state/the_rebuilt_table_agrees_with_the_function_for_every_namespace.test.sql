@@ -9,7 +9,7 @@ select lifecycle.effective_states_refresh();
 select is(
   (select count(*) from lifecycle.effective_states),
   (select count(*) from lifecycle.namespaces),
-  'after a refresh the view has one row per namespace'
+  'after a rebuild the table has one row per namespace'
 );
 -- One set-based comparison: every column of every row, both directions (a row missing on either
 -- side is a mismatch too).
@@ -26,13 +26,13 @@ select is(
           (v.namespace_id, v.state, v.effective_state, v.inherited_from_namespace_id,
            v.self_or_ancestor_archived, v.self_or_ancestor_deletion_scheduled, v.read_only)),
   0::bigint,
-  'the view agrees with namespace_effective_state() on every column of every row'
+  'the table agrees with namespace_effective_state() on every column of every row'
 );
 select is(
   (select count(*) from lifecycle.effective_states v
     where v.full_path is distinct from lifecycle.namespace_full_path(v.namespace_id)),
   0::bigint,
-  'the view''s full_path matches namespace_full_path() on every row'
+  'the table''s full_path matches namespace_full_path() on every row'
 );
 select results_eq(
   format($$select effective_state, self_or_ancestor_archived, self_or_ancestor_deletion_scheduled, read_only,
@@ -41,7 +41,7 @@ select results_eq(
          lifecycle_test.id_of('acme/eng/platform/infra/storage/backup/agent')),
   format($$values ('deletion_scheduled'::text, true, true, true, 'acme/eng/platform/infra/storage/backup/agent'::text, %s::bigint)$$,
          lifecycle_test.id_of('acme/eng/platform/infra/storage')),
-  'the deepest project reads as expected from the view'
+  'the deepest project reads as expected from the table'
 );
 
 select * from finish();
