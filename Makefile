@@ -3,13 +3,16 @@
 
 SHELL := /bin/bash
 
-.PHONY: help demo test stress bench bench-full db db-stop migrate generate verify-generated fmt vet clean
+.PHONY: help demo demo-adopt test stress bench bench-full db db-stop migrate generate verify-generated fmt vet clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
 
 demo: ## seed a small organization into a fresh database and print it
 	@scripts/demo.sh
+
+demo-adopt: ## docs/adoption.md end to end: a GitLab-shaped legacy schema imported, bridged, checked, cut over (ADOPT_NAMESPACES=20000)
+	@scripts/demo-adopt.sh
 
 test: ## every check: gofmt, vet, generated files, pgTAP, go test -race
 	@scripts/test.sh

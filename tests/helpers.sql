@@ -175,7 +175,9 @@ $$;
 -- deletions as rows of legacy.group_deletion_schedules; projects' archived flag,
 -- marked_for_deletion_at/_by_user_id and pending_delete in legacy.projects (project_namespace_id is
 -- the lifecycle id). The tree: acme (organization) > eng (group) > site, docs (projects); user 1001
--- owns acme.
+-- owns acme. The bridges come first: adding one creates a trigger on lifecycle.namespaces (a SHARE
+-- ROW EXCLUSIVE lock), which must not wait behind another test's INSERT of 'acme' while this one
+-- holds the lock on that path (a deadlock under pg_prove --jobs 2).
 create function lifecycle_test.create_gitlab_legacy()
 returns void
 language plpgsql
@@ -189,6 +191,13 @@ begin
   create table legacy.projects (id bigint primary key, project_namespace_id bigint not null unique,
                                 archived boolean not null default false, marked_for_deletion_at timestamptz,
                                 marked_for_deletion_by_user_id bigint, pending_delete boolean not null default false);
+  perform lifecycle.legacy_bridge_add('legacy.namespace_settings', 'namespace_id', 'archived', 'archived');
+  perform lifecycle.legacy_bridge_add('legacy.group_deletion_schedules', 'group_id', 'deletion_scheduled', null,
+                                      'marked_for_deletion_on', 'user_id', array['organization', 'group']);
+  perform lifecycle.legacy_bridge_add('legacy.projects', 'project_namespace_id', 'archived', 'archived');
+  perform lifecycle.legacy_bridge_add('legacy.projects', 'project_namespace_id', 'deletion_scheduled', 'marked_for_deletion_at',
+                                      'marked_for_deletion_at', 'marked_for_deletion_by_user_id');
+  perform lifecycle.legacy_bridge_add('legacy.projects', 'project_namespace_id', 'deletion_in_progress', 'pending_delete');
   perform lifecycle_test.create_namespace(null, 'organization', 'acme');
   perform lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'group', 'eng');
   perform lifecycle_test.create_namespace(lifecycle_test.id_of('acme/eng'), 'project', 'site');
@@ -197,13 +206,6 @@ begin
   insert into legacy.namespace_settings (namespace_id) values (lifecycle_test.id_of('acme')), (lifecycle_test.id_of('acme/eng'));
   insert into legacy.projects (id, project_namespace_id) values (501, lifecycle_test.id_of('acme/eng/site')),
                                                                 (502, lifecycle_test.id_of('acme/eng/docs'));
-  perform lifecycle.legacy_bridge_add('legacy.namespace_settings', 'namespace_id', 'archived', 'archived');
-  perform lifecycle.legacy_bridge_add('legacy.group_deletion_schedules', 'group_id', 'deletion_scheduled', null,
-                                      'marked_for_deletion_on', 'user_id', array['organization', 'group']);
-  perform lifecycle.legacy_bridge_add('legacy.projects', 'project_namespace_id', 'archived', 'archived');
-  perform lifecycle.legacy_bridge_add('legacy.projects', 'project_namespace_id', 'deletion_scheduled', 'marked_for_deletion_at',
-                                      'marked_for_deletion_at', 'marked_for_deletion_by_user_id');
-  perform lifecycle.legacy_bridge_add('legacy.projects', 'project_namespace_id', 'deletion_in_progress', 'pending_delete');
 end
 $$;
 
