@@ -45,6 +45,7 @@ drop function lifecycle.namespace_change_state(bigint, text, text, bigint, jsonb
 {{ template "functions/legacy_bridge_holds.sql" . }}
 {{ template "functions/legacy_bridge_write.sql" . }}
 {{ template "functions/legacy_bridge_apply.sql" . }}
+{{ template "functions/legacy_bridge_sync.sql" . }}
 {{ template "triggers/legacy_bridge_source.sql" . }}
 {{ template "triggers/legacy_bridge_state.sql" . }}
 {{ template "functions/legacy_bridge_rows.sql" . }}
@@ -79,6 +80,7 @@ drop function lifecycle.legacy_bridge_check();
 drop function lifecycle.legacy_bridge_rows();
 drop function lifecycle.legacy_bridge_state();
 drop function lifecycle.legacy_bridge_source();
+drop function lifecycle.legacy_bridge_sync(bigint);
 drop function lifecycle.legacy_bridge_apply(smallint, bigint, timestamptz, bigint);
 drop function lifecycle.legacy_bridge_write(lifecycle.legacy_bridges, bigint, boolean, timestamptz, bigint);
 drop function lifecycle.legacy_bridge_holds(lifecycle.legacy_bridges, bigint, text);

@@ -768,10 +768,19 @@ begin
     return;
   end if;
   select d.state_metadata ->> 'preserved_state' into preserved from lifecycle.namespace_details d where d.namespace_id = ns_id;
-  select coalesce(bool_or(lifecycle.legacy_bridge_holds(b, ns.id, ns.type)), false) into legacy
+  select bool_or(lifecycle.legacy_bridge_holds(b, ns.id, ns.type)) into legacy
     from lifecycle.legacy_bridges b
    where b.state = bridged;
-  if legacy = lifecycle.legacy_bridge_says(bridged, ns.state, preserved) then
+  if legacy is null or legacy = lifecycle.legacy_bridge_says(bridged, ns.state, preserved) then
+    return;
+  end if;
+  if bridged = 1 and ns.state in (2, 4, 5, 6) then
+    -- Step 2 then 4 of the global lock order (namespace_lock_path): the row, then its details.
+    ns := lifecycle.namespace_lock(ns_id);
+    update lifecycle.namespace_details d
+       set state_metadata = d.state_metadata
+             || pg_catalog.jsonb_build_object('preserved_state', case when legacy then 'archived' else 'ancestor_inherited' end)
+     where d.namespace_id = ns_id;
     return;
   end if;
   if legacy then
@@ -823,6 +832,8 @@ declare
 begin
   -- For plpgsql_check (a no-op at run time): the table made below.
   perform 'PRAGMA:TABLE: lifecycle_backfill (ns bigint, state smallint, preserved text, at timestamptz, actor bigint)';
+  -- A backfill earlier in the same transaction left its table.
+  drop table if exists pg_temp.lifecycle_backfill;
   create temporary table lifecycle_backfill on commit drop as
   select f.ns,
          case when f.in_progress then 4::smallint when f.scheduled then 2::smallint when f.maintained then 6::smallint
@@ -1104,7 +1115,11 @@ declare
   new_on boolean;
   at timestamptz;
   actor bigint;
+  touched bigint[] := '{}';
+  outer_applying text := coalesce(pg_catalog.current_setting('lifecycle.legacy_bridge_applying', true), '');
+  ns_id bigint;
 begin
+  perform pg_catalog.set_config('lifecycle.legacy_bridge_applying', 'on', true);
   for b in select * from lifecycle.legacy_bridges x where x.source = tg_relid order by x.state loop
     ns_col := lifecycle.legacy_bridge_column(b.source, b.namespace_attnum);
     when_col := case when b.when_attnum is not null then lifecycle.legacy_bridge_column(b.source, b.when_attnum) end;
@@ -1125,11 +1140,21 @@ begin
     end if;
     if old_ns is not null and old_ns is distinct from new_ns then
       perform lifecycle.legacy_bridge_apply(b.state, old_ns, null, null);
+      touched := touched || old_ns;
     end if;
     if new_ns is not null then
       perform lifecycle.legacy_bridge_apply(b.state, new_ns, at, actor);
+      touched := touched || new_ns;
     end if;
   end loop;
+  perform pg_catalog.set_config('lifecycle.legacy_bridge_applying', outer_applying, true);
+  -- Inside another source trigger's loop (an application trigger writing a bridged table), that
+  -- one writes back at its end.
+  if outer_applying <> 'on' then
+    foreach ns_id in array array(select distinct t from pg_catalog.unnest(touched) t order by t) loop
+      perform lifecycle.legacy_bridge_sync(ns_id);
+    end loop;
+  end if;
   return null;
 end
 $$;
@@ -1142,21 +1167,39 @@ CREATE FUNCTION lifecycle.legacy_bridge_state() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
+begin
+  if new.state = old.state or pg_catalog.current_setting('lifecycle.legacy_bridge_applying', true) = 'on' then
+    return null;
+  end if;
+  perform lifecycle.legacy_bridge_sync(new.id);
+  return null;
+end
+$$;
+
+--
+-- Name: legacy_bridge_sync(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_bridge_sync(ns_id bigint) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
 declare
   b lifecycle.legacy_bridges;
+  ns lifecycle.namespaces;
   preserved text;
   at timestamptz := coalesce(nullif(pg_catalog.current_setting('lifecycle.changed_at', true), '')::timestamptz, pg_catalog.now());
   actor bigint := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
 begin
-  if new.state = old.state then
-    return null;
+  select * into ns from lifecycle.namespaces n where n.id = ns_id;
+  if not found then
+    return;
   end if;
-  select d.state_metadata ->> 'preserved_state' into preserved from lifecycle.namespace_details d where d.namespace_id = new.id;
+  select d.state_metadata ->> 'preserved_state' into preserved from lifecycle.namespace_details d where d.namespace_id = ns_id;
   for b in select * from lifecycle.legacy_bridges x order by x.id loop
-    continue when b.namespace_types is not null and not new.type = any (b.namespace_types);
-    perform lifecycle.legacy_bridge_write(b, new.id, lifecycle.legacy_bridge_says(b.state, new.state, preserved), at, actor);
+    continue when b.namespace_types is not null and not ns.type = any (b.namespace_types);
+    perform lifecycle.legacy_bridge_write(b, ns.id, lifecycle.legacy_bridge_says(b.state, ns.state, preserved), at, actor);
   end loop;
-  return null;
 end
 $$;
 
@@ -5803,6 +5846,12 @@ REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_source() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_state() FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_bridge_sync(ns_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_sync(ns_id bigint) FROM PUBLIC;
 
 --
 -- Name: FUNCTION legacy_bridge_write(b lifecycle.legacy_bridges, ns_id bigint, holds boolean, at timestamp with time zone, actor bigint); Type: ACL; Schema: lifecycle; Owner: -

@@ -21,6 +21,8 @@ declare
 begin
   -- For plpgsql_check (a no-op at run time): the table made below.
   perform 'PRAGMA:TABLE: lifecycle_backfill (ns bigint, state smallint, preserved text, at timestamptz, actor bigint)';
+  -- A backfill earlier in the same transaction left its table.
+  drop table if exists pg_temp.lifecycle_backfill;
   create temporary table lifecycle_backfill on commit drop as
   select f.ns,
          case when f.in_progress then 4::smallint when f.scheduled then 2::smallint when f.maintained then 6::smallint

@@ -1,30 +1,23 @@
 -- State → legacy (docs/design.md §10): after any change of state of a namespace, whatever its
 -- write path (the API, a raw UPDATE, the sweeper, a transfer, a change the bridge itself carried
 -- over), every bridge's legacy data is written to say what the new state says
--- (legacy_bridge_write), in the same transaction. Writes that change nothing touch no row, so a
--- change that came from the legacy data does not come back to it. Created on lifecycle.namespaces
--- by lifecycle.legacy_bridge_add (dropped with the last bridge); not for a backfill, which writes
--- no legacy data.
+-- (legacy_bridge_sync), in the same transaction. Not while legacy_bridge_source carries a legacy
+-- statement over (lifecycle.legacy_bridge_applying): one statement may turn on several bridged
+-- conditions, each a change of state, and writing the legacy row back after the first would
+-- undo the others before they are read; legacy_bridge_source writes back once, at the end.
+-- Created on lifecycle.namespaces by lifecycle.legacy_bridge_add (dropped with the last bridge);
+-- not for a backfill, which writes no legacy data.
 create function lifecycle.legacy_bridge_state()
 returns trigger
 language plpgsql
 security definer
 set search_path to ''
 as $$
-declare
-  b lifecycle.legacy_bridges;
-  preserved text;
-  at timestamptz := coalesce(nullif(pg_catalog.current_setting('lifecycle.changed_at', true), '')::timestamptz, pg_catalog.now());
-  actor bigint := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
 begin
-  if new.state = old.state then
+  if new.state = old.state or pg_catalog.current_setting('lifecycle.legacy_bridge_applying', true) = 'on' then
     return null;
   end if;
-  select d.state_metadata ->> 'preserved_state' into preserved from lifecycle.namespace_details d where d.namespace_id = new.id;
-  for b in select * from lifecycle.legacy_bridges x order by x.id loop
-    continue when b.namespace_types is not null and not new.type = any (b.namespace_types);
-    perform lifecycle.legacy_bridge_write(b, new.id, lifecycle.legacy_bridge_says(b.state, new.state, preserved), at, actor);
-  end loop;
+  perform lifecycle.legacy_bridge_sync(new.id);
   return null;
 end
 $$;
