@@ -30,6 +30,7 @@ cleanup() {
 		drop_slot "$url" "$slot"
 		drop_slot "$url" "${slot}_floor"
 		drop_slot "$url" "${slot}_transfer"
+		drop_slot "$url" "${slot}_effective_states"
 		[ "${BENCH_KEEP:-}" = 1 ] || drop_db "$url" "$name"
 	fi
 	rm -rf "$bin"

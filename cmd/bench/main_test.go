@@ -61,7 +61,7 @@ func TestEveryScenarioMeasuresWhatItReports(t *testing.T) {
 	t.Cleanup(func() {
 		// Before the database goes: its slots would keep it.
 		pool.Exec(context.Background(), `select pg_drop_replication_slot(slot_name) from pg_replication_slots
-			where slot_name in ($1, $1 || '_floor', $1 || '_transfer')`, slot)
+			where slot_name in ($1, $1 || '_floor', $1 || '_transfer', $1 || '_effective_states')`, slot)
 		pool.Close()
 	})
 	cfg := bench.Config{Label: "test", DatabaseURL: url, Namespaces: 3000, Duration: time.Second, Rounds: 1, Clients: []int{1, 2},
@@ -103,14 +103,20 @@ func TestEveryScenarioMeasuresWhatItReports(t *testing.T) {
 
 	// The other scenarios, on the same hierarchy.
 	cfg.Scenarios, cfg.Reuse = nil, true
-	cfg.Scenarios = []string{"refresh", "effective_state", "scheduling", "transfer", "sweeper", "syncer"}
+	cfg.Scenarios = []string{"effective_states", "effective_state", "scheduling", "transfer", "sweeper", "syncer"}
 	if res, err = bench.Run(ctx, cfg); err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Refresh) != 3 || len(res.EffectiveState) != 4*4 || len(res.Scheduling) != 3 || len(res.Transfers) != 2*2 ||
+	es := res.EffectiveStates
+	if es == nil || len(es.Updates) != 3 || len(es.Lag) != 3 || len(es.Rebuilds) != 3 || len(res.EffectiveState) != 4*4 || len(res.Scheduling) != 3 || len(res.Transfers) != 2*2 ||
 		res.Sweeper == nil || res.Syncer == nil {
-		t.Fatalf("missing scenario results: %d refresh, %d effective, %d scheduling, %d transfer, sweeper %v, syncer %v",
-			len(res.Refresh), len(res.EffectiveState), len(res.Scheduling), len(res.Transfers), res.Sweeper, res.Syncer)
+		t.Fatalf("missing scenario results: effective_states %+v, %d effective, %d scheduling, %d transfer, sweeper %v, syncer %v",
+			es, len(res.EffectiveState), len(res.Scheduling), len(res.Transfers), res.Sweeper, res.Syncer)
+	}
+	for i, u := range es.Updates {
+		if u.Latency.N == 0 || es.Lag[i].Lag.N != u.Latency.N || es.Lag[i].Lag.P50 <= 0 {
+			t.Fatalf("effective_states without figures for %d descendants: update %+v, lag %+v", u.Descendants, u, es.Lag[i])
+		}
 	}
 	for _, e := range res.EffectiveState {
 		if e.Latency.N == 0 || e.ServerUSPerOp <= 0 {

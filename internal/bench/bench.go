@@ -43,7 +43,7 @@ type Config struct {
 
 // Scenarios in the order they run; later ones rely on nothing earlier ones leave behind but the
 // generated hierarchy and the baseline tables.
-var Scenarios = []string{"refresh", "effective_state", "transitions", "scheduling", "transfer", "sweeper", "syncer"}
+var Scenarios = []string{"effective_states", "effective_state", "transitions", "scheduling", "transfer", "sweeper", "syncer"}
 
 // env is what every scenario works with.
 type env struct {
@@ -111,13 +111,13 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 }
 
 var scenarioFuncs = map[string]func(context.Context, *env) error{
-	"refresh":         runRefresh,
-	"effective_state": runEffectiveState,
-	"transitions":     runTransitions,
-	"scheduling":      runScheduling,
-	"transfer":        runTransfer,
-	"sweeper":         runSweeper,
-	"syncer":          runSyncer,
+	"effective_states": runEffectiveStates,
+	"effective_state":  runEffectiveState,
+	"transitions":      runTransitions,
+	"scheduling":       runScheduling,
+	"transfer":         runTransfer,
+	"sweeper":          runSweeper,
+	"syncer":           runSyncer,
 }
 
 // exec runs one of the embedded SQL files.

@@ -110,10 +110,21 @@ func renderRun(w io.Writer, r *Results) {
 				ratio(f.Latency.P50, k.Latency.P50), f.ServerUSPerOp, k.ServerUSPerOp, c.ServerUSPerOp, v.ServerUSPerOp)
 		}
 	}
-	if len(r.Refresh) > 0 {
-		p("\n### Refresh of lifecycle.effective_states\n\n| namespaces | method | seconds (median) | rounds |\n| --- | --- | --- | --- |\n")
-		for _, f := range r.Refresh {
-			p("| %s | %s | %.3f | %v |\n", thousands(f.Namespaces), f.Method, f.Seconds, f.Rounds)
+	if es := r.EffectiveStates; es != nil {
+		p("\n### lifecycle.effective_states: the update after one change, and the lag through the syncer\n\n")
+		p("| descendants of the namespace changed | update p50 ms | update max ms | lag p50 ms | lag p99 ms | lag max ms | changes |\n| --- | --- | --- | --- | --- | --- | --- |\n")
+		for i, u := range es.Updates {
+			var l EffectiveStatesLag
+			if i < len(es.Lag) {
+				l = es.Lag[i]
+			}
+			p("| %s | %.2f | %.2f | %.1f | %.1f | %.1f | %d |\n", thousands(u.Descendants), u.Latency.P50, u.Latency.Max,
+				l.Lag.P50, l.Lag.P99, l.Lag.Max, l.Lag.N)
+		}
+		p("\nWhole rebuilds at %s namespaces, for comparison (what a change cost before migration 015):\n\n", thousands(es.Namespaces))
+		p("| method | seconds (median) | rounds |\n| --- | --- | --- |\n")
+		for _, f := range es.Rebuilds {
+			p("| %s | %.3f | %v |\n", f.Method, f.Seconds, f.Rounds)
 		}
 	}
 	if len(r.Transfers) > 0 {

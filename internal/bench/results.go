@@ -22,13 +22,13 @@ type Results struct {
 	Machine  Machine        `json:"machine"`
 	Data     Data           `json:"data"`
 
-	Refresh        []RefreshRun     `json:"refresh,omitempty"`
-	EffectiveState []EffectiveRun   `json:"effective_state,omitempty"`
-	Transitions    *TransitionsInfo `json:"transitions,omitempty"`
-	Scheduling     []SchedulingRun  `json:"scheduling,omitempty"`
-	Transfers      []TransferRun    `json:"transfers,omitempty"`
-	Sweeper        *SweeperResult   `json:"sweeper,omitempty"`
-	Syncer         *SyncerResult    `json:"syncer,omitempty"`
+	EffectiveStates *EffectiveStatesResult `json:"effective_states,omitempty"`
+	EffectiveState  []EffectiveRun         `json:"effective_state,omitempty"`
+	Transitions     *TransitionsInfo       `json:"transitions,omitempty"`
+	Scheduling      []SchedulingRun        `json:"scheduling,omitempty"`
+	Transfers       []TransferRun          `json:"transfers,omitempty"`
+	Sweeper         *SweeperResult         `json:"sweeper,omitempty"`
+	Syncer          *SyncerResult          `json:"syncer,omitempty"`
 
 	Targets []TargetCheck `json:"targets,omitempty"`
 }

@@ -41,20 +41,28 @@ func (e *env) startSyncer(ctx context.Context, slot string, args ...string) (*sy
 	go func() { p.done <- cmd.Wait() }()
 	// Streaming once it says so: a slot is listed (active) while it is still being created, which
 	// waits for the transactions running then; what commits before it is ready is never decoded.
-	deadline := time.Now().Add(2 * time.Minute)
+	if err := p.waitFor(`"msg":"streaming"`, 2*time.Minute); err != nil {
+		p.stop()
+		return nil, err
+	}
+	return p, nil
+}
+
+// waitFor waits until the syncer's log has a line containing s.
+func (p *syncerProc) waitFor(s string, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
 	for {
-		if b, err := os.ReadFile(logPath); err == nil && strings.Contains(string(b), `"msg":"streaming"`) {
-			return p, nil
+		if b, err := os.ReadFile(p.log); err == nil && strings.Contains(string(b), s) {
+			return nil
 		}
 		select {
 		case err := <-p.done:
 			p.done <- err
-			return nil, fmt.Errorf("the syncer exited at start (%v):\n%s", err, p.tail())
+			return fmt.Errorf("the syncer exited (%v) before it logged %s:\n%s", err, s, p.tail())
 		case <-time.After(50 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			p.stop()
-			return nil, fmt.Errorf("the syncer did not start streaming in 2 minutes:\n%s", p.tail())
+			return fmt.Errorf("the syncer did not log %s in %s:\n%s", s, limit, p.tail())
 		}
 	}
 }

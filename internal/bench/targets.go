@@ -80,6 +80,15 @@ func evaluateTargets(r *Results) []TargetCheck {
 		}
 		add("deletion scheduling latency (GitLab)", "< 2 s", true, worst/1000, worst < 2000, how)
 	}
+	if es := r.EffectiveStates; es != nil {
+		for _, l := range es.Lag {
+			if l.Descendants == 10_000 {
+				add("lifecycle.effective_states lag p99 for a change with 10k descendants", "< 1 s", l.Lag.N > 0, l.Lag.P99/1000,
+					l.Lag.P99 < 1000, fmt.Sprintf("p99 %.0f ms, p50 %.0f ms over %d changes at %s namespaces (through the syncer)",
+						l.Lag.P99, l.Lag.P50, l.Lag.N, thousands(es.Namespaces)))
+			}
+		}
+	}
 	if s := r.Syncer; s != nil {
 		add("syncer commit → audit p99 at 500 transitions/s", "< 500 ms", s.Rate == 500 && s.Lag.Syncer.N > 0, s.Lag.Syncer.P99,
 			s.Lag.Syncer.P99 < 500 && s.Lag.Achieved >= 475,
