@@ -28,7 +28,7 @@
 {{ template "snapshots/009/path_refusal.sql" . }}
 {{ template "snapshots/009/transition_refusal.sql" . }}
 {{ template "functions/effective_state_of.sql" . }}
-{{ template "functions/namespace_effective_state.sql" . }}
+{{ template "snapshots/009/namespace_effective_state.sql" . }}
 {{ template "snapshots/009/namespace_change_state.sql" . }}
 {{ template "functions/fact_mac.sql" . }}
 {{ template "snapshots/009/fact_emit.sql" . }}

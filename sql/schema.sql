@@ -1468,23 +1468,6 @@ end
 $$;
 
 --
--- Name: namespace_effective_state(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
---
-
-CREATE FUNCTION lifecycle.namespace_effective_state(namespace_id bigint) RETURNS TABLE(namespace_id bigint, state text, effective_state text, inherited_from_namespace_id bigint, self_or_ancestor_archived boolean, self_or_ancestor_deletion_scheduled boolean, read_only boolean)
-    LANGUAGE sql STABLE SECURITY DEFINER
-    SET search_path TO ''
-    AS $_$
-  select * from lifecycle.effective_state_of($1)
-$_$;
-
---
--- Name: FUNCTION namespace_effective_state(namespace_id bigint); Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON FUNCTION lifecycle.namespace_effective_state(namespace_id bigint) IS 'Effective state, its source ancestor and the path-wide flags of one namespace; fresh, O(depth). No row when the namespace does not exist.';
-
---
 -- Name: namespaces; Type: TABLE; Schema: lifecycle; Owner: -
 --
 
@@ -1545,6 +1528,39 @@ COMMENT ON TABLE lifecycle.states IS 'ADR 001 state codes. Clients speak names; 
 --
 
 COMMENT ON COLUMN lifecycle.states.operation IS 'The operation that owns this state: only its own code path, or a worker or superuser, moves a namespace out of it.';
+
+--
+-- Name: namespace_effective_state(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_effective_state(namespace_id bigint) RETURNS TABLE(namespace_id bigint, state text, effective_state text, inherited_from_namespace_id bigint, self_or_ancestor_archived boolean, self_or_ancestor_deletion_scheduled boolean, read_only boolean)
+    LANGUAGE sql STABLE
+    BEGIN ATOMIC
+ SELECT n.id,
+     own.name,
+     COALESCE(p.nearest_name, 'active'::text) AS "coalesce",
+     NULLIF(p.nearest_id, n.id) AS "nullif",
+     COALESCE(p.archived, false) AS "coalesce",
+     COALESCE(p.pending_deletion, false) AS "coalesce",
+     COALESCE(p.read_only, false) AS "coalesce"
+    FROM ((lifecycle.namespaces n
+      JOIN lifecycle.states own ON ((own.code = n.state)))
+      CROSS JOIN LATERAL ( SELECT (array_agg(a.id ORDER BY (array_position(n.traversal_ids, a.id)) DESC))[1] AS nearest_id,
+             (array_agg(s.name ORDER BY (array_position(n.traversal_ids, a.id)) DESC))[1] AS nearest_name,
+             bool_or((s.name = 'archived'::text)) AS archived,
+             bool_or(s.pending_deletion) AS pending_deletion,
+             bool_or(s.read_only) AS read_only
+            FROM (lifecycle.namespaces a
+              JOIN lifecycle.states s ON ((s.code = a.state)))
+           WHERE ((a.id = ANY (n.traversal_ids)) AND (a.state <> 0))) p)
+   WHERE (n.id = namespace_effective_state.namespace_id);
+END;
+
+--
+-- Name: FUNCTION namespace_effective_state(namespace_id bigint); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.namespace_effective_state(namespace_id bigint) IS 'Effective state, its source ancestor and the path-wide flags of one namespace; fresh, O(depth), inlinable. No row when the namespace does not exist.';
 
 --
 -- Name: namespace_effective_states_below(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -5310,6 +5326,12 @@ CREATE INDEX namespaces_own_state_idx ON lifecycle.namespaces USING btree (state
 CREATE INDEX namespaces_parent_id_idx ON lifecycle.namespaces USING btree (parent_id);
 
 --
+-- Name: namespaces_stateful_idx; Type: INDEX; Schema: lifecycle; Owner: -
+--
+
+CREATE INDEX namespaces_stateful_idx ON lifecycle.namespaces USING btree (id) INCLUDE (state) WHERE (state <> 0);
+
+--
 -- Name: namespaces_traversal_ids_idx; Type: INDEX; Schema: lifecycle; Owner: -
 --
 
@@ -5892,14 +5914,6 @@ REVOKE ALL ON FUNCTION lifecycle.namespace_change_state(id bigint, target_state_
 REVOKE ALL ON FUNCTION lifecycle.namespace_details_validate() FROM PUBLIC;
 
 --
--- Name: FUNCTION namespace_effective_state(namespace_id bigint); Type: ACL; Schema: lifecycle; Owner: -
---
-
-REVOKE ALL ON FUNCTION lifecycle.namespace_effective_state(namespace_id bigint) FROM PUBLIC;
-GRANT ALL ON FUNCTION lifecycle.namespace_effective_state(namespace_id bigint) TO lifecycle_app;
-GRANT ALL ON FUNCTION lifecycle.namespace_effective_state(namespace_id bigint) TO lifecycle_worker;
-
---
 -- Name: TABLE namespaces; Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -5954,6 +5968,14 @@ GRANT INSERT(state) ON TABLE lifecycle.namespaces TO lifecycle_worker;
 
 GRANT SELECT ON TABLE lifecycle.states TO lifecycle_app;
 GRANT SELECT ON TABLE lifecycle.states TO lifecycle_worker;
+
+--
+-- Name: FUNCTION namespace_effective_state(namespace_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_effective_state(namespace_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.namespace_effective_state(namespace_id bigint) TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.namespace_effective_state(namespace_id bigint) TO lifecycle_worker;
 
 --
 -- Name: FUNCTION namespace_effective_states_below(namespace_id bigint); Type: ACL; Schema: lifecycle; Owner: -

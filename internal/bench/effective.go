@@ -3,20 +3,24 @@ package bench
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 )
 
 // EffectiveRun is one way of reading a namespace's effective state at one depth: the latency a
-// client sees (one connection, prepared statements, one call at a time) and the server's own time
-// per call (one statement doing every call of the sample, divided by their number).
+// client sees (one connection, prepared statements, one call at a time), the server's own time
+// per call (one statement doing every call of the sample, divided by their number), and the
+// server's time per call made as a statement of its own, as a client's query is (a PL/pgSQL loop
+// over the sample: each call its own executor start, cached plan, no network).
 type EffectiveRun struct {
 	Depth         int     `json:"depth"`
 	Method        string  `json:"method"`
 	Latency       Latency `json:"latency"`
 	MeanMS        float64 `json:"mean_ms"`
 	ServerUSPerOp float64 `json:"server_us_per_call"`
+	LoopUSPerCall float64 `json:"loop_us_per_call"`
 }
 
 // The methods of the effective-state scenario.
@@ -27,7 +31,7 @@ const (
 	EffectiveView     = "view"          // lifecycle.effective_states by its unique index (may lag)
 )
 
-var effectiveDepths = []int{1, 5, 10, 20}
+var effectiveDepths = []int{2, 5, 10, 20}
 
 // effectiveQueries answer for one namespace ($1): what each method returns is the effective state
 // (the primary key only the own state). The recursive CTE walks up parent_id computing the same
@@ -79,11 +83,24 @@ func runEffectiveState(ctx context.Context, e *env) error {
 		return err
 	}
 	defer conn.Close(context.Background())
+	// The loops: one PL/pgSQL function per method, its query static (planned once, cached).
+	for _, q := range effectiveQueries {
+		if _, err := e.pool.Exec(ctx, fmt.Sprintf(`create or replace function lifecycle_bench.effective_loop_%s(ids bigint[]) returns float8
+			language plpgsql as $f$
+			declare i bigint; x text; t0 timestamptz := clock_timestamp();
+			begin
+			  foreach i in array ids loop x := (%s); end loop;
+			  return extract(epoch from clock_timestamp() - t0) * 1e6 / cardinality(ids);
+			end $f$`, q.method, strings.ReplaceAll(q.one, "$1", "i"))); err != nil {
+			return fmt.Errorf("%s loop: %w", q.method, err)
+		}
+	}
 	calls := max(200, int(200*e.cfg.Duration.Seconds())) // per depth, method and round
 	type key struct {
 		depth  int
 		method string
 	}
+	loop := map[key][]float64{}
 	lat := map[key][]time.Duration{}
 	server := map[key][]float64{}
 	for round := range e.cfg.Rounds {
@@ -131,6 +148,14 @@ func runEffectiveState(ctx context.Context, e *env) error {
 				if n != len(many) {
 					return fmt.Errorf("%s at depth %d answered for %d of %d namespaces", q.method, d, n, len(many))
 				}
+				// And call by call, each a statement of its own (the first pass untimed, as above).
+				var us float64
+				for range 2 {
+					if err := conn.QueryRow(ctx, fmt.Sprintf(`select lifecycle_bench.effective_loop_%s($1)`, q.method), many).Scan(&us); err != nil {
+						return fmt.Errorf("%s at depth %d, in a loop: %w", q.method, d, err)
+					}
+				}
+				loop[k] = append(loop[k], us)
 			}
 		}
 		e.log.Info("effective state", "round", round+1)
@@ -144,7 +169,7 @@ func runEffectiveState(ctx context.Context, e *env) error {
 			}
 			mean := ms(sum / time.Duration(len(lat[k])))
 			e.res.EffectiveState = append(e.res.EffectiveState, EffectiveRun{Depth: d, Method: q.method, Latency: summarize(lat[k]),
-				MeanMS: mean, ServerUSPerOp: round3(median(server[k]))})
+				MeanMS: mean, ServerUSPerOp: round3(median(server[k])), LoopUSPerCall: round3(median(loop[k]))})
 		}
 	}
 	return nil

@@ -1,0 +1,22 @@
+-- namespace_effective_state as plain, inlinable SQL (docs/design.md §2): it was a SECURITY DEFINER
+-- SQL wrapper with a SET clause (never inlined, planned on every call) around a PL/pgSQL function
+-- that probed the primary key once per level. Now a SQL-standard body, run as the caller, reading
+-- the path's own states from a partial index of the namespaces that have one (the few percent of
+-- them), index-only. Same signature, same answers.
+
+-- Only namespaces with an own state, with it: the probes per level read it index-only. State
+-- changes already leave the other indexes on state (namespaces_own_state_idx), so this adds no
+-- heap-only update that was possible before.
+create index namespaces_stateful_idx on lifecycle.namespaces (id) include (state) where state <> 0;
+
+{{ template "functions/namespace_effective_state.sql" . }}
+
+revoke all on function lifecycle.namespace_effective_state(bigint) from public;
+grant execute on function lifecycle.namespace_effective_state(bigint) to lifecycle_app, lifecycle_worker;
+
+---- create above / drop below ----
+
+{{ template "snapshots/009/namespace_effective_state.sql" . }}
+revoke all on function lifecycle.namespace_effective_state(bigint) from public;
+grant execute on function lifecycle.namespace_effective_state(bigint) to lifecycle_app, lifecycle_worker;
+drop index lifecycle.namespaces_stateful_idx;
