@@ -153,6 +153,20 @@ func renderRun(w io.Writer, r *Results) {
 		p("one `cmd/sweeper` run took %.1f s, **%s namespaces hard-deleted per second**; the raw floor (the same rows deleted deepest first in the same batches, no checks) %s per second (%.0f%%).\n",
 			sw.Seconds, thousands(int(sw.PerSecond)), thousands(int(sw.RawPerSecond)), 100*ratio(sw.PerSecond, sw.RawPerSecond))
 	}
+	if s := r.Syncer; s != nil {
+		p("\n### Syncer\n\n")
+		p("- Commit → audit row at %d transitions/s offered (%.0f achieved, %s transactions): p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms, max %.1f ms. "+
+			"Floor (a bare pgoutput consumer, commit → received, %.0f TPS achieved): p50 %.1f ms, p99 %.1f ms.\n",
+			s.Lag.Offered, s.Lag.Achieved, thousands(s.Lag.Transactions), s.Lag.Syncer.P50, s.Lag.Syncer.P99, s.Lag.Syncer.P999, s.Lag.Syncer.Max,
+			s.Lag.FloorTPS, s.Lag.Floor.P50, s.Lag.Floor.P99)
+		p("- Highest sustained rate kept up with: **%d transitions/s** (limited by: %s).\n", s.HighestSustained, s.LimitedBy)
+		p("- Backlog of %s transactions (made at %.0f TPS with the syncer stopped): drained in %.2f s, **%s transactions/s**; the floor drained it at %s/s.\n\n",
+			thousands(s.Drain.Transactions), s.Drain.BacklogTPS, s.Drain.Seconds, thousands(int(s.Drain.PerSecond)), thousands(int(s.Drain.FloorPerSecond)))
+		p("| offered TPS | achieved TPS | audited | lag p50 ms | lag p99 ms | kept up |\n| --- | --- | --- | --- | --- | --- |\n")
+		for _, st := range s.Steps {
+			p("| %d | %.0f | %s | %.1f | %.1f | %v |\n", st.Offered, st.Achieved, thousands(st.Audited), st.Lag.P50, st.Lag.P99, st.KeptUp)
+		}
+	}
 	if i := r.Import; i != nil {
 		p("\n### Import\n\n")
 		p("%s namespaces staged as an importer would (a forest of depth %d–%d: %d organizations, %s groups, %s projects; %s archived and %s "+
@@ -169,20 +183,6 @@ func renderRun(w io.Writer, r *Results) {
 			rate, floor := float64(i.Namespaces)/rd.Seconds, float64(i.Namespaces)/rd.FloorSeconds
 			p("| %d | %.1f | %.1f | %d | %.2f | %s | %.1f | %s | %.1f%% |\n", k+1, rd.Seconds, rd.PrepareSeconds, rd.Batches,
 				rd.FinishSeconds, thousands(int(rate)), rd.FloorSeconds, thousands(int(floor)), 100*ratio(rate, floor))
-		}
-	}
-	if s := r.Syncer; s != nil {
-		p("\n### Syncer\n\n")
-		p("- Commit → audit row at %d transitions/s offered (%.0f achieved, %s transactions): p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms, max %.1f ms. "+
-			"Floor (a bare pgoutput consumer, commit → received, %.0f TPS achieved): p50 %.1f ms, p99 %.1f ms.\n",
-			s.Lag.Offered, s.Lag.Achieved, thousands(s.Lag.Transactions), s.Lag.Syncer.P50, s.Lag.Syncer.P99, s.Lag.Syncer.P999, s.Lag.Syncer.Max,
-			s.Lag.FloorTPS, s.Lag.Floor.P50, s.Lag.Floor.P99)
-		p("- Highest sustained rate kept up with: **%d transitions/s** (limited by: %s).\n", s.HighestSustained, s.LimitedBy)
-		p("- Backlog of %s transactions (made at %.0f TPS with the syncer stopped): drained in %.2f s, **%s transactions/s**; the floor drained it at %s/s.\n\n",
-			thousands(s.Drain.Transactions), s.Drain.BacklogTPS, s.Drain.Seconds, thousands(int(s.Drain.PerSecond)), thousands(int(s.Drain.FloorPerSecond)))
-		p("| offered TPS | achieved TPS | audited | lag p50 ms | lag p99 ms | kept up |\n| --- | --- | --- | --- | --- | --- |\n")
-		for _, st := range s.Steps {
-			p("| %d | %.0f | %s | %.1f | %.1f | %v |\n", st.Offered, st.Achieved, thousands(st.Audited), st.Lag.P50, st.Lag.P99, st.KeptUp)
 		}
 	}
 }
