@@ -7,7 +7,8 @@
 #   scripts/bench.sh quick   100k namespaces, about 10 minutes
 #   scripts/bench.sh full    1M namespaces
 #
-# BENCH_ARGS passes more flags to cmd/bench (e.g. BENCH_ARGS="-scenarios transitions -rounds 5");
+# BENCH_ARGS passes more flags to cmd/bench (e.g. BENCH_ARGS="-scenarios transitions -rounds 5";
+# -scenarios import alone generates no hierarchy: it imports into databases of its own);
 # BENCH_OUT writes the results elsewhere (docs/benchmarks.md is then left alone); BENCH_KEEP=1
 # keeps the database (nslifecycle_bench_<mode>) for a look afterwards.
 set -euo pipefail
@@ -32,6 +33,8 @@ cleanup() {
 		drop_slot "$url" "${slot}_transfer"
 		drop_slot "$url" "${slot}_effective_states"
 		[ "${BENCH_KEEP:-}" = 1 ] || drop_db "$url" "$name"
+		# The import scenario's database of the round in flight, when the run was cut short.
+		drop_db "$url" "${name}_import"
 	fi
 	rm -rf "$bin"
 	stop_started_cluster

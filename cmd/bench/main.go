@@ -57,6 +57,7 @@ func run(args []string, stderr io.Writer) int {
 	fs.StringVar(&cfg.Syncer, "syncer", "", "the cmd/syncer binary")
 	fs.StringVar(&cfg.Slot, "slot", "nslifecycle_bench", "the syncer's replication slot (dropped by make bench afterwards)")
 	fs.StringVar(&cfg.Sweeper, "sweeper", "", "the cmd/sweeper binary")
+	fs.IntVar(&cfg.ImportBatch, "import-batch", 10_000, "import scenario: the batch size passed to lifecycle.namespace_import_run")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -89,8 +90,8 @@ func run(args []string, stderr io.Writer) int {
 	if *only != "" {
 		cfg.Scenarios = strings.Split(*only, ",")
 	}
-	if bad != nil || cfg.Namespaces < 1000 || cfg.Rounds < 1 || cfg.Duration < time.Second || cfg.SyncerLoad < time.Second || *out == "" {
-		fmt.Fprintf(stderr, "bench: bad flags (%v): -out is required, -namespaces at least 1000, -rounds at least 1, -duration at least 1s\n", bad)
+	if bad != nil || cfg.Namespaces < 1000 || cfg.Rounds < 1 || cfg.Duration < time.Second || cfg.SyncerLoad < time.Second || cfg.ImportBatch < 1 || *out == "" {
+		fmt.Fprintf(stderr, "bench: bad flags (%v): -out is required, -namespaces at least 1000, -rounds at least 1, -duration at least 1s, -import-batch at least 1\n", bad)
 		return 2
 	}
 	cfg.ScratchDir, err = os.MkdirTemp("", "nslifecycle-bench-")

@@ -147,17 +147,61 @@ func TestEveryScenarioMeasuresWhatItReports(t *testing.T) {
 		t.Fatal("no target judged")
 	}
 
+	// The import, alone: no hierarchy is generated for it, and it works in databases of its own
+	// (dropped afterwards), leaving the bench database as it was. The scenario itself fails unless
+	// every staged row was imported and check_invariants is empty after each round.
+	var before int
+	if err := pool.QueryRow(ctx, `select count(*) from lifecycle.namespaces`).Scan(&before); err != nil {
+		t.Fatal(err)
+	}
+	icfg := cfg
+	icfg.Label, icfg.Scenarios, icfg.Reuse, icfg.Rounds, icfg.ImportBatch = "import", []string{"import"}, false, 2, 500
+	ires, err := bench.Run(ctx, icfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	im := ires.Import
+	if im == nil || ires.Data.Namespaces != 0 || im.Namespaces != 3000 || len(im.Rounds) != 2 || im.Archived != 150 || im.Scheduled != 60 ||
+		im.MinTreeDepth < 4 || im.MaxDepth > 6 || im.LegacyPaths != 30 || im.Seconds <= 0 || im.FloorSeconds <= 0 ||
+		im.RowsPerSecond <= 0 || im.FloorRowsPerSecond <= 0 || im.Ratio <= 0 {
+		t.Fatalf("import: %+v (data %+v)", im, ires.Data)
+	}
+	for _, r := range im.Rounds {
+		// One level per batch at least (up to 6 levels), and 3000 rows in batches of 500 at least 6.
+		if r.Batches < 6 || r.PrepareSeconds <= 0 || r.PrepareSeconds >= r.Seconds || r.StageSeconds <= 0 {
+			t.Fatalf("import round: %+v", r)
+		}
+	}
+	var after, left int
+	if err := pool.QueryRow(ctx, `select (select count(*) from lifecycle.namespaces),
+		(select count(*) from pg_database where datname = current_database() || '_import')`).Scan(&after, &left); err != nil {
+		t.Fatal(err)
+	}
+	if after != before || left != 0 {
+		t.Fatalf("after the import scenario: %d namespaces in the bench database (%d before), %d import databases left", after, before, left)
+	}
+	var judged int
+	for _, tc := range ires.Targets {
+		if strings.HasPrefix(tc.Name, "import of") && tc.Measured != "not measured in this run" {
+			judged++
+		}
+	}
+	if judged != 0 {
+		t.Fatalf("import targets judged at 3000 namespaces: %+v", ires.Targets)
+	}
+
 	// The report: the generated part of a document is replaced, the prose kept.
 	dir := t.TempDir()
 	doc := filepath.Join(dir, "b.md")
 	os.WriteFile(doc, []byte("# prose\n"+bench.ReportBegin+"old\n"+bench.ReportEnd+"\nmore prose\n"), 0o644)
-	results := filepath.Join(dir, "test.json")
-	if code := run([]string{"-render", doc, writeResults(t, results, res)}, io.Discard); code != 0 {
+	if code := run([]string{"-render", doc, writeResults(t, filepath.Join(dir, "test.json"), res),
+		writeResults(t, filepath.Join(dir, "import.json"), ires)}, io.Discard); code != 0 {
 		t.Fatalf("render exit %d", code)
 	}
 	b, _ := os.ReadFile(doc)
 	if s := string(b); !strings.Contains(s, "## Test run") || !strings.Contains(s, "more prose") || strings.Contains(s, "old\n") ||
-		!strings.Contains(s, "### Syncer") {
+		!strings.Contains(s, "### Syncer") || !strings.Contains(s, "## Import run") || !strings.Contains(s, "### Import") ||
+		!strings.Contains(s, "import (3,000 namespaces)") {
 		t.Fatalf("rendered document:\n%s", s)
 	}
 }

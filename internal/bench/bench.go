@@ -21,7 +21,7 @@ type Config struct {
 	Label         string        // "quick" or "full": names the run in the report
 	Commit        string        // the code measured (git describe), for the report
 	DatabaseURL   string        // a freshly migrated database of the run's own
-	Namespaces    int           // size of the generated hierarchy
+	Namespaces    int           // size of the generated hierarchy, and of the forest the import scenario stages
 	Duration      time.Duration // of one throughput measurement
 	Rounds        int           // repetitions of each measurement; medians are reported
 	Clients       []int         // client counts of the transition scenario
@@ -37,13 +37,18 @@ type Config struct {
 	Syncer        string        // cmd/syncer binary
 	Slot          string        // the syncer's replication slot (cluster-wide name)
 	Sweeper       string        // cmd/sweeper binary
+	ImportBatch   int           // import scenario: the batch size of namespace_import_run
 	ScratchDir    string
 	Log           *slog.Logger
 }
 
 // Scenarios in the order they run; later ones rely on nothing earlier ones leave behind but the
 // generated hierarchy and the baseline tables.
-var Scenarios = []string{"effective_states", "effective_state", "transitions", "scheduling", "transfer", "sweeper", "syncer"}
+var Scenarios = []string{"effective_states", "effective_state", "transitions", "scheduling", "transfer", "sweeper", "syncer", "import"}
+
+// ownData are the scenarios that bring their data in databases of their own: a run of only these
+// generates no hierarchy.
+var ownData = map[string]bool{"import": true}
 
 // env is what every scenario works with.
 type env struct {
@@ -75,7 +80,10 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 		return res, err
 	}
 
-	if cfg.Reuse {
+	if len(cfg.Scenarios) > 0 && !slices.ContainsFunc(cfg.Scenarios, func(s string) bool { return !ownData[s] }) {
+		e.data = &Loaded{}
+		e.log.Info("no hierarchy: the scenarios asked for bring their own data", "scenarios", cfg.Scenarios)
+	} else if cfg.Reuse {
 		if e.data, err = Existing(ctx, pool); err != nil {
 			return res, fmt.Errorf("reuse: %w", err)
 		}
@@ -118,6 +126,7 @@ var scenarioFuncs = map[string]func(context.Context, *env) error{
 	"transfer":         runTransfer,
 	"sweeper":          runSweeper,
 	"syncer":           runSyncer,
+	"import":           runImport,
 }
 
 // exec runs one of the embedded SQL files.

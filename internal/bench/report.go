@@ -59,7 +59,16 @@ func Render(w io.Writer, runs []*Results) {
 }
 
 func runName(r *Results) string {
-	return fmt.Sprintf("%s (%s namespaces)", r.Label, thousands(r.Data.Namespaces))
+	n := r.Data.Namespaces
+	if n == 0 { // a run without the hierarchy: the size its scenarios were given
+		switch c := r.Config["namespaces"].(type) {
+		case float64: // read from JSON
+			n = int(c)
+		case int:
+			n = c
+		}
+	}
+	return fmt.Sprintf("%s (%s namespaces)", r.Label, thousands(n))
 }
 
 func renderRun(w io.Writer, r *Results) {
@@ -72,10 +81,14 @@ func renderRun(w io.Writer, r *Results) {
 	c := r.Config
 	p("- Run: %v s per throughput measurement, %v rounds (medians reported), clients %v\n", c["duration_seconds"], c["rounds"], c["clients"])
 	d := r.Data
-	p("- Data: %s namespaces (%s groups, %s projects, %d organizations), depth up to %d, heavy groups with %v descendants, "+
-		"%s archived and %s scheduled projects, %s memberships; loaded through every trigger in %.1f s (%s rows/s), states and members in %.1f s\n",
-		thousands(d.Namespaces), thousands(d.Groups), thousands(d.Projects), d.Organizations, d.MaxDepth, d.HeavyDescendants,
-		thousands(d.Archived), thousands(d.Scheduled), thousands(d.Members), d.LoadSeconds, thousands(int(d.LoadRowsPerSecond)), d.StatesSeconds)
+	if d.Namespaces == 0 {
+		p("- Data: no hierarchy generated (only scenarios with data of their own ran)\n")
+	} else {
+		p("- Data: %s namespaces (%s groups, %s projects, %d organizations), depth up to %d, heavy groups with %v descendants, "+
+			"%s archived and %s scheduled projects, %s memberships; loaded through every trigger in %.1f s (%s rows/s), states and members in %.1f s\n",
+			thousands(d.Namespaces), thousands(d.Groups), thousands(d.Projects), d.Organizations, d.MaxDepth, d.HeavyDescendants,
+			thousands(d.Archived), thousands(d.Scheduled), thousands(d.Members), d.LoadSeconds, thousands(int(d.LoadRowsPerSecond)), d.StatesSeconds)
+	}
 
 	if t := r.Transitions; t != nil {
 		p("\n### Transitions\n\n%d targets (%d groups), %d per client, toggled by the event that applies to their state.\n", t.Targets, t.TargetGroups, t.PerClient)
@@ -164,6 +177,24 @@ func renderRun(w io.Writer, r *Results) {
 		p("| offered TPS | achieved TPS | audited | lag p50 ms | lag p99 ms | kept up |\n| --- | --- | --- | --- | --- | --- |\n")
 		for _, st := range s.Steps {
 			p("| %d | %.0f | %s | %.1f | %.1f | %v |\n", st.Offered, st.Achieved, thousands(st.Audited), st.Lag.P50, st.Lag.P99, st.KeptUp)
+		}
+	}
+	if i := r.Import; i != nil {
+		p("\n### Import\n\n")
+		p("%s namespaces staged as an importer would (a forest of depth %d–%d: %d organizations, %s groups, %s projects; %s archived and %s "+
+			"scheduled for deletion with legacy dates and actors; %s legacy mixed-case paths), COPY-ed into `lifecycle.namespace_imports` "+
+			"in %.1f s (not counted), then imported into a freshly migrated database each round: `CALL lifecycle.namespace_import_run(%d)` "+
+			"took **%.1f s, %s rows/s**; the floor (the same final rows INSERT … SELECT-ed into a copy of `lifecycle.namespaces` with its "+
+			"indexes, no trigger, no foreign key) %.1f s, %s rows/s: **%.1f%%** of the floor.\n\n",
+			thousands(i.Namespaces), i.MinTreeDepth, i.MaxDepth, i.Organizations, thousands(i.Groups), thousands(i.Projects),
+			thousands(i.Archived), thousands(i.Scheduled), thousands(i.LegacyPaths), i.StageSeconds, i.Batch, i.Seconds,
+			thousands(int(i.RowsPerSecond)), i.FloorSeconds, thousands(int(i.FloorRowsPerSecond)), 100*i.Ratio)
+		p("| round | import s | of which prepare s | batches | finish s | import rows/s | floor s | floor rows/s | import / floor |\n")
+		p("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+		for k, rd := range i.Rounds {
+			rate, floor := float64(i.Namespaces)/rd.Seconds, float64(i.Namespaces)/rd.FloorSeconds
+			p("| %d | %.1f | %.1f | %d | %.2f | %s | %.1f | %s | %.1f%% |\n", k+1, rd.Seconds, rd.PrepareSeconds, rd.Batches,
+				rd.FinishSeconds, thousands(int(rate)), rd.FloorSeconds, thousands(int(floor)), 100*ratio(rate, floor))
 		}
 	}
 }

@@ -29,6 +29,7 @@ type Results struct {
 	Transfers       []TransferRun          `json:"transfers,omitempty"`
 	Sweeper         *SweeperResult         `json:"sweeper,omitempty"`
 	Syncer          *SyncerResult          `json:"syncer,omitempty"`
+	Import          *ImportResult          `json:"import,omitempty"`
 
 	Targets []TargetCheck `json:"targets,omitempty"`
 }
@@ -73,6 +74,7 @@ func (c Config) describe() map[string]any {
 		"namespaces": c.Namespaces, "duration_seconds": c.Duration.Seconds(), "rounds": c.Rounds, "clients": c.Clients,
 		"transfer_sizes": c.TransferSizes, "sweep_groups": c.SweepGroups, "sweep_descendants": c.SweepSize,
 		"syncer_rate": c.SyncerRate, "syncer_steps": c.SyncerSteps, "syncer_load_seconds": c.SyncerLoad.Seconds(),
+		"import_batch": c.ImportBatch,
 	}
 }
 

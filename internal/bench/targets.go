@@ -97,6 +97,25 @@ func evaluateTargets(r *Results) []TargetCheck {
 			s.Lag.Syncer.P99 < 500 && s.Lag.Achieved >= 475,
 			fmt.Sprintf("p99 %.0f ms, p50 %.0f ms (%.0f TPS achieved of %d offered)", s.Lag.Syncer.P99, s.Lag.Syncer.P50, s.Lag.Achieved, s.Lag.Offered))
 	}
+	imports := func(size int, name string) {
+		i := r.Import
+		if i == nil || i.Namespaces != size {
+			add(name+" vs its INSERT … SELECT floor", "≥ 30% of the floor", false, 0, false, "")
+			if size == 1_000_000 {
+				add(name, "< 60 s", false, 0, false, "")
+			}
+			return
+		}
+		how := fmt.Sprintf("%.1f%% (%s vs %s rows/s; %.1f s vs %.1f s, medians of %d rounds)", 100*i.Ratio,
+			thousands(int(i.RowsPerSecond)), thousands(int(i.FloorRowsPerSecond)), i.Seconds, i.FloorSeconds, len(i.Rounds))
+		add(name+" vs its INSERT … SELECT floor", "≥ 30% of the floor", true, i.Ratio, i.Ratio >= 0.3, how)
+		if size == 1_000_000 {
+			add(name, "< 60 s", true, i.Seconds, i.Seconds < 60, fmt.Sprintf("%.1f s (median of %d rounds; slowest %.1f s)",
+				i.Seconds, len(i.Rounds), slowestImport(i)))
+		}
+	}
+	imports(100_000, "import of 100k namespaces")
+	imports(1_000_000, "import of 1M namespaces")
 	return out
 }
 
@@ -107,4 +126,12 @@ func (t *TransitionsInfo) find(workload, method string, clients int) *Transition
 		}
 	}
 	return nil
+}
+
+func slowestImport(i *ImportResult) float64 {
+	worst := 0.0
+	for _, r := range i.Rounds {
+		worst = max(worst, r.Seconds)
+	}
+	return worst
 }
