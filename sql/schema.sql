@@ -1115,7 +1115,7 @@ declare
   new_on boolean;
   at timestamptz;
   actor bigint;
-  touched bigint[] := '{}';
+  touched bigint[] := '{}'::bigint[];
   outer_applying text := coalesce(pg_catalog.current_setting('lifecycle.legacy_bridge_applying', true), '');
   ns_id bigint;
 begin
@@ -1908,9 +1908,7 @@ begin
            p.visibility as parent_visibility,
            used.id is not null as id_used,
            lifecycle.name_refusal(s.name) as name_refused,
-           lifecycle.path_slug_refusal(s.path) is not null
-             or exists (select from lifecycle.reserved_paths r where r.path = s.path and (r.scope = 'any' or s.parent_id is null))
-             as legacy_path
+           lp.legacy_path
       from (select q.* from pg_temp.lifecycle_import_queue q
              where q.level = lvl and q.id >= from_id order by q.id limit max_rows) s
       left join lifecycle.states st on st.name = case when s.state = 'active' then 'ancestor_inherited'
@@ -1922,6 +1920,11 @@ begin
                            from lifecycle.namespaces n where n.id = s.parent_id offset 0) p on true
       left join lifecycle.visibility_levels pv on pv.name = p.visibility
       left join lateral (select n.id from lifecycle.namespaces n where n.id = s.id offset 0) used on true
+      -- Computed once per row (offset 0: not copied into every expression that reads it).
+      cross join lateral (select lifecycle.path_slug_refusal(s.path) is not null
+                                   or exists (select from lifecycle.reserved_paths r
+                                               where r.path = s.path and (r.scope = 'any' or s.parent_id is null)) as legacy_path
+                          offset 0) lp
   ), judged as materialized (
     -- The first rule a row breaks, as "code:reason" (one CASE: cheaper per row than a list of rules).
     select r.*,
@@ -1958,18 +1961,18 @@ begin
   ), pathed as (
     select j.*, pg_catalog.split_part(j.verdict, ':', 1) as code, pg_catalog.substr(j.verdict, 7) as reason,
            -- A valid path as staged that a live namespace holds is a real clash (NS006).
-           j.verdict is null and not j.legacy_path and not j.state_pending
-             and exists (select from lifecycle.namespaces n
-                          where coalesce(n.parent_id, 0) = coalesce(j.parent_id, 0) and n.path = j.wanted_path
-                            and n.state <> 2 and n.state <> 4) as path_held,
+           j.verdict is null and not j.legacy_path and not j.state_pending and live.held as path_held,
            j.verdict is null and j.legacy_path
              and (exists (select from lifecycle.reserved_paths r
                            where r.path = j.wanted_path and (r.scope = 'any' or j.parent_id is null))
-                  or (not j.state_pending and exists (
-                        select from lifecycle.namespaces n
-                         where coalesce(n.parent_id, 0) = coalesce(j.parent_id, 0) and n.path = j.wanted_path
-                           and n.state <> 2 and n.state <> 4))) as must_suffix
+                  or (not j.state_pending and live.held)) as must_suffix
       from judged j
+      -- Whether a live sibling holds the wanted path: one probe of namespaces_live_path_key per
+      -- row (a lateral with a limit: never a hashed subplan over the whole, growing table).
+      cross join lateral (select exists (select from lifecycle.namespaces n
+                                          where coalesce(n.parent_id, 0) = coalesce(j.parent_id, 0) and n.path = j.wanted_path
+                                            and n.state <> 2 and n.state <> 4 limit 1) as held
+                          offset 0) live
   ), clashing as (
     -- Live rows of the batch that want a path another live row of it wants below the same parent:
     -- the first (a valid path before a normalised one, then by id) keeps it. Rare, so found by
@@ -2973,6 +2976,8 @@ CREATE FUNCTION lifecycle.namespaces_effective_states() RETURNS trigger
     SET search_path TO ''
     AS $$
 begin
+  -- For plpgsql_check (a no-op at run time): the transition table.
+  perform 'PRAGMA:TABLE: gone (id bigint)';
   delete from lifecycle.effective_states e using gone g where e.namespace_id = g.id;
   return null;
 end

@@ -27,7 +27,7 @@ declare
   new_on boolean;
   at timestamptz;
   actor bigint;
-  touched bigint[] := '{}';
+  touched bigint[] := '{}'::bigint[];
   outer_applying text := coalesce(pg_catalog.current_setting('lifecycle.legacy_bridge_applying', true), '');
   ns_id bigint;
 begin
