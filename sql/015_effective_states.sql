@@ -38,6 +38,7 @@ create index effective_states_full_path_idx on lifecycle.effective_states (full_
 
 insert into lifecycle.effective_states select * from lifecycle.effective_states_computed;
 
+{{ template "functions/effective_states_write.sql" . }}
 {{ template "functions/effective_states_refresh.sql" . }}
 {{ template "functions/effective_states_apply.sql" . }}
 {{ template "triggers/namespaces_effective_states.sql" . }}
@@ -59,6 +60,7 @@ drop function lifecycle.namespaces_effective_states();
 drop function lifecycle.effective_states_verify();
 drop function lifecycle.effective_states_apply(jsonb[]);
 drop function lifecycle.effective_states_refresh();
+drop function lifecycle.effective_states_write(bigint[]);
 drop table lifecycle.effective_states;
 drop view lifecycle.effective_states_computed;
 drop function lifecycle.namespace_effective_states_below(bigint);

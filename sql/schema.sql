@@ -310,31 +310,7 @@ begin
      and (f ->> 'action' in ('namespace_created', 'renamed', 'transfer_completed')
           or f -> 'details' ? 'to_state'
           or f ->> 'action' in (select t.audit_action from lifecycle.state_transitions t));
-  -- A root below another root is computed with it (one hash join of the roots' ancestors with
-  -- the roots, not a comparison of every pair).
-  roots := array(with rs as (select distinct r.id from pg_catalog.unnest(roots) r(id))
-                 select rs.id from rs
-                  where not exists (select from lifecycle.namespaces n
-                                     cross join pg_catalog.unnest(n.traversal_ids[1:pg_catalog.cardinality(n.traversal_ids) - 1]) a(id)
-                                      join rs o on o.id = a.id
-                                     where n.id = rs.id));
-  if pg_catalog.cardinality(roots) > 0 then
-    insert into lifecycle.effective_states as e
-    select b.* from pg_catalog.unnest(roots) r, lifecycle.namespace_effective_states_below(r) b
-    on conflict (namespace_id) do update
-       set state = excluded.state, effective_state = excluded.effective_state,
-           inherited_from_namespace_id = excluded.inherited_from_namespace_id,
-           self_or_ancestor_archived = excluded.self_or_ancestor_archived,
-           self_or_ancestor_deletion_scheduled = excluded.self_or_ancestor_deletion_scheduled,
-           read_only = excluded.read_only, full_path = excluded.full_path
-     where (e.state, e.effective_state, e.inherited_from_namespace_id, e.self_or_ancestor_archived,
-            e.self_or_ancestor_deletion_scheduled, e.read_only, e.full_path)
-           is distinct from
-           (excluded.state, excluded.effective_state, excluded.inherited_from_namespace_id, excluded.self_or_ancestor_archived,
-            excluded.self_or_ancestor_deletion_scheduled, excluded.read_only, excluded.full_path);
-    get diagnostics n = row_count;
-    written := written + n;
-  end if;
+  written := lifecycle.effective_states_write(roots);
 
   -- Namespaces an import batch wrote: the ids of its range that have no row yet.
   for imported in select (f -> 'details' ->> 'first_id')::bigint as first_id, (f -> 'details' ->> 'last_id')::bigint as last_id
@@ -368,19 +344,10 @@ CREATE FUNCTION lifecycle.effective_states_refresh() RETURNS void
 begin
   -- One writer at a time, as in effective_states_apply (whose lock this is).
   lock table lifecycle.effective_states in share row exclusive mode;
-  insert into lifecycle.effective_states as e
-  select * from lifecycle.effective_states_computed c
-  on conflict (namespace_id) do update
-     set state = excluded.state, effective_state = excluded.effective_state,
-         inherited_from_namespace_id = excluded.inherited_from_namespace_id,
-         self_or_ancestor_archived = excluded.self_or_ancestor_archived,
-         self_or_ancestor_deletion_scheduled = excluded.self_or_ancestor_deletion_scheduled,
-         read_only = excluded.read_only, full_path = excluded.full_path
-   where (e.state, e.effective_state, e.inherited_from_namespace_id, e.self_or_ancestor_archived,
-          e.self_or_ancestor_deletion_scheduled, e.read_only, e.full_path)
-         is distinct from
-         (excluded.state, excluded.effective_state, excluded.inherited_from_namespace_id, excluded.self_or_ancestor_archived,
-          excluded.self_or_ancestor_deletion_scheduled, excluded.read_only, excluded.full_path);
+  -- Every root's subtree, as effective_states_apply writes one (the one writer of the rows);
+  -- effective_states_computed, the recursive definition, stays the independent reference that
+  -- effective_states_verify compares with.
+  perform lifecycle.effective_states_write(array(select n.id from lifecycle.namespaces n where n.parent_id is null));
   delete from lifecycle.effective_states e
    where not exists (select from lifecycle.namespaces n where n.id = e.namespace_id);
 end
@@ -414,6 +381,45 @@ $$;
 --
 
 COMMENT ON FUNCTION lifecycle.effective_states_verify() IS 'Every row of lifecycle.effective_states that differs from the recursive definition (empty when right).';
+
+--
+-- Name: effective_states_write(bigint[]); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.effective_states_write(roots bigint[]) RETURNS bigint
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    SET jit TO 'off'
+    AS $$
+declare
+  written bigint;
+begin
+  roots := array(with rs as (select distinct r.id from pg_catalog.unnest(roots) r(id))
+                 select rs.id from rs
+                  where not exists (select from lifecycle.namespaces n
+                                     cross join pg_catalog.unnest(n.traversal_ids[1:pg_catalog.cardinality(n.traversal_ids) - 1]) a(id)
+                                      join rs o on o.id = a.id
+                                     where n.id = rs.id));
+  if pg_catalog.cardinality(roots) = 0 then
+    return 0;
+  end if;
+  insert into lifecycle.effective_states as e
+  select b.* from pg_catalog.unnest(roots) r, lifecycle.namespace_effective_states_below(r) b
+  on conflict (namespace_id) do update
+     set state = excluded.state, effective_state = excluded.effective_state,
+         inherited_from_namespace_id = excluded.inherited_from_namespace_id,
+         self_or_ancestor_archived = excluded.self_or_ancestor_archived,
+         self_or_ancestor_deletion_scheduled = excluded.self_or_ancestor_deletion_scheduled,
+         read_only = excluded.read_only, full_path = excluded.full_path
+   where (e.state, e.effective_state, e.inherited_from_namespace_id, e.self_or_ancestor_archived,
+          e.self_or_ancestor_deletion_scheduled, e.read_only, e.full_path)
+         is distinct from
+         (excluded.state, excluded.effective_state, excluded.inherited_from_namespace_id, excluded.self_or_ancestor_archived,
+          excluded.self_or_ancestor_deletion_scheduled, excluded.read_only, excluded.full_path);
+  get diagnostics written = row_count;
+  return written;
+end
+$$;
 
 --
 -- Name: fact_dead_letter_record(pg_lsn, integer, timestamp with time zone, text, text, bytea, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -5761,6 +5767,12 @@ GRANT ALL ON FUNCTION lifecycle.effective_states_refresh() TO lifecycle_worker;
 
 REVOKE ALL ON FUNCTION lifecycle.effective_states_verify() FROM PUBLIC;
 GRANT ALL ON FUNCTION lifecycle.effective_states_verify() TO lifecycle_worker;
+
+--
+-- Name: FUNCTION effective_states_write(roots bigint[]); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.effective_states_write(roots bigint[]) FROM PUBLIC;
 
 --
 -- Name: FUNCTION fact_dead_letter_record(source_lsn pg_lsn, source_position integer, committed_at timestamp with time zone, reason text, detail text, payload bytea, payload_bytes bigint); Type: ACL; Schema: lifecycle; Owner: -

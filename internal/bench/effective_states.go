@@ -86,6 +86,10 @@ func runEffectiveStates(ctx context.Context, e *env) error {
 		}
 		subtrees = append(subtrees, subtree{root, probe})
 	}
+	// The baseline tables hold every namespace the later scenarios may pick.
+	if _, err := e.pool.Exec(ctx, `insert into lifecycle_bench.namespaces select * from lifecycle.namespaces where traversal_ids[1] = $1`, org); err != nil {
+		return err
+	}
 	if _, err := e.pool.Exec(ctx, `select lifecycle.effective_states_refresh()`); err != nil {
 		return err
 	}

@@ -40,31 +40,7 @@ begin
      and (f ->> 'action' in ('namespace_created', 'renamed', 'transfer_completed')
           or f -> 'details' ? 'to_state'
           or f ->> 'action' in (select t.audit_action from lifecycle.state_transitions t));
-  -- A root below another root is computed with it (one hash join of the roots' ancestors with
-  -- the roots, not a comparison of every pair).
-  roots := array(with rs as (select distinct r.id from pg_catalog.unnest(roots) r(id))
-                 select rs.id from rs
-                  where not exists (select from lifecycle.namespaces n
-                                     cross join pg_catalog.unnest(n.traversal_ids[1:pg_catalog.cardinality(n.traversal_ids) - 1]) a(id)
-                                      join rs o on o.id = a.id
-                                     where n.id = rs.id));
-  if pg_catalog.cardinality(roots) > 0 then
-    insert into lifecycle.effective_states as e
-    select b.* from pg_catalog.unnest(roots) r, lifecycle.namespace_effective_states_below(r) b
-    on conflict (namespace_id) do update
-       set state = excluded.state, effective_state = excluded.effective_state,
-           inherited_from_namespace_id = excluded.inherited_from_namespace_id,
-           self_or_ancestor_archived = excluded.self_or_ancestor_archived,
-           self_or_ancestor_deletion_scheduled = excluded.self_or_ancestor_deletion_scheduled,
-           read_only = excluded.read_only, full_path = excluded.full_path
-     where (e.state, e.effective_state, e.inherited_from_namespace_id, e.self_or_ancestor_archived,
-            e.self_or_ancestor_deletion_scheduled, e.read_only, e.full_path)
-           is distinct from
-           (excluded.state, excluded.effective_state, excluded.inherited_from_namespace_id, excluded.self_or_ancestor_archived,
-            excluded.self_or_ancestor_deletion_scheduled, excluded.read_only, excluded.full_path);
-    get diagnostics n = row_count;
-    written := written + n;
-  end if;
+  written := lifecycle.effective_states_write(roots);
 
   -- Namespaces an import batch wrote: the ids of its range that have no row yet.
   for imported in select (f -> 'details' ->> 'first_id')::bigint as first_id, (f -> 'details' ->> 'last_id')::bigint as last_id

@@ -1,6 +1,6 @@
 -- FROZEN: the version migration 003 installs (and 006's down restores). Never edit; change the
 -- live file under sql/functions in a new migration instead.
--- Change a namespace's path (DESIGN §5). Who: an actor with the 'rename' level of
+-- Change a namespace's path (docs/design.md §5). Who: an actor with the 'rename' level of
 -- lifecycle.operation_policies (owner by default). What changes: the path; a redirect row keeps
 -- the old full path resolving (descendants' old paths too, by prefix). Refused: NS004 missing,
 -- NS005 not allowed, NS001/NS002 read-only (own or ancestor's state), NS008 past the rate limit

@@ -1,6 +1,6 @@
 -- FROZEN: the version migration 003 installs (and 008's down restores). Never edit; change the
 -- live file under sql/triggers in a new migration instead.
--- The one gate (DESIGN §3): every INSERT and every UPDATE of state on lifecycle.namespaces, from
+-- The one gate (docs/design.md §3): every INSERT and every UPDATE of state on lifecycle.namespaces, from
 -- the API or raw SQL, passes here. It takes the path locks (global lock order, namespace_lock_path)
 -- and raises what transition_refusal returns: the matrix, authorization and guards. A same-state
 -- UPDATE passes untouched (no history).

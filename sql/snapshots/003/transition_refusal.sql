@@ -69,7 +69,7 @@ begin
     select * into cfg from lifecycle.settings;
   end if;
 
-  -- Soft delete (DESIGN §5). A user's restore ends with the grace period; the system (the sweeper
+  -- Soft delete (docs/design.md §5). A user's restore ends with the grace period; the system (the sweeper
   -- restoring a namespace whose scheduler lost the right to delete it) may restore later.
   if from_state = 2 and actor_id is not null
      and (select s.permanent from lifecycle.states s where s.code = transition_refusal.to_state)

@@ -1,4 +1,4 @@
--- Perform the move of an accepted transfer (DESIGN §5): parent_id changes, and the traversal_ids
+-- Perform the move of an accepted transfer (docs/design.md §5): parent_id changes, and the traversal_ids
 -- triggers rewrite the whole subtree in the same statement, so no reader sees it half moved; a
 -- redirect keeps the old full path (and so every descendant's) resolving; the namespace returns to
 -- the permanent state it had (transfer_done) with progress {done, total} in its state_metadata.

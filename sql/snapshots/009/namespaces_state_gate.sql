@@ -1,4 +1,4 @@
--- The one gate (DESIGN §3): every INSERT and every UPDATE of state on lifecycle.namespaces, from
+-- The one gate (docs/design.md §3): every INSERT and every UPDATE of state on lifecycle.namespaces, from
 -- the API or raw SQL, passes here. It takes the path locks (global lock order, namespace_lock_path)
 -- and raises what transition_refusal returns: the matrix, authorization and guards. A same-state
 -- UPDATE passes untouched (no history).

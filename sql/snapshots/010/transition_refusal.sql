@@ -137,7 +137,7 @@ begin
       select * into ns from lifecycle.namespaces n where n.id = transition_refusal.namespace_id;
       select * into cfg from lifecycle.settings;
 
-      -- Soft delete (DESIGN §5). A user's restore ends with the grace period; the system (the
+      -- Soft delete (docs/design.md §5). A user's restore ends with the grace period; the system (the
       -- sweeper restoring a namespace whose scheduler lost the right to delete it) may restore later.
       if from_state = 2 and actor_id is not null
          and to_permanent
