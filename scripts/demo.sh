@@ -7,28 +7,4 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$root"
 
-slot=nslifecycle_demo
-bin=$(mktemp -d)
-syncer_pid=
-cleanup() {
-	if [ -n "$syncer_pid" ] && kill -0 "$syncer_pid" 2>/dev/null; then
-		kill -TERM "$syncer_pid" && wait "$syncer_pid" 2>/dev/null || true
-	fi
-	[ -n "${url:-}" ] && drop_slot "$url" "$slot"
-	rm -rf "$bin"
-	stop_started_cluster
-}
-trap cleanup EXIT
-
-use_database
-go build -o "$bin/" ./cmd/demo ./cmd/syncer
-demo=$(scratch_db "$url" nslifecycle_demo)
-migrate "$demo" 2>/dev/null
-DATABASE_URL=$demo "$bin/syncer" -slot "$slot" -listen "" -log-format json -delivery-poll 100ms \
-	-refresh-debounce 200ms -heartbeat-interval 2s >"$bin/syncer.log" 2>&1 &
-syncer_pid=$!
-if ! DATABASE_URL=$demo LIFECYCLE_SLOT=$slot "$bin/demo"; then
-	echo "--- syncer log:" >&2
-	tail -n 20 "$bin/syncer.log" >&2
-	exit 1
-fi
+demo_with_syncer demo -delivery-poll 100ms -heartbeat-interval 2s

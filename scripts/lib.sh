@@ -56,3 +56,41 @@ drop_db() {
 migrate() {
 	(cd "$root" && DATABASE_URL="$1" go run ./cmd/migrate)
 }
+
+# demo_with_syncer NAME [SYNCER FLAGS...]: what make demo and make demo-adopt share. Builds
+# cmd/NAME and the syncer; makes a fresh database nslifecycle_NAME (with - as _) on the private
+# cluster or DATABASE_URL's server, migrated; starts the syncer on a slot of the same name in the
+# background; runs cmd/NAME with DATABASE_URL and LIFECYCLE_SLOT set (and the caller's
+# environment), showing the syncer's last lines when it fails. On exit the syncer stops, the slot
+# goes, and the cluster stops when this script started it. Exits with cmd/NAME's status.
+demo_with_syncer() {
+	local name=$1
+	shift
+	demo_slot=nslifecycle_${name//-/_}
+	demo_bin=$(mktemp -d)
+	demo_syncer=
+	trap demo_cleanup EXIT
+	use_database
+	go build -o "$demo_bin/" "./cmd/$name" ./cmd/syncer
+	local db
+	db=$(scratch_db "$url" "$demo_slot")
+	migrate "$db" 2>/dev/null
+	DATABASE_URL=$db "$demo_bin/syncer" -slot "$demo_slot" -listen "" -log-format json "$@" >"$demo_bin/syncer.log" 2>&1 &
+	demo_syncer=$!
+	local status=0
+	DATABASE_URL=$db LIFECYCLE_SLOT=$demo_slot "$demo_bin/$name" || status=$?
+	if [ "$status" != 0 ]; then
+		echo "--- syncer log:" >&2
+		tail -n 20 "$demo_bin/syncer.log" >&2
+	fi
+	return "$status"
+}
+
+demo_cleanup() {
+	if [ -n "${demo_syncer:-}" ] && kill -0 "$demo_syncer" 2>/dev/null; then
+		kill -TERM "$demo_syncer" && wait "$demo_syncer" 2>/dev/null || true
+	fi
+	[ -n "${url:-}" ] && drop_slot "$url" "$demo_slot"
+	rm -rf "$demo_bin"
+	stop_started_cluster
+}
