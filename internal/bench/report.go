@@ -26,7 +26,7 @@ func Render(w io.Writer, runs []*Results) {
 	var names []string
 	targets := map[string]map[string]TargetCheck{}
 	for _, r := range runs {
-		for _, t := range r.Targets {
+		for _, t := range evaluateTargets(r) {
 			if targets[t.Name] == nil {
 				targets[t.Name] = map[string]TargetCheck{}
 				names = append(names, t.Name)

@@ -13,8 +13,9 @@ type TargetCheck struct {
 	Met      bool    `json:"met"`
 }
 
-// evaluateTargets judges what this run measured; a target whose scenario did not run, or whose
-// size was not in this run, is listed as not measured.
+// evaluateTargets judges what this run measured against today's targets (Render judges every
+// results file again, so an older run is shown against the same bar as a new one); a target whose
+// scenario did not run, or whose size was not in this run, is listed as not measured.
 func evaluateTargets(r *Results) []TargetCheck {
 	var out []TargetCheck
 	add := func(name, target string, measured bool, value float64, met bool, how string) {
@@ -30,12 +31,12 @@ func evaluateTargets(r *Results) []TargetCheck {
 			apiGo, app := t.find(w.name, MethodAPIGo, 8), t.find(w.name, MethodAppSideGo, 8)
 			if api != nil && raw != nil {
 				v := ratio(api.TPS, raw.TPS)
-				add("transition TPS at 8 clients vs the raw floor ("+w.name+")", "≥ 50% of the floor", true, v, v >= 0.5,
+				add("transition TPS at 8 clients vs the raw floor ("+w.name+")", "≥ 60% of the floor", true, v, v >= 0.6,
 					fmt.Sprintf("%.0f%% (%.0f vs %.0f TPS, pgbench)", 100*v, api.TPS, raw.TPS))
 			}
 			if apiGo != nil && app != nil {
 				v := ratio(apiGo.TPS, app.TPS)
-				add("transition TPS at 8 clients vs an application-side state machine ("+w.name+")", "≥ 2×", true, v, v >= 2,
+				add("transition TPS at 8 clients vs an application-side state machine ("+w.name+")", "≥ 1.5×", true, v, v >= 1.5,
 					fmt.Sprintf("%.2f× (%.0f vs %.0f TPS, Go)", v, apiGo.TPS, app.TPS))
 			}
 		}
