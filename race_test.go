@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -285,5 +286,132 @@ func TestTransitionsRefuseRepeatableRead(t *testing.T) {
 	var e *nslifecycle.Error
 	if !errors.As(err, &e) || e.Hint == "" || e.HTTPStatus() != 422 {
 		t.Fatalf("refusal %#v: want a hint and HTTP status 422", err)
+	}
+}
+
+// A change holds its ancestors with shared advisory keys (docs/design.md §3.5), not row locks: while
+// a change below is open, nothing is written to the ancestors' rows (another session may lock the
+// root's row at once), the root's key cannot be taken exclusively (an ancestor's own change waits),
+// and an application's advisory lock on the same id is a different key. Run as the application role.
+func TestAChangeBelowHoldsItsAncestorsWithoutLockingTheirRows(t *testing.T) {
+	ctx := context.Background()
+	pool := dbtest.Pool(t)
+	f := newFamily(t, ctx, pool)
+	if _, err := pool.Exec(ctx, `insert into lifecycle.namespace_members (namespace_id, user_id, access_level) values ($1, 1001, 50)`, f.root); err != nil {
+		t.Fatal(err)
+	}
+	app, err := pgx.Connect(ctx, dbtest.LoginAs(t, dbtest.URL(t), "lifecycle_app"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer app.Close(ctx)
+	tx, err := app.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	actor := int64(1001)
+	if _, err := nslifecycle.NewClient(tx).Event(ctx, f.child, "archive", &actor, nil); err != nil {
+		t.Fatal(err)
+	}
+
+	other, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Rollback(ctx)
+	// Each probe in a savepoint of its own, so a refusal does not end the others.
+	probe := func(sql string, args ...any) (bool, error) {
+		sp, err := other.Begin(ctx)
+		if err != nil {
+			return false, err
+		}
+		defer sp.Rollback(ctx)
+		var ok bool
+		err = sp.QueryRow(ctx, sql, args...).Scan(&ok)
+		return ok, err
+	}
+	for _, id := range []int64{f.root, f.grandparent, f.parent} {
+		if _, err := probe(`select true from lifecycle.namespaces where id = $1 for update nowait`, id); err != nil {
+			t.Errorf("ancestor %d: its row is locked by the change below (%v), want it untouched", id, err)
+		}
+		if ok, err := probe(`select pg_try_advisory_xact_lock(lifecycle.namespace_lock_key($1))`, id); err != nil || ok {
+			t.Errorf("ancestor %d: its key taken exclusively while a change below is open (%v, %v), want it held shared", id, ok, err)
+		}
+		if ok, err := probe(`select pg_try_advisory_xact_lock_shared(lifecycle.namespace_lock_key($1))`, id); err != nil || !ok {
+			t.Errorf("ancestor %d: its key not shareable (%v, %v): a change beside the open one would wait", id, ok, err)
+		}
+		if ok, err := probe(`select pg_try_advisory_xact_lock($1)`, id); err != nil || !ok {
+			t.Errorf("ancestor %d: an application's own advisory lock on the id is blocked (%v, %v)", id, ok, err)
+		}
+	}
+	if ok, err := probe(`select pg_try_advisory_xact_lock_shared(lifecycle.namespace_lock_key($1))`, f.child); err != nil || ok {
+		t.Errorf("the changed namespace's key is not held exclusively (%v, %v): a change below it would not wait", ok, err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := probe(`select pg_try_advisory_xact_lock(lifecycle.namespace_lock_key($1))`, f.root); err != nil || !ok {
+		t.Errorf("the root's key still held after the change committed (%v, %v)", ok, err)
+	}
+}
+
+// Logical decoding hands the syncer a commit a moment before the primary's new snapshots show it.
+// lifecycle.effective_states_apply, told of the source transactions, waits until they are visible
+// before it reads the tree: here the source transaction is still open when the update is called
+// (the widest such moment), and the row written is the one its commit makes true.
+func TestEffectiveStatesApplyWaitsUntilItsSourceTransactionsAreVisible(t *testing.T) {
+	ctx := context.Background()
+	pool := dbtest.Pool(t)
+	f := newFamily(t, ctx, pool)
+	worker, err := pgx.Connect(ctx, dbtest.LoginAs(t, dbtest.URL(t), "lifecycle_worker"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer worker.Close(ctx)
+	if _, err := worker.Exec(ctx, `select lifecycle.effective_states_refresh()`); err != nil {
+		t.Fatal(err)
+	}
+
+	source, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer source.Rollback(ctx)
+	var xid int64
+	if err := source.QueryRow(ctx, `select pg_current_xact_id()::text::bigint & 4294967295`).Scan(&xid); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := nslifecycle.NewClient(source).Event(ctx, f.parent, "archive", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+
+	fact := fmt.Sprintf(`{"action": "archived", "namespace_id": %d, "details": {"from_state": "ancestor_inherited", "to_state": "archived"}}`, f.parent)
+	done := make(chan error, 1)
+	go func() {
+		_, err := worker.Exec(ctx, `select lifecycle.effective_states_apply(array[$1::jsonb], array[$2::bigint])`, fact, xid)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		t.Fatalf("the update returned while its source transaction was still invisible (err %v)", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	if err := source.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	var state, effective string
+	if err := pool.QueryRow(ctx, `select state, effective_state from lifecycle.effective_states where namespace_id = $1`, f.child).Scan(&state, &effective); err != nil {
+		t.Fatal(err)
+	}
+	if state != "ancestor_inherited" || effective != "archived" {
+		t.Fatalf("the child's row: state %s, effective %s; want ancestor_inherited, archived (its parent's archive)", state, effective)
+	}
+	var wrong int
+	if err := pool.QueryRow(ctx, `select count(*) from lifecycle.effective_states_verify()`).Scan(&wrong); err != nil || wrong != 0 {
+		t.Fatalf("effective_states_verify: %d rows differ (%v)", wrong, err)
 	}
 }

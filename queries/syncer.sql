@@ -46,7 +46,7 @@ FROM pg_catalog.pg_replication_slots s WHERE s.slot_name = @slot_name::text;
 SELECT lifecycle.effective_states_refresh();
 
 -- name: EffectiveStatesApply :one
-SELECT lifecycle.effective_states_apply(@facts::jsonb[]);
+SELECT lifecycle.effective_states_apply(@facts::jsonb[], @source_xids::bigint[]);
 
 -- name: WebhookDeliveriesClaim :many
 SELECT c.delivery_id, c.url, c.secret, c.body, c.idempotency_key, c.attempts

@@ -12,7 +12,7 @@
 --     is resolved in one statement; PERFORMs became assignments.
 
 {{ template "functions/jsonb_schema_violation.sql" . }}
-{{ template "functions/namespace_lock_path.sql" . }}
+{{ template "snapshots/010/namespace_lock_path.sql" . }}
 {{ template "snapshots/010/namespace_lock.sql" . }}
 {{ template "snapshots/010/transition_refusal.sql" . }}
 {{ template "snapshots/010/namespace_change_state.sql" . }}

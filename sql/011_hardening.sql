@@ -38,9 +38,9 @@ update lifecycle.states set operation = 'transfer' where code = 5;
 {{ template "snapshots/011/transition_refusal.sql" . }}
 drop function lifecycle.namespace_change_state(bigint, text, text, bigint, jsonb);
 {{ template "snapshots/011/namespace_change_state.sql" . }}
-{{ template "functions/namespace_lock.sql" . }}
+{{ template "snapshots/011/namespace_lock.sql" . }}
 {{ template "snapshots/011/namespaces_state_record.sql" . }}
-{{ template "functions/namespace_transfer_execute.sql" . }}
+{{ template "snapshots/011/namespace_transfer_execute.sql" . }}
 {{ template "functions/check_invariants.sql" . }}
 {{ template "functions/namespace_resolve.sql" . }}
 drop function lifecycle.namespace_walk(text[]);

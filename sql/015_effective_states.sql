@@ -40,7 +40,7 @@ insert into lifecycle.effective_states select * from lifecycle.effective_states_
 
 {{ template "functions/effective_states_write.sql" . }}
 {{ template "functions/effective_states_refresh.sql" . }}
-{{ template "functions/effective_states_apply.sql" . }}
+{{ template "snapshots/015/effective_states_apply.sql" . }}
 {{ template "triggers/namespaces_effective_states.sql" . }}
 {{ template "functions/effective_states_verify.sql" . }}
 

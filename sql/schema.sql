@@ -276,10 +276,10 @@ end
 $$;
 
 --
--- Name: effective_states_apply(jsonb[]); Type: FUNCTION; Schema: lifecycle; Owner: -
+-- Name: effective_states_apply(jsonb[], bigint[]); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
-CREATE FUNCTION lifecycle.effective_states_apply(facts jsonb[]) RETURNS bigint
+CREATE FUNCTION lifecycle.effective_states_apply(facts jsonb[], source_xids bigint[] DEFAULT '{}'::bigint[]) RETURNS bigint
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     SET jit TO 'off'
@@ -289,7 +289,29 @@ declare
   imported record;
   written bigint := 0;
   n bigint;
+  source_xid bigint;
+  snap pg_snapshot;
+  xmax bigint;
+  waited_since timestamptz := pg_catalog.clock_timestamp();
 begin
+  foreach source_xid in array coalesce(source_xids, '{}') loop
+    loop
+      -- A fresh snapshot each time round (a volatile expression in a volatile function). The full
+      -- transaction id is the one within 2^31 of the snapshot's xmax that ends in these 32 bits.
+      snap := pg_catalog.pg_current_snapshot();
+      xmax := pg_catalog.pg_snapshot_xmax(snap)::text::bigint;
+      exit when pg_catalog.pg_visible_in_snapshot(
+        (xmax + ((source_xid - (xmax & 4294967295) + 2147483648) % 4294967296 + 4294967296) % 4294967296 - 2147483648)::text::xid8,
+        snap);
+      if pg_catalog.clock_timestamp() - waited_since > interval '10 s' then
+        raise exception using errcode = 'NS010', message = 'source transaction not visible',
+          detail = pg_catalog.format('xid=%s snapshot=%s', source_xid, snap),
+          hint = 'Pass the ids of transactions that have committed (from their logical decoding BEGIN message).';
+      end if;
+      perform pg_catalog.pg_sleep(0.001);
+    end loop;
+  end loop;
+
   -- One writer at a time (the syncer's update, a rebuild, a DELETE of namespaces: step 6 of the
   -- global lock order, namespace_lock_path): each statement below reads the tree after the lock,
   -- so no row is written from a tree older than another writer's. Readers are not blocked.
@@ -2293,6 +2315,7 @@ begin
      where n.id = namespace_lock.namespace_id and n.traversal_ids = locked_path
        for no key update;
     if found then
+      locked := lifecycle.namespace_lock_path(array[namespace_lock.namespace_id], true)::text;
       return ns;
     end if;
   end loop;
@@ -2300,10 +2323,64 @@ end
 $$;
 
 --
--- Name: namespace_lock_path(bigint[]); Type: FUNCTION; Schema: lifecycle; Owner: -
+-- Name: namespace_lock_key(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
-CREATE FUNCTION lifecycle.namespace_lock_path(ids bigint[]) RETURNS void
+CREATE FUNCTION lifecycle.namespace_lock_key(id bigint) RETURNS bigint
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN (id # '3001666571030907431'::bigint);
+
+--
+-- Name: namespace_lock_path(bigint[], boolean); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_lock_path(ids bigint[], exclusive boolean DEFAULT false) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  taken int := coalesce(nullif(pg_catalog.current_setting('lifecycle.namespace_keys', true), '')::int, 0);
+  -- hashtextextended('lifecycle namespaces (all)', 0)
+  all_namespaces constant bigint := -8605443955290538006;
+  id bigint;
+  locked text;
+begin
+  -- (Assignments, evaluated without starting an executor, not a query per key.)
+  if taken < 0 or taken + pg_catalog.cardinality(ids) > 500 then
+    -- Held shared since this transaction's first key (when it has one); upgraded: the wait ends
+    -- when the other holders commit.
+    locked := pg_catalog.pg_advisory_xact_lock(all_namespaces)::text
+           || pg_catalog.set_config('lifecycle.namespace_keys', '-1', true);
+    return;
+  end if;
+  if taken = 0 then
+    locked := pg_catalog.pg_advisory_xact_lock_shared(all_namespaces)::text;
+  end if;
+  -- An ancestor's id comes before its descendants' in traversal_ids: callers pass paths root first.
+  if exclusive then
+    foreach id in array ids loop
+      locked := pg_catalog.pg_advisory_xact_lock(lifecycle.namespace_lock_key(id))::text;
+    end loop;
+  else
+    foreach id in array ids loop
+      locked := pg_catalog.pg_advisory_xact_lock_shared(lifecycle.namespace_lock_key(id))::text;
+    end loop;
+  end if;
+  locked := pg_catalog.set_config('lifecycle.namespace_keys', (taken + pg_catalog.cardinality(ids))::text, true);
+end
+$$;
+
+--
+-- Name: FUNCTION namespace_lock_path(ids bigint[], exclusive boolean); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.namespace_lock_path(ids bigint[], exclusive boolean) IS 'Locks the given namespaces'' advisory keys, shared (step 1 of the global lock order: a path, root first) or exclusive (step 2: the namespace changed, after its row); past 500 keys in a transaction, the key of all namespaces exclusively instead.';
+
+--
+-- Name: namespace_lock_path_rows(bigint[]); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_lock_path_rows(ids bigint[]) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     SET enable_seqscan TO 'off'
@@ -2322,10 +2399,10 @@ end
 $$;
 
 --
--- Name: FUNCTION namespace_lock_path(ids bigint[]); Type: COMMENT; Schema: lifecycle; Owner: -
+-- Name: FUNCTION namespace_lock_path_rows(ids bigint[]); Type: COMMENT; Schema: lifecycle; Owner: -
 --
 
-COMMENT ON FUNCTION lifecycle.namespace_lock_path(ids bigint[]) IS 'Locks the given namespaces FOR SHARE, root first: step 1 of the global lock order.';
+COMMENT ON FUNCTION lifecycle.namespace_lock_path_rows(ids bigint[]) IS 'Locks the given namespaces FOR SHARE, root first: step 1 of the global lock order for an INSERT.';
 
 --
 -- Name: namespace_lock_sibling_path(bigint, text); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -2779,7 +2856,7 @@ begin
     r := lifecycle.transfer_request_lock(request_id);
   end if;
 
-  -- Step 1: the old path and the new parent's path together, root first; step 2: the row.
+  -- Step 1: the old path and the new parent's path together, root first; step 2: the row and its key.
   loop
     select * into ns from lifecycle.namespaces n where n.id = namespace_transfer_execute.namespace_id;
     if not found then
@@ -2790,7 +2867,12 @@ begin
     perform lifecycle.namespace_lock_path(ns.traversal_ids[1:pg_catalog.cardinality(ns.traversal_ids) - 1]
                                           || coalesce(target_path, '{}'));
     perform 1 from lifecycle.namespaces n where n.id = ns.id and n.traversal_ids = ns.traversal_ids for no key update;
-    exit when found;
+    if found then
+      -- Its own key exclusively (step 2), before anything below it is read: every change in the
+      -- subtree, which holds it shared, has committed, and none starts until the move commits.
+      perform lifecycle.namespace_lock_path(array[ns.id], true);
+      exit;
+    end if;
   end loop;
 
   if ns.state <> lifecycle.state_code('transfer_in_progress') or r.status is distinct from 'accepted' then
@@ -3141,16 +3223,19 @@ begin
     left join lifecycle.states f on f.code = from_state
    where t.code = new.state;
   if tg_op = 'UPDATE' then
-    -- Step 1 of the lock order: the ancestors FOR SHARE, root first, so none changes state or
-    -- moves before this commits. A raw UPDATE takes them here. The API took them already, before
-    -- the row (namespace_lock), and says so for this row and this UPDATE only (path_locked, set
-    -- and cleared around it by namespace_change_state): the row has been locked since, so its path
-    -- is the one locked, and locking it again would only repeat the work. (An INSERT's path was
+    -- Steps 1 and 2 of the lock order: the ancestors' keys shared, root first, so none changes
+    -- state or moves before this commits, then this namespace's own key exclusively, so every
+    -- change below it has committed and none starts before this commits. A raw UPDATE takes them
+    -- here (after its row: see namespace_lock_path). The API took them already, around the row
+    -- (namespace_lock), and says so for this row and this UPDATE only (path_locked, set and
+    -- cleared around it by namespace_change_state): the row has been locked since, so its path is
+    -- the one locked, and locking it again would only repeat the work. (An INSERT's path was
     -- locked by the traversal_ids trigger.) Trusting a setting is safe here: only the table's owner
     -- and superusers may UPDATE state directly, and they could as well disable this trigger.
     -- (Assignments, not PERFORM, which would run a whole query to call each.)
     if pg_catalog.current_setting('lifecycle.path_locked', true) is distinct from new.id::text then
-      locked := lifecycle.namespace_lock_path(old.traversal_ids[1:pg_catalog.cardinality(old.traversal_ids) - 1])::text;
+      locked := lifecycle.namespace_lock_path(old.traversal_ids[1:pg_catalog.cardinality(old.traversal_ids) - 1])::text
+             || lifecycle.namespace_lock_path(array[new.id], true)::text;
     end if;
     -- Leaving a pending deletion takes the path again: hold its name (step 3 of the lock order)
     -- while transition_refusal checks that no live sibling took it meanwhile.
@@ -3332,9 +3417,10 @@ begin
     return new;
   end if;
 
-  -- Lock the parent's path root first (step 1 of the global lock order, namespace_lock_path): the
-  -- parent and its ancestors must not move, nor change state, until this row commits, so the path
-  -- copied here stays true. A move committed between the read and the lock changes the path; then
+  -- Lock the parent's path root first (step 1 of the global lock order, namespace_lock_path; row
+  -- locks, which a bulk INSERT may take by the thousand: namespace_lock_path_rows): the parent and
+  -- its ancestors must not move, nor change state, until this row commits, so the path copied here
+  -- stays true. A move committed between the read and the lock changes the path; then
   -- lock the new one.
   loop
     select n.traversal_ids into locked_path from lifecycle.namespaces n where n.id = new.parent_id;
@@ -3345,7 +3431,7 @@ begin
         detail = pg_catalog.format('parent_id=%s', new.parent_id),
         hint = 'Create the parent first, or pass the id of an existing namespace.';
     end if;
-    perform lifecycle.namespace_lock_path(locked_path);
+    perform lifecycle.namespace_lock_path_rows(locked_path);
     select n.type, n.traversal_ids
       into parent_type, parent_traversal_ids
       from lifecycle.namespaces n
@@ -5748,11 +5834,11 @@ REVOKE ALL ON FUNCTION lifecycle.deleted_namespaces_facts() FROM PUBLIC;
 REVOKE ALL ON FUNCTION lifecycle.effective_state_of(id bigint) FROM PUBLIC;
 
 --
--- Name: FUNCTION effective_states_apply(facts jsonb[]); Type: ACL; Schema: lifecycle; Owner: -
+-- Name: FUNCTION effective_states_apply(facts jsonb[], source_xids bigint[]); Type: ACL; Schema: lifecycle; Owner: -
 --
 
-REVOKE ALL ON FUNCTION lifecycle.effective_states_apply(facts jsonb[]) FROM PUBLIC;
-GRANT ALL ON FUNCTION lifecycle.effective_states_apply(facts jsonb[]) TO lifecycle_worker;
+REVOKE ALL ON FUNCTION lifecycle.effective_states_apply(facts jsonb[], source_xids bigint[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.effective_states_apply(facts jsonb[], source_xids bigint[]) TO lifecycle_worker;
 
 --
 -- Name: FUNCTION effective_states_refresh(); Type: ACL; Schema: lifecycle; Owner: -
@@ -6074,10 +6160,22 @@ GRANT ALL ON PROCEDURE lifecycle.namespace_import_run(IN batch_size integer, INO
 REVOKE ALL ON FUNCTION lifecycle.namespace_lock(namespace_id bigint) FROM PUBLIC;
 
 --
--- Name: FUNCTION namespace_lock_path(ids bigint[]); Type: ACL; Schema: lifecycle; Owner: -
+-- Name: FUNCTION namespace_lock_key(id bigint); Type: ACL; Schema: lifecycle; Owner: -
 --
 
-REVOKE ALL ON FUNCTION lifecycle.namespace_lock_path(ids bigint[]) FROM PUBLIC;
+REVOKE ALL ON FUNCTION lifecycle.namespace_lock_key(id bigint) FROM PUBLIC;
+
+--
+-- Name: FUNCTION namespace_lock_path(ids bigint[], exclusive boolean); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_lock_path(ids bigint[], exclusive boolean) FROM PUBLIC;
+
+--
+-- Name: FUNCTION namespace_lock_path_rows(ids bigint[]); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_lock_path_rows(ids bigint[]) FROM PUBLIC;
 
 --
 -- Name: FUNCTION namespace_lock_sibling_path(parent_id bigint, path text); Type: ACL; Schema: lifecycle; Owner: -

@@ -13,11 +13,16 @@ import (
 )
 
 const effectiveStatesApply = `-- name: EffectiveStatesApply :one
-SELECT lifecycle.effective_states_apply($1::jsonb[])
+SELECT lifecycle.effective_states_apply($1::jsonb[], $2::bigint[])
 `
 
-func (q *Queries) EffectiveStatesApply(ctx context.Context, facts [][]byte) (int64, error) {
-	row := q.db.QueryRow(ctx, effectiveStatesApply, facts)
+type EffectiveStatesApplyParams struct {
+	Facts      [][]byte
+	SourceXids []int64
+}
+
+func (q *Queries) EffectiveStatesApply(ctx context.Context, arg EffectiveStatesApplyParams) (int64, error) {
+	row := q.db.QueryRow(ctx, effectiveStatesApply, arg.Facts, arg.SourceXids)
 	var effective_states_apply int64
 	err := row.Scan(&effective_states_apply)
 	return effective_states_apply, err

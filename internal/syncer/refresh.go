@@ -30,6 +30,7 @@ type refresher struct {
 
 	mu      sync.Mutex
 	pending [][]byte  // facts recorded since the update running started (JSON)
+	xids    []int64   // and the source transactions they came from (effective_states_apply waits until it sees them)
 	whole   bool      // the next update rebuilds the table whole
 	oldest  time.Time // commit time of the oldest change neither in the table nor in the update running; zero: none
 	running time.Time // commit time of the oldest change the update running will show; zero: none running
@@ -42,17 +43,19 @@ func newRefresher(s *Syncer) *refresher {
 	return &refresher{s: s, kick: make(chan struct{}, 1), whole: true}
 }
 
-// changed: a source transaction committed at `committed` has been recorded with these facts;
-// what they changed is not in the table until an update that starts after now ends.
-func (r *refresher) changed(committed time.Time, facts ...[]byte) {
+// changed: source transactions (xids), the first committed at `committed`, have been recorded
+// with these facts; what they changed is not in the table until an update that starts after now
+// ends.
+func (r *refresher) changed(committed time.Time, xids []int64, facts ...[]byte) {
 	r.mu.Lock()
 	if r.oldest.IsZero() || committed.Before(r.oldest) {
 		r.oldest = committed
 	}
 	if !r.whole {
 		r.pending = append(r.pending, facts...)
+		r.xids = append(r.xids, xids...)
 		if len(r.pending) > maxPendingFacts {
-			r.pending, r.whole = nil, true
+			r.pending, r.xids, r.whole = nil, nil, true
 		}
 	}
 	r.mu.Unlock()
@@ -82,20 +85,21 @@ func (r *refresher) lag() float64 {
 	return max(0, time.Since(t).Seconds())
 }
 
-// starting: an update begins; it will show the changes recorded so far, whose facts it takes
-// (whole: rebuild the table instead). Those recorded during it are left for the next.
-func (r *refresher) starting() (facts [][]byte, whole bool) {
+// starting: an update begins; it will show the changes recorded so far, whose facts and source
+// transactions it takes (whole: rebuild the table instead). Those recorded during it are left for
+// the next.
+func (r *refresher) starting() (facts [][]byte, xids []int64, whole bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.running, r.oldest = r.oldest, time.Time{}
-	facts, whole = r.pending, r.whole
-	r.pending, r.whole = nil, false
-	return facts, whole
+	facts, xids, whole = r.pending, r.xids, r.whole
+	r.pending, r.xids, r.whole = nil, nil, false
+	return facts, xids, whole
 }
 
 // ended: the update is over; when it failed, the changes it was to show are not shown, and its
 // facts (or its rebuild) go to the next.
-func (r *refresher) ended(ok bool, facts [][]byte, whole bool) {
+func (r *refresher) ended(ok bool, facts [][]byte, xids []int64, whole bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !ok {
@@ -104,9 +108,10 @@ func (r *refresher) ended(ok bool, facts [][]byte, whole bool) {
 		}
 		r.whole = r.whole || whole || len(r.pending)+len(facts) > maxPendingFacts
 		if r.whole {
-			r.pending = nil
+			r.pending, r.xids = nil, nil
 		} else {
 			r.pending = append(facts, r.pending...)
+			r.xids = append(xids, r.xids...)
 		}
 	}
 	r.running = time.Time{}
@@ -146,17 +151,17 @@ func (r *refresher) run(ctx context.Context) {
 			}
 		case <-timer:
 			timer = nil
-			facts, whole := r.starting()
+			facts, xids, whole := r.starting()
 			start := time.Now()
 			var err error
 			var rows int64
 			if whole {
 				err = db.New(r.s.pool).EffectiveStatesRefresh(ctx)
 			} else {
-				rows, err = db.New(r.s.pool).EffectiveStatesApply(ctx, facts)
+				rows, err = db.New(r.s.pool).EffectiveStatesApply(ctx, db.EffectiveStatesApplyParams{Facts: facts, SourceXids: xids})
 			}
 			end := time.Now()
-			r.ended(err == nil, facts, whole)
+			r.ended(err == nil, facts, xids, whole)
 			if err != nil {
 				if ctx.Err() != nil {
 					return

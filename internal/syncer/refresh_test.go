@@ -2,6 +2,7 @@ package syncer
 
 import (
 	"math"
+	"slices"
 	"testing"
 	"time"
 )
@@ -71,31 +72,31 @@ func TestRefreshLag(t *testing.T) {
 		t.Fatalf("lag %v with no change, want 0", lag)
 	}
 	now := time.Now()
-	r.changed(now.Add(-3 * time.Second))
-	r.changed(now.Add(-time.Second)) // newer: the oldest stays
+	r.changed(now.Add(-3*time.Second), nil)
+	r.changed(now.Add(-time.Second), nil) // newer: the oldest stays
 	if lag := r.lag(); lag < 3 || lag > 4 {
 		t.Fatalf("lag %v, want about 3 s (the oldest change)", lag)
 	}
 	// A refresh starts: the changes it will show still count until it ends.
-	facts, whole := r.starting()
-	r.changed(now.Add(-500 * time.Millisecond))
+	facts, xids, whole := r.starting()
+	r.changed(now.Add(-500*time.Millisecond), nil)
 	if lag := r.lag(); lag < 3 || lag > 4 {
 		t.Fatalf("lag %v during a refresh, want about 3 s", lag)
 	}
 	// It fails: they are still not shown.
-	r.ended(false, facts, whole)
+	r.ended(false, facts, xids, whole)
 	if lag := r.lag(); lag < 3 || lag > 4 {
 		t.Fatalf("lag %v after a failed refresh, want about 3 s", lag)
 	}
 	// The next one succeeds: only what was recorded meanwhile is left.
-	facts, whole = r.starting()
-	r.changed(now.Add(-200 * time.Millisecond))
-	r.ended(true, facts, whole)
+	facts, xids, whole = r.starting()
+	r.changed(now.Add(-200*time.Millisecond), nil)
+	r.ended(true, facts, xids, whole)
 	if lag := r.lag(); lag < 0.2 || lag > 1.2 {
 		t.Fatalf("lag %v after the refresh, want about 0.2 s", lag)
 	}
-	facts, whole = r.starting()
-	r.ended(true, facts, whole)
+	facts, xids, whole = r.starting()
+	r.ended(true, facts, xids, whole)
 	if lag := r.lag(); lag != 0 {
 		t.Fatalf("lag %v with everything shown, want 0", lag)
 	}
@@ -107,37 +108,37 @@ func TestRefreshLag(t *testing.T) {
 func TestRefreshFacts(t *testing.T) {
 	r := newTestRefresher(Config{})
 	now := time.Now()
-	r.changed(now, []byte(`{"action":"archived"}`))
-	if facts, whole := r.starting(); !whole || len(facts) != 0 {
-		t.Fatalf("first update: whole %v with %d facts, want a rebuild", whole, len(facts))
+	r.changed(now, []int64{7}, []byte(`{"action":"archived"}`))
+	if facts, xids, whole := r.starting(); !whole || len(facts) != 0 || len(xids) != 0 {
+		t.Fatalf("first update: whole %v with %d facts of %v, want a rebuild", whole, len(facts), xids)
 	} else {
-		r.ended(true, facts, whole)
+		r.ended(true, facts, xids, whole)
 	}
 	a, b, c := []byte(`{"action":"a"}`), []byte(`{"action":"b"}`), []byte(`{"action":"c"}`)
-	r.changed(now, a, b)
-	facts, whole := r.starting()
-	if whole || len(facts) != 2 {
-		t.Fatalf("update after two facts: whole %v with %d facts, want the two", whole, len(facts))
+	r.changed(now, []int64{8}, a, b)
+	facts, xids, whole := r.starting()
+	if whole || len(facts) != 2 || !slices.Equal(xids, []int64{8}) {
+		t.Fatalf("update after two facts: whole %v with %d facts of %v, want the two of 8", whole, len(facts), xids)
 	}
-	r.changed(now, c) // during the update
-	r.ended(false, facts, whole)
-	facts, whole = r.starting()
-	if whole || len(facts) != 3 || string(facts[0]) != string(a) || string(facts[2]) != string(c) {
-		t.Fatalf("update after a failed one: whole %v with %q, want a, b, c", whole, facts)
+	r.changed(now, []int64{9}, c) // during the update
+	r.ended(false, facts, xids, whole)
+	facts, xids, whole = r.starting()
+	if whole || len(facts) != 3 || string(facts[0]) != string(a) || string(facts[2]) != string(c) || !slices.Equal(xids, []int64{8, 9}) {
+		t.Fatalf("update after a failed one: whole %v with %q of %v, want a, b, c of 8 and 9", whole, facts, xids)
 	}
-	r.ended(false, nil, true) // a failed rebuild: the next rebuilds
-	if facts, whole = r.starting(); !whole {
+	r.ended(false, nil, nil, true) // a failed rebuild: the next rebuilds
+	if facts, xids, whole = r.starting(); !whole {
 		t.Fatalf("after a failed rebuild: whole %v with %d facts, want a rebuild", whole, len(facts))
 	}
-	r.ended(true, facts, whole)
+	r.ended(true, facts, xids, whole)
 	for i := 0; i <= maxPendingFacts; i++ {
-		r.changed(now, a)
+		r.changed(now, []int64{int64(i)}, a)
 	}
-	if facts, whole = r.starting(); !whole || len(facts) != 0 {
-		t.Fatalf("after %d facts waiting: whole %v with %d facts, want a rebuild", maxPendingFacts+1, whole, len(facts))
+	if facts, xids, whole = r.starting(); !whole || len(facts) != 0 || len(xids) != 0 {
+		t.Fatalf("after %d facts waiting: whole %v with %d facts of %d transactions, want a rebuild", maxPendingFacts+1, whole, len(facts), len(xids))
 	}
-	r.ended(true, facts, whole)
-	if facts, whole = r.starting(); whole || len(facts) != 0 {
-		t.Fatalf("nothing recorded: whole %v with %d facts", whole, len(facts))
+	r.ended(true, facts, xids, whole)
+	if facts, xids, whole = r.starting(); whole || len(facts) != 0 || len(xids) != 0 {
+		t.Fatalf("nothing recorded: whole %v with %d facts of %v", whole, len(facts), xids)
 	}
 }

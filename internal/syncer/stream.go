@@ -45,6 +45,7 @@ type fact struct {
 
 // sourceTx is a source transaction being received: its facts, kept until its commit arrives.
 type sourceTx struct {
+	xid   uint32 // its transaction id, as logical decoding gives it
 	facts []fact
 }
 
@@ -265,7 +266,7 @@ func (st *stream) handle(ctx context.Context, data []byte) error {
 func (st *stream) apply(ctx context.Context, msg pglogrepl.Message) error {
 	switch m := msg.(type) {
 	case *pglogrepl.BeginMessage:
-		st.tx = &sourceTx{}
+		st.tx = &sourceTx{xid: m.Xid}
 	case *pglogrepl.RelationMessage:
 		st.relations[m.RelationID] = m.Namespace + "." + m.RelationName
 	case *pglogrepl.LogicalDecodingMessage:
@@ -430,6 +431,8 @@ func (s *Syncer) record(ctx context.Context, batch []committed) error {
 	s.metrics.batchSize.Observe(float64(len(batch)))
 	var changed time.Time // the first source transaction that changed something
 	var facts [][]byte    // and the facts recorded
+	var xids []int64      // and the transactions they came from
+	var lastTx *sourceTx
 	for k, it := range items {
 		f, o := it.fact(), outcomes[k]
 		switch {
@@ -454,6 +457,10 @@ func (s *Syncer) record(ctx context.Context, batch []committed) error {
 			changed = it.c.commit.CommitTime
 		}
 		facts = append(facts, f.raw)
+		if it.c.tx != lastTx {
+			lastTx = it.c.tx
+			xids = append(xids, int64(lastTx.xid))
+		}
 	}
 	for _, c := range batch {
 		s.metrics.transactions.Inc()
@@ -463,7 +470,7 @@ func (s *Syncer) record(ctx context.Context, batch []committed) error {
 	// Every recorded fact goes to the update of lifecycle.effective_states (no list here of which
 	// facts matter to it: effective_states_apply decides); the facts of many batches share one.
 	if !changed.IsZero() {
-		s.refresher.changed(changed, facts...)
+		s.refresher.changed(changed, xids, facts...)
 	}
 	return nil
 }

@@ -7,7 +7,15 @@
 -- whole. Which facts matter is decided here, in one place: a fact of any other kind changes
 -- nothing. The cost follows the changes, not the tree; the transitions themselves pay nothing.
 -- Returns how many rows were written or deleted.
-create function lifecycle.effective_states_apply(facts jsonb[])
+--
+-- source_xids are the source transactions' ids as logical decoding gives them (32 bits). A
+-- transaction's commit reaches a replication client once its commit record is flushed, which is a
+-- moment before the transaction becomes visible to new snapshots on the primary (it leaves the
+-- list of running transactions after its WAL flush, and after a synchronous standby's answer when
+-- there is one). Read within that moment, the tree would not show the change yet, and the rows
+-- written from it would stay wrong until the next change there. So this first waits until every
+-- source transaction is visible, which it almost always is already.
+create function lifecycle.effective_states_apply(facts jsonb[], source_xids bigint[] default '{}')
 returns bigint
 language plpgsql
 security definer
@@ -19,7 +27,29 @@ declare
   imported record;
   written bigint := 0;
   n bigint;
+  source_xid bigint;
+  snap pg_snapshot;
+  xmax bigint;
+  waited_since timestamptz := pg_catalog.clock_timestamp();
 begin
+  foreach source_xid in array coalesce(source_xids, '{}') loop
+    loop
+      -- A fresh snapshot each time round (a volatile expression in a volatile function). The full
+      -- transaction id is the one within 2^31 of the snapshot's xmax that ends in these 32 bits.
+      snap := pg_catalog.pg_current_snapshot();
+      xmax := pg_catalog.pg_snapshot_xmax(snap)::text::bigint;
+      exit when pg_catalog.pg_visible_in_snapshot(
+        (xmax + ((source_xid - (xmax & 4294967295) + 2147483648) % 4294967296 + 4294967296) % 4294967296 - 2147483648)::text::xid8,
+        snap);
+      if pg_catalog.clock_timestamp() - waited_since > interval '10 s' then
+        raise exception using errcode = 'NS010', message = 'source transaction not visible',
+          detail = pg_catalog.format('xid=%s snapshot=%s', source_xid, snap),
+          hint = 'Pass the ids of transactions that have committed (from their logical decoding BEGIN message).';
+      end if;
+      perform pg_catalog.pg_sleep(0.001);
+    end loop;
+  end loop;
+
   -- One writer at a time (the syncer's update, a rebuild, a DELETE of namespaces: step 6 of the
   -- global lock order, namespace_lock_path): each statement below reads the tree after the lock,
   -- so no row is written from a tree older than another writer's. Readers are not blocked.

@@ -1,9 +1,11 @@
 -- Locks a namespace for a change, in the global order (namespace_lock_path): a namespace in
 -- transfer first holds its accepted transfer request (step 0: any way out of transfer_in_progress
 -- closes the request, namespaces_state_record, and accept, cancel and the move take the request
--- before the namespace), then its ancestors FOR SHARE root first, then its row FOR NO KEY UPDATE,
--- and returns the row. A move committed between the read and the locks changes the path; then it
--- locks the new one. NS004 when it does not exist.
+-- before the namespace), then its ancestors' keys shared root first (step 1), then its row FOR NO
+-- KEY UPDATE and its own key exclusively (step 2: changes below it, which hold that key shared,
+-- finish first, and none starts until this transaction ends), and returns the row. A move
+-- committed between the read and the locks changes the path; then it locks the new one. NS004
+-- when it does not exist.
 create or replace function lifecycle.namespace_lock(namespace_id bigint)
 returns lifecycle.namespaces
 language plpgsql
@@ -37,6 +39,7 @@ begin
      where n.id = namespace_lock.namespace_id and n.traversal_ids = locked_path
        for no key update;
     if found then
+      locked := lifecycle.namespace_lock_path(array[namespace_lock.namespace_id], true)::text;
       return ns;
     end if;
   end loop;

@@ -44,7 +44,7 @@ begin
     r := lifecycle.transfer_request_lock(request_id);
   end if;
 
-  -- Step 1: the old path and the new parent's path together, root first; step 2: the row.
+  -- Step 1: the old path and the new parent's path together, root first; step 2: the row and its key.
   loop
     select * into ns from lifecycle.namespaces n where n.id = namespace_transfer_execute.namespace_id;
     if not found then
@@ -55,7 +55,12 @@ begin
     perform lifecycle.namespace_lock_path(ns.traversal_ids[1:pg_catalog.cardinality(ns.traversal_ids) - 1]
                                           || coalesce(target_path, '{}'));
     perform 1 from lifecycle.namespaces n where n.id = ns.id and n.traversal_ids = ns.traversal_ids for no key update;
-    exit when found;
+    if found then
+      -- Its own key exclusively (step 2), before anything below it is read: every change in the
+      -- subtree, which holds it shared, has committed, and none starts until the move commits.
+      perform lifecycle.namespace_lock_path(array[ns.id], true);
+      exit;
+    end if;
   end loop;
 
   if ns.state <> lifecycle.state_code('transfer_in_progress') or r.status is distinct from 'accepted' then

@@ -52,16 +52,19 @@ begin
     left join lifecycle.states f on f.code = from_state
    where t.code = new.state;
   if tg_op = 'UPDATE' then
-    -- Step 1 of the lock order: the ancestors FOR SHARE, root first, so none changes state or
-    -- moves before this commits. A raw UPDATE takes them here. The API took them already, before
-    -- the row (namespace_lock), and says so for this row and this UPDATE only (path_locked, set
-    -- and cleared around it by namespace_change_state): the row has been locked since, so its path
-    -- is the one locked, and locking it again would only repeat the work. (An INSERT's path was
+    -- Steps 1 and 2 of the lock order: the ancestors' keys shared, root first, so none changes
+    -- state or moves before this commits, then this namespace's own key exclusively, so every
+    -- change below it has committed and none starts before this commits. A raw UPDATE takes them
+    -- here (after its row: see namespace_lock_path). The API took them already, around the row
+    -- (namespace_lock), and says so for this row and this UPDATE only (path_locked, set and
+    -- cleared around it by namespace_change_state): the row has been locked since, so its path is
+    -- the one locked, and locking it again would only repeat the work. (An INSERT's path was
     -- locked by the traversal_ids trigger.) Trusting a setting is safe here: only the table's owner
     -- and superusers may UPDATE state directly, and they could as well disable this trigger.
     -- (Assignments, not PERFORM, which would run a whole query to call each.)
     if pg_catalog.current_setting('lifecycle.path_locked', true) is distinct from new.id::text then
-      locked := lifecycle.namespace_lock_path(old.traversal_ids[1:pg_catalog.cardinality(old.traversal_ids) - 1])::text;
+      locked := lifecycle.namespace_lock_path(old.traversal_ids[1:pg_catalog.cardinality(old.traversal_ids) - 1])::text
+             || lifecycle.namespace_lock_path(array[new.id], true)::text;
     end if;
     -- Leaving a pending deletion takes the path again: hold its name (step 3 of the lock order)
     -- while transition_refusal checks that no live sibling took it meanwhile.

@@ -50,9 +50,10 @@ begin
     return new;
   end if;
 
-  -- Lock the parent's path root first (step 1 of the global lock order, namespace_lock_path): the
-  -- parent and its ancestors must not move, nor change state, until this row commits, so the path
-  -- copied here stays true. A move committed between the read and the lock changes the path; then
+  -- Lock the parent's path root first (step 1 of the global lock order, namespace_lock_path; row
+  -- locks, which a bulk INSERT may take by the thousand: namespace_lock_path_rows): the parent and
+  -- its ancestors must not move, nor change state, until this row commits, so the path copied here
+  -- stays true. A move committed between the read and the lock changes the path; then
   -- lock the new one.
   loop
     select n.traversal_ids into locked_path from lifecycle.namespaces n where n.id = new.parent_id;
@@ -63,7 +64,7 @@ begin
         detail = pg_catalog.format('parent_id=%s', new.parent_id),
         hint = 'Create the parent first, or pass the id of an existing namespace.';
     end if;
-    perform lifecycle.namespace_lock_path(locked_path);
+    perform lifecycle.namespace_lock_path_rows(locked_path);
     select n.type, n.traversal_ids
       into parent_type, parent_traversal_ids
       from lifecycle.namespaces n
