@@ -117,6 +117,17 @@ func (r *refresher) ended(ok bool, facts [][]byte, xids []int64, whole bool) {
 	r.running = time.Time{}
 }
 
+// done: an update that took `took` ended at `end`. The pause the maximum share asks for follows
+// the updates of changes only: a whole rebuild (when the syncer starts, or after too many facts
+// piled up) is a one-off whose seconds at a million namespaces would otherwise hold back the next
+// change for as long.
+func (r *refresher) done(end time.Time, took time.Duration, whole bool) {
+	r.lastEnd, r.lastTook = end, took
+	if whole {
+		r.lastTook = 0
+	}
+}
+
 // gap is how long after the end of an update that took `took` the next may start: the minimum
 // interval, and long enough for updating to take at most the maximum share of the time (an
 // update of d every d/share: d·(1−share)/share between them).
@@ -170,13 +181,14 @@ func (r *refresher) run(ctx context.Context) {
 				timer = time.After(r.s.cfg.RefreshDebounce + time.Second)
 				continue
 			}
-			r.lastEnd, r.lastTook = end, end.Sub(start)
+			took := end.Sub(start)
+			r.done(end, took, whole)
 			if whole {
-				r.s.log.Info("rebuilt lifecycle.effective_states whole", "took", r.lastTook)
+				r.s.log.Info("rebuilt lifecycle.effective_states whole", "took", took)
 			} else {
-				r.s.log.Debug("updated lifecycle.effective_states", "facts", len(facts), "rows", rows, "took", r.lastTook)
+				r.s.log.Debug("updated lifecycle.effective_states", "facts", len(facts), "rows", rows, "took", took)
 			}
-			r.s.metrics.refreshes.Observe(r.lastTook.Seconds())
+			r.s.metrics.refreshes.Observe(took.Seconds())
 		}
 	}
 }

@@ -32,11 +32,13 @@ func TestRefreshWait(t *testing.T) {
 		{"share 0.5 after a 16 s refresh", 0.5, 0, 16 * time.Second, 16 * time.Second},
 		{"share 1: no cap", 1, 0, time.Minute, 10 * time.Second},
 		{"9.5 s after the end, minimum interval left: the debounce", 0.25, 9500 * time.Millisecond, time.Second, time.Second},
+		{"right after an 8 s rebuild: the minimum interval, no pause for the share", 0.25, 0, -8 * time.Second, 10 * time.Second},
 	} {
 		cfg.RefreshMaxShare = c.share
 		r := newTestRefresher(cfg)
-		if c.took > 0 || c.sinceEnd > 0 {
-			r.lastEnd, r.lastTook = now.Add(-c.sinceEnd), c.took
+		if c.took != 0 || c.sinceEnd > 0 {
+			// A negative took is a whole rebuild of that length.
+			r.done(now.Add(-c.sinceEnd), c.took.Abs(), c.took < 0)
 		}
 		if got := r.wait(now); got != c.want {
 			t.Errorf("%s: wait %v, want %v", c.name, got, c.want)
@@ -54,7 +56,7 @@ func TestRefreshShareUnderSteadyChanges(t *testing.T) {
 			clock = clock.Add(r.wait(clock)) // a change is always waiting: the refresh starts as soon as allowed
 			clock = clock.Add(took)
 			busy += took
-			r.lastEnd, r.lastTook = clock, took
+			r.done(clock, took, false)
 		}
 		share := busy.Seconds() / clock.Sub(time.Time{}).Seconds()
 		want := math.Min(0.25, took.Seconds()/(took.Seconds()+10))
