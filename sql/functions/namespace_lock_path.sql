@@ -6,9 +6,9 @@
 --      the move serialise on it, before they touch any namespace;
 --   1. namespaces on a path, root first, shared (this function): a transaction-level advisory lock
 --      per namespace (namespace_lock_key), taken shared, beside one key of all namespaces held
---      shared (see below). A change below an ancestor holds it, so
---      the ancestor cannot change state, move, be renamed or change visibility until that change
---      commits: each of those holds its own key exclusively first (step 2). Guards that look up or
+--      shared (see below). A change below an ancestor holds it, so the ancestor cannot change
+--      state, move, be renamed or change visibility until that change commits: each of those
+--      holds its own key exclusively first (step 2). Guards that look up or
 --      down the tree are therefore checked against committed, stable rows. A move locks the old
 --      and the new path in one call, so both are taken root first together. Advisory, not row
 --      locks: FOR SHARE wrote every ancestor row (a WAL record, and a multixact when clients share
@@ -18,9 +18,9 @@
 --      bounded lock table; row locks live in the rows. The two kinds meet at step 2, which takes
 --      both the row and the key;
 --   2. the namespace being changed: its row FOR NO KEY UPDATE (namespace_lock, or its UPDATE),
---      then its own key exclusively (this function with exclusive; called by namespace_lock; for a
---      raw UPDATE of state by the gate,
---      namespaces_state_gate; for a move namespace_transfer_execute). Only the namespace a
+--      then its own key exclusively (this function with exclusive, called by namespace_lock; for
+--      a raw UPDATE of state by the gate, namespaces_state_gate; for a move by
+--      namespace_transfer_execute). Only the namespace a
 --      statement names takes its key: the rows a move rewrites below it (traversal_ids, the
 --      visibility it lowers) are covered by it, their ancestor's, held exclusively;
 --   3. the name "path below parent" (namespace_lock_sibling_path), an advisory lock, when a path
