@@ -1,10 +1,14 @@
 package bench
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -53,6 +57,7 @@ func Render(w io.Writer, runs []*Results) {
 		}
 		p("\n")
 	}
+	renderGrowth(w, runs)
 	for _, r := range runs {
 		renderRun(w, r)
 	}
@@ -244,8 +249,9 @@ func thousands(n int) string {
 	return b.String()
 }
 
-// UpdateDoc renders the results files into the generated part of the Markdown file at doc. With
-// write false it only reports whether the file is stale.
+// UpdateDoc renders the results files into the generated part of the Markdown file at doc, and the
+// growth plot (GrowthSVG) into GrowthPlotName beside it. With write false it only reports whether
+// either is stale.
 func UpdateDoc(doc string, resultFiles []string, write bool) (stale bool, err error) {
 	var runs []*Results
 	for _, f := range resultFiles {
@@ -272,11 +278,20 @@ func UpdateDoc(doc string, resultFiles []string, write bool) (stale bool, err er
 	out.WriteString(s[:i+len(ReportBegin)])
 	Render(&out, runs)
 	out.WriteString("\n" + s[j:])
-	if out.String() == s {
+	plot := filepath.Join(filepath.Dir(doc), GrowthPlotName)
+	svg := GrowthSVG(runs)
+	old, err := os.ReadFile(plot)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return false, err
+	}
+	if out.String() == s && bytes.Equal(old, svg) {
 		return false, nil
 	}
 	if !write {
 		return true, nil
+	}
+	if err := os.WriteFile(plot, svg, 0o644); err != nil {
+		return false, err
 	}
 	return false, os.WriteFile(doc, []byte(out.String()), 0o644)
 }

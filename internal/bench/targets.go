@@ -42,15 +42,7 @@ func evaluateTargets(r *Results) []TargetCheck {
 		}
 	}
 	for _, depth := range []int{2, 20} {
-		var fn, pk *EffectiveRun
-		for i, e := range r.EffectiveState {
-			if e.Depth == depth && e.Method == EffectiveFunction {
-				fn = &r.EffectiveState[i]
-			}
-			if e.Depth == depth && e.Method == EffectivePK {
-				pk = &r.EffectiveState[i]
-			}
-		}
+		fn, pk := effectiveRun(r, depth, EffectiveFunction), effectiveRun(r, depth, EffectivePK)
 		name := fmt.Sprintf("effective state at depth %d vs a primary-key read (server time per call)", depth)
 		if fn != nil && pk != nil && pk.LoopUSPerCall > 0 {
 			v := ratio(fn.LoopUSPerCall, pk.LoopUSPerCall)
