@@ -195,6 +195,19 @@ standby() {
 	fi
 	local port
 	port=$(port_of)
+	if [ -f "$sdata/PG_VERSION" ]; then
+		# A standby stopped while the cluster wrote gigabytes (a bench, a 1M-namespace demo) would
+		# replay them all, or find them recycled and never catch up: past 256 MB behind, it is made
+		# afresh instead.
+		local redo behind
+		redo=$(run_pg "$(bindir)/pg_controldata" "$sdata" | sed -n 's/^Latest checkpoint.s REDO location: *//p')
+		behind=$(run_pg "$(bindir)/psql" -h "$sock" -p "$port" -U postgres -d postgres -qAtX \
+			-c "select pg_wal_lsn_diff(pg_current_wal_lsn(), '${redo:-0/0}')::bigint")
+		if [ -z "$redo" ] || [ "${behind:-0}" -gt $((256 << 20)) ]; then
+			say "the standby is $(( ${behind:-0} >> 20 )) MB behind: making it afresh"
+			run_pg rm -rf "$sdata"
+		fi
+	fi
 	if [ ! -f "$sdata/PG_VERSION" ]; then
 		# The primary keeps enough WAL for a standby that was stopped a while (no slot to pin it).
 		run_pg "$(bindir)/psql" -h "$sock" -p "$port" -U postgres -d postgres -qAtX \

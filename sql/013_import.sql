@@ -51,7 +51,7 @@ alter table lifecycle.namespace_redirects
 {{ template "snapshots/013/namespaces_state_record.sql" . }}
 {{ template "triggers/namespaces_facts.sql" . }}
 {{ template "triggers/namespace_state_updates_facts.sql" . }}
-{{ template "triggers/namespace_details_validate.sql" . }}
+{{ template "snapshots/013/namespace_details_validate.sql" . }}
 {{ template "functions/namespace_import_prepare.sql" . }}
 {{ template "functions/namespace_import_batch.sql" . }}
 {{ template "functions/namespace_import_finish.sql" . }}

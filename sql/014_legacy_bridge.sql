@@ -38,7 +38,7 @@ drop function lifecycle.namespace_change_state(bigint, text, text, bigint, jsonb
 {{ template "functions/namespace_change_state.sql" . }}
 {{ template "functions/transition_refusal.sql" . }}
 {{ template "snapshots/014/namespaces_state_gate.sql" . }}
-{{ template "triggers/namespaces_state_record.sql" . }}
+{{ template "snapshots/014/namespaces_state_record.sql" . }}
 {{ template "functions/legacy_bridge_attnum.sql" . }}
 {{ template "functions/legacy_bridge_column.sql" . }}
 {{ template "functions/legacy_bridge_says.sql" . }}

@@ -1485,8 +1485,16 @@ CREATE FUNCTION lifecycle.namespace_details_validate() RETURNS trigger
     SET search_path TO ''
     AS $$
 declare
-  refusal text := lifecycle.state_metadata_refusal(new.state_metadata);
+  trusted constant text[] := array['last_updated_at', 'last_changed_by_user_id', 'previous_state', 'preserved_state'];
+  refusal text;
 begin
+  if tg_op = 'UPDATE'
+     and coalesce(pg_catalog.current_setting('lifecycle.details_record', true), '') = new.namespace_id::text
+     and pg_catalog.jsonb_typeof(new.state_metadata) = 'object'
+     and (new.state_metadata - trusted) = (old.state_metadata - trusted) then
+    return new;
+  end if;
+  refusal := lifecycle.state_metadata_refusal(new.state_metadata);
   if refusal is not null then
     raise exception using errcode = 'NS010', message = 'invalid state_metadata', detail = refusal,
       hint = 'Allowed keys and types: lifecycle.json_schemas, name state_metadata.';
@@ -3294,6 +3302,7 @@ declare
   -- When the change happened: now, or the legacy time a bridged change carries.
   happened timestamptz := coalesce(nullif(pg_catalog.current_setting('lifecycle.changed_at', true), '')::timestamptz,
                                    pg_catalog.now());
+  noted text;
 begin
   if tg_op = 'INSERT' then
     insert into lifecycle.namespace_details (namespace_id, state_metadata)
@@ -3311,7 +3320,9 @@ begin
   -- progress belongs to the state it was recorded in: a new state starts without it, unless the
   -- call reports one (a finished move's). Back in a permanent state, the temporary run is over,
   -- and with it preserved_state and the attempts; leaving a permanent state for a temporary one
-  -- records it as preserved_state; between temporary states it is kept.
+  -- records it as preserved_state; between temporary states it is kept. The keys built here are
+  -- trusted by namespace_details_validate for this UPDATE only (lifecycle.details_record).
+  noted := pg_catalog.set_config('lifecycle.details_record', new.id::text, true);
   loop
     update lifecycle.namespace_details d
        set state_metadata =
@@ -3328,6 +3339,7 @@ begin
     -- No details row (removed by hand): started afresh, empty, then written as above.
     insert into lifecycle.namespace_details (namespace_id, state_metadata) values (new.id, '{}');
   end loop;
+  noted := pg_catalog.set_config('lifecycle.details_record', '', true);
 
   insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata, created_at)
   values (new.id, old.state, new.state,

@@ -290,6 +290,9 @@ func UpdateDoc(doc string, resultFiles []string, write bool) (stale bool, err er
 	if !write {
 		return true, nil
 	}
+	if err := os.MkdirAll(filepath.Dir(plot), 0o755); err != nil {
+		return false, err
+	}
 	if err := os.WriteFile(plot, svg, 0o644); err != nil {
 		return false, err
 	}

@@ -28,6 +28,7 @@ declare
   -- When the change happened: now, or the legacy time a bridged change carries.
   happened timestamptz := coalesce(nullif(pg_catalog.current_setting('lifecycle.changed_at', true), '')::timestamptz,
                                    pg_catalog.now());
+  noted text;
 begin
   if tg_op = 'INSERT' then
     insert into lifecycle.namespace_details (namespace_id, state_metadata)
@@ -45,7 +46,9 @@ begin
   -- progress belongs to the state it was recorded in: a new state starts without it, unless the
   -- call reports one (a finished move's). Back in a permanent state, the temporary run is over,
   -- and with it preserved_state and the attempts; leaving a permanent state for a temporary one
-  -- records it as preserved_state; between temporary states it is kept.
+  -- records it as preserved_state; between temporary states it is kept. The keys built here are
+  -- trusted by namespace_details_validate for this UPDATE only (lifecycle.details_record).
+  noted := pg_catalog.set_config('lifecycle.details_record', new.id::text, true);
   loop
     update lifecycle.namespace_details d
        set state_metadata =
@@ -62,6 +65,7 @@ begin
     -- No details row (removed by hand): started afresh, empty, then written as above.
     insert into lifecycle.namespace_details (namespace_id, state_metadata) values (new.id, '{}');
   end loop;
+  noted := pg_catalog.set_config('lifecycle.details_record', '', true);
 
   insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata, created_at)
   values (new.id, old.state, new.state,
