@@ -27,7 +27,7 @@
 {{ template "functions/state_metadata_refusal.sql" . }}
 {{ template "snapshots/009/path_refusal.sql" . }}
 {{ template "snapshots/009/transition_refusal.sql" . }}
-{{ template "functions/effective_state_of.sql" . }}
+{{ template "snapshots/009/effective_state_of.sql" . }}
 {{ template "snapshots/009/namespace_effective_state.sql" . }}
 {{ template "snapshots/009/namespace_change_state.sql" . }}
 {{ template "functions/fact_mac.sql" . }}

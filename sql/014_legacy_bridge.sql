@@ -35,7 +35,7 @@ comment on table lifecycle.legacy_bridges is
   'Legacy columns and tables kept in step with the states, both ways (lifecycle.legacy_bridge_add).';
 
 drop function lifecycle.namespace_change_state(bigint, text, text, bigint, jsonb, text);
-{{ template "functions/namespace_change_state.sql" . }}
+{{ template "snapshots/014/namespace_change_state.sql" . }}
 {{ template "functions/transition_refusal.sql" . }}
 {{ template "snapshots/014/namespaces_state_gate.sql" . }}
 {{ template "snapshots/014/namespaces_state_record.sql" . }}

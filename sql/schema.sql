@@ -239,43 +239,6 @@ end
 $$;
 
 --
--- Name: effective_state_of(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
---
-
-CREATE FUNCTION lifecycle.effective_state_of(id bigint) RETURNS TABLE(namespace_id bigint, state text, effective_state text, inherited_from_namespace_id bigint, self_or_ancestor_archived boolean, self_or_ancestor_deletion_scheduled boolean, read_only boolean)
-    LANGUAGE plpgsql STABLE
-    SET search_path TO ''
-    SET enable_seqscan TO 'off'
-    SET jit TO 'off'
-    AS $$
-#variable_conflict use_column
-begin
-  return query
-  select n.id,
-         own.name,
-         coalesce(p.stateful_names[1], 'active'),
-         nullif(p.stateful_ids[1], n.id),
-         p.archived,
-         p.pending_deletion,
-         p.read_only
-    from lifecycle.namespaces n
-    join lifecycle.states own on own.code = n.state
-   cross join lateral (
-     -- Nearest first: the path's namespaces with an own state, deepest first.
-     select pg_catalog.array_agg(a.id order by t.depth desc) filter (where a.state <> 0) as stateful_ids,
-            pg_catalog.array_agg(s.name order by t.depth desc) filter (where a.state <> 0) as stateful_names,
-            coalesce(bool_or(s.name = 'archived'), false) as archived,
-            coalesce(bool_or(s.pending_deletion), false) as pending_deletion,
-            coalesce(bool_or(s.read_only), false) as read_only
-       from pg_catalog.unnest(n.traversal_ids) with ordinality as t(id, depth)
-       join lifecycle.namespaces a on a.id = t.id
-       join lifecycle.states s on s.code = a.state
-   ) p
-   where n.id = effective_state_of.id;
-end
-$$;
-
---
 -- Name: effective_states_apply(jsonb[], bigint[]); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -1471,7 +1434,7 @@ begin
 
   return query
     select namespace_change_state.id, f.name, t.name, e.effective_state, target <> current_state
-      from lifecycle.states f, lifecycle.states t, lifecycle.effective_state_of(namespace_change_state.id) e
+      from lifecycle.states f, lifecycle.states t, lifecycle.namespace_effective_state(namespace_change_state.id) e
      where f.code = current_state and t.code = target;
 end
 $$;
@@ -5838,12 +5801,6 @@ GRANT ALL ON FUNCTION lifecycle.check_invariants() TO lifecycle_worker;
 --
 
 REVOKE ALL ON FUNCTION lifecycle.deleted_namespaces_facts() FROM PUBLIC;
-
---
--- Name: FUNCTION effective_state_of(id bigint); Type: ACL; Schema: lifecycle; Owner: -
---
-
-REVOKE ALL ON FUNCTION lifecycle.effective_state_of(id bigint) FROM PUBLIC;
 
 --
 -- Name: FUNCTION effective_states_apply(facts jsonb[], source_xids bigint[]); Type: ACL; Schema: lifecycle; Owner: -

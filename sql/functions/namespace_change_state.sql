@@ -128,7 +128,7 @@ begin
 
   return query
     select namespace_change_state.id, f.name, t.name, e.effective_state, target <> current_state
-      from lifecycle.states f, lifecycle.states t, lifecycle.effective_state_of(namespace_change_state.id) e
+      from lifecycle.states f, lifecycle.states t, lifecycle.namespace_effective_state(namespace_change_state.id) e
      where f.code = current_state and t.code = target;
 end
 $$;
