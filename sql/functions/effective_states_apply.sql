@@ -42,7 +42,8 @@ begin
         (xmax + ((source_xid - (xmax & 4294967295) + 2147483648) % 4294967296 + 4294967296) % 4294967296 - 2147483648)::text::xid8,
         snap);
       if pg_catalog.clock_timestamp() - waited_since > interval '10 s' then
-        raise exception using errcode = 'NS010', message = 'source transaction not visible',
+        -- Not a refusal: like a lock wait that timed out (55P03), running it again may succeed.
+        raise exception using errcode = '55P03', message = 'source transaction not visible within 10 s',
           detail = pg_catalog.format('xid=%s snapshot=%s', source_xid, snap),
           hint = 'Pass the ids of transactions that have committed (from their logical decoding BEGIN message).';
       end if;
