@@ -3,7 +3,7 @@
 
 SHELL := /bin/bash
 
-.PHONY: help demo demo-adopt test stress bench bench-full db db-stop migrate generate verify-generated fmt vet clean
+.PHONY: help demo demo-adopt test stress bench bench-full bench-scale db db-stop migrate generate verify-generated fmt vet clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -25,6 +25,9 @@ bench: ## benchmarks with their baselines at 100k namespaces (about 10 minutes):
 
 bench-full: ## the same at 1M namespaces: docs/benchmarks/full.json, docs/benchmarks.md
 	@scripts/bench.sh full
+
+bench-scale: ## the same at 10M namespaces, one round each (one to two hours, about 40 GB): docs/benchmarks/scale.json, docs/benchmarks.md
+	@scripts/bench.sh scale
 
 db: ## start the private PostgreSQL 15 cluster (reused when running) and print DATABASE_URL
 	@scripts/db.sh start

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# make bench / make bench-full: a database of its own on the private cluster (or on the server
+# make bench / make bench-full / make bench-scale: a database of its own on the private cluster (or on the server
 # DATABASE_URL names), the migrations, then cmd/bench: it generates the hierarchy and runs every
 # scenario with its baseline in the same run, writing docs/benchmarks/<mode>.json; finally the
 # figures of every results file are rendered into docs/benchmarks.md.
 #
 #   scripts/bench.sh quick   100k namespaces, about 10 minutes
-#   scripts/bench.sh full    1M namespaces
+#   scripts/bench.sh full    1M namespaces, about 30 minutes
+#   scripts/bench.sh scale   10M namespaces, one round of each measurement, one to two hours
+#                            (the load alone is most of an hour) and about 40 GB of disk
 #
 # BENCH_ARGS passes more flags to cmd/bench (e.g. BENCH_ARGS="-scenarios transitions -rounds 5";
 # -scenarios import alone generates no hierarchy: it imports into databases of its own);
@@ -19,7 +21,8 @@ mode=${1:-quick}
 case "$mode" in
 quick) args=(-label quick -namespaces 100000 -duration 2s -rounds 3 -syncer-load 10s -transfer-sizes 1,100,10000) ;;
 full) args=(-label full -namespaces 1000000 -duration 5s -rounds 3 -transfer-sizes 1,100,10000,100000) ;;
-*) echo "usage: $0 quick|full" >&2; exit 2 ;;
+scale) args=(-label scale -namespaces 10000000 -duration 5s -rounds 1 -transfer-sizes 1,100,10000,100000) ;;
+*) echo "usage: $0 quick|full|scale" >&2; exit 2 ;;
 esac
 name=nslifecycle_bench_$mode
 slot=nslifecycle_bench_$mode
