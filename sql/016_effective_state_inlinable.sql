@@ -9,7 +9,7 @@
 -- heap-only update that was possible before.
 create index namespaces_stateful_idx on lifecycle.namespaces (id) include (state) where state <> 0;
 
-{{ template "functions/namespace_effective_state.sql" . }}
+{{ template "snapshots/016/namespace_effective_state.sql" . }}
 
 revoke all on function lifecycle.namespace_effective_state(bigint) from public;
 grant execute on function lifecycle.namespace_effective_state(bigint) to lifecycle_app, lifecycle_worker;

@@ -1468,6 +1468,34 @@ end
 $$;
 
 --
+-- Name: state_flag_mask(text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.state_flag_mask(flag text) RETURNS bigint
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN CASE flag WHEN 'archived'::text THEN 2 WHEN 'pending_deletion'::text THEN 20 WHEN 'read_only'::text THEN 118 ELSE NULL::integer END;
+
+--
+-- Name: FUNCTION state_flag_mask(flag text); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.state_flag_mask(flag text) IS 'The codes that carry a flag (archived, pending_deletion, read_only), a bit per code: a digest of lifecycle.states rewritten by its trigger states_digest, never by hand.';
+
+--
+-- Name: state_names(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.state_names() RETURNS text[]
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN '[0:6]={ancestor_inherited,archived,deletion_scheduled,creation_in_progress,deletion_in_progress,transfer_in_progress,maintenance}'::text[];
+
+--
+-- Name: FUNCTION state_names(); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.state_names() IS 'Each state code''s name, subscripted by code: a digest of lifecycle.states rewritten by its trigger states_digest, never by hand.';
+
+--
 -- Name: namespaces; Type: TABLE; Schema: lifecycle; Owner: -
 --
 
@@ -1503,6 +1531,34 @@ COMMENT ON TABLE lifecycle.namespaces IS 'Organizations, groups, projects and us
 COMMENT ON COLUMN lifecycle.namespaces.traversal_ids IS 'Ids from the root to this namespace, kept by the database; descendants of X are the rows with X as a prefix.';
 
 --
+-- Name: namespace_effective_state(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_effective_state(namespace_id bigint) RETURNS TABLE(namespace_id bigint, state text, effective_state text, inherited_from_namespace_id bigint, self_or_ancestor_archived boolean, self_or_ancestor_deletion_scheduled boolean, read_only boolean)
+    LANGUAGE sql STABLE
+    BEGIN ATOMIC
+ SELECT n.id,
+     (lifecycle.state_names())[n.state] AS state_names,
+     COALESCE((lifecycle.state_names())[(p.nearest % 64)], 'active'::text) AS "coalesce",
+     NULLIF(n.traversal_ids[(p.nearest / 64)], n.id) AS "nullif",
+     COALESCE(((p.codes & lifecycle.state_flag_mask('archived'::text)) <> 0), false) AS "coalesce",
+     COALESCE(((p.codes & lifecycle.state_flag_mask('pending_deletion'::text)) <> 0), false) AS "coalesce",
+     COALESCE(((p.codes & lifecycle.state_flag_mask('read_only'::text)) <> 0), false) AS "coalesce"
+    FROM (lifecycle.namespaces n
+      CROSS JOIN LATERAL ( SELECT max(((array_position(n.traversal_ids, a.id) * 64) + a.state)) AS nearest,
+             bit_or(((1)::bigint << (a.state)::integer)) AS codes
+            FROM lifecycle.namespaces a
+           WHERE ((a.id = ANY (n.traversal_ids)) AND (a.state <> 0))) p)
+   WHERE (n.id = namespace_effective_state.namespace_id);
+END;
+
+--
+-- Name: FUNCTION namespace_effective_state(namespace_id bigint); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.namespace_effective_state(namespace_id bigint) IS 'Effective state, its source ancestor and the path-wide flags of one namespace; fresh, O(depth), inlinable. No row when the namespace does not exist.';
+
+--
 -- Name: states; Type: TABLE; Schema: lifecycle; Owner: -
 --
 
@@ -1514,7 +1570,8 @@ CREATE TABLE lifecycle.states (
     permanent boolean NOT NULL,
     read_only boolean NOT NULL,
     pending_deletion boolean NOT NULL,
-    operation text
+    operation text,
+    CONSTRAINT states_code_is_a_bit CHECK (((code >= 0) AND (code <= 63)))
 );
 
 --
@@ -1528,39 +1585,6 @@ COMMENT ON TABLE lifecycle.states IS 'ADR 001 state codes. Clients speak names; 
 --
 
 COMMENT ON COLUMN lifecycle.states.operation IS 'The operation that owns this state: only its own code path, or a worker or superuser, moves a namespace out of it.';
-
---
--- Name: namespace_effective_state(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
---
-
-CREATE FUNCTION lifecycle.namespace_effective_state(namespace_id bigint) RETURNS TABLE(namespace_id bigint, state text, effective_state text, inherited_from_namespace_id bigint, self_or_ancestor_archived boolean, self_or_ancestor_deletion_scheduled boolean, read_only boolean)
-    LANGUAGE sql STABLE
-    BEGIN ATOMIC
- SELECT n.id,
-     own.name,
-     COALESCE(p.nearest_name, 'active'::text) AS "coalesce",
-     NULLIF(p.nearest_id, n.id) AS "nullif",
-     COALESCE(p.archived, false) AS "coalesce",
-     COALESCE(p.pending_deletion, false) AS "coalesce",
-     COALESCE(p.read_only, false) AS "coalesce"
-    FROM ((lifecycle.namespaces n
-      JOIN lifecycle.states own ON ((own.code = n.state)))
-      CROSS JOIN LATERAL ( SELECT (array_agg(a.id ORDER BY (array_position(n.traversal_ids, a.id)) DESC))[1] AS nearest_id,
-             (array_agg(s.name ORDER BY (array_position(n.traversal_ids, a.id)) DESC))[1] AS nearest_name,
-             bool_or((s.name = 'archived'::text)) AS archived,
-             bool_or(s.pending_deletion) AS pending_deletion,
-             bool_or(s.read_only) AS read_only
-            FROM (lifecycle.namespaces a
-              JOIN lifecycle.states s ON ((s.code = a.state)))
-           WHERE ((a.id = ANY (n.traversal_ids)) AND (a.state <> 0))) p)
-   WHERE (n.id = namespace_effective_state.namespace_id);
-END;
-
---
--- Name: FUNCTION namespace_effective_state(namespace_id bigint); Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON FUNCTION lifecycle.namespace_effective_state(namespace_id bigint) IS 'Effective state, its source ancestor and the path-wide flags of one namespace; fresh, O(depth), inlinable. No row when the namespace does not exist.';
 
 --
 -- Name: namespace_effective_states_below(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -3774,6 +3798,74 @@ end
 $$;
 
 --
+-- Name: states_digest(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.states_digest() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  perform lifecycle.states_digest_write();
+  return null;
+end
+$$;
+
+--
+-- Name: states_digest_write(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.states_digest_write() RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $_$
+declare
+  dependent regprocedure;
+  names text;
+  archived bigint;
+  pending_deletion bigint;
+  read_only bigint;
+begin
+  -- The array's subscripts are the codes themselves ('[0:6]={…}'), gaps null.
+  select coalesce(pg_catalog.format('[0:%s]=%s', max(s.code), pg_catalog.array_agg(s.name order by c.code)), '{}'),
+         coalesce(bit_or(1::bigint << s.code) filter (where s.name = 'archived'), 0),
+         coalesce(bit_or(1::bigint << s.code) filter (where s.pending_deletion), 0),
+         coalesce(bit_or(1::bigint << s.code) filter (where s.read_only), 0)
+    into names, archived, pending_deletion, read_only
+    from pg_catalog.generate_series(0, (select max(m.code) from lifecycle.states m)) c(code)
+    left join lifecycle.states s on s.code = c.code;
+  execute pg_catalog.format($f$
+    create or replace function lifecycle.state_names()
+    returns text[]
+    language sql
+    immutable
+    parallel safe
+    return %L::text[]$f$, names);
+  execute pg_catalog.format($f$
+    create or replace function lifecycle.state_flag_mask(flag text)
+    returns bigint
+    language sql
+    immutable
+    parallel safe
+    return case flag when 'archived' then %s when 'pending_deletion' then %s when 'read_only' then %s end$f$,
+    archived, pending_deletion, read_only);
+  for dependent in
+    select distinct d.objid::regprocedure
+      from pg_catalog.pg_depend d
+     where d.classid = 'pg_catalog.pg_proc'::regclass and d.refclassid = 'pg_catalog.pg_proc'::regclass
+       and d.refobjid in ('lifecycle.state_names()'::regprocedure, 'lifecycle.state_flag_mask(text)'::regprocedure)
+  loop
+    execute pg_catalog.format('alter function %s cost %s', dependent,
+      (select p.procost from pg_catalog.pg_proc p where p.oid = dependent));
+  end loop;
+  comment on function lifecycle.state_names() is
+    'Each state code''s name, subscripted by code: a digest of lifecycle.states rewritten by its trigger states_digest, never by hand.';
+  comment on function lifecycle.state_flag_mask(text) is
+    'The codes that carry a flag (archived, pending_deletion, read_only), a bit per code: a digest of lifecycle.states rewritten by its trigger states_digest, never by hand.';
+end
+$_$;
+
+--
 -- Name: sweep_abandoned_creation(bigint, timestamp with time zone, interval); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -5585,6 +5677,12 @@ CREATE TRIGGER namespaces_effective_states AFTER DELETE ON lifecycle.namespaces 
 CREATE TRIGGER settings_validate BEFORE INSERT OR UPDATE ON lifecycle.settings FOR EACH ROW EXECUTE FUNCTION lifecycle.settings_validate();
 
 --
+-- Name: states states_digest; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER states_digest AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON lifecycle.states FOR EACH STATEMENT EXECUTE FUNCTION lifecycle.states_digest();
+
+--
 -- Name: transfer_requests transfer_requests_facts; Type: TRIGGER; Schema: lifecycle; Owner: -
 --
 
@@ -5987,6 +6085,22 @@ REVOKE ALL ON FUNCTION lifecycle.namespace_change_state(id bigint, target_state_
 REVOKE ALL ON FUNCTION lifecycle.namespace_details_validate() FROM PUBLIC;
 
 --
+-- Name: FUNCTION state_flag_mask(flag text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.state_flag_mask(flag text) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.state_flag_mask(flag text) TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.state_flag_mask(flag text) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION state_names(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.state_names() FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.state_names() TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.state_names() TO lifecycle_worker;
+
+--
 -- Name: TABLE namespaces; Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -6036,19 +6150,19 @@ GRANT INSERT(state) ON TABLE lifecycle.namespaces TO lifecycle_app;
 GRANT INSERT(state) ON TABLE lifecycle.namespaces TO lifecycle_worker;
 
 --
--- Name: TABLE states; Type: ACL; Schema: lifecycle; Owner: -
---
-
-GRANT SELECT ON TABLE lifecycle.states TO lifecycle_app;
-GRANT SELECT ON TABLE lifecycle.states TO lifecycle_worker;
-
---
 -- Name: FUNCTION namespace_effective_state(namespace_id bigint); Type: ACL; Schema: lifecycle; Owner: -
 --
 
 REVOKE ALL ON FUNCTION lifecycle.namespace_effective_state(namespace_id bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION lifecycle.namespace_effective_state(namespace_id bigint) TO lifecycle_app;
 GRANT ALL ON FUNCTION lifecycle.namespace_effective_state(namespace_id bigint) TO lifecycle_worker;
+
+--
+-- Name: TABLE states; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.states TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.states TO lifecycle_worker;
 
 --
 -- Name: FUNCTION namespace_effective_states_below(namespace_id bigint); Type: ACL; Schema: lifecycle; Owner: -
@@ -6390,6 +6504,12 @@ REVOKE ALL ON FUNCTION lifecycle.state_metadata_refusal(doc jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION lifecycle.state_name(code smallint) FROM PUBLIC;
 GRANT ALL ON FUNCTION lifecycle.state_name(code smallint) TO lifecycle_app;
 GRANT ALL ON FUNCTION lifecycle.state_name(code smallint) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION states_digest_write(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.states_digest_write() FROM PUBLIC;
 
 --
 -- Name: FUNCTION sweep_abandoned_creation(namespace_id bigint, as_of timestamp with time zone, creation_timeout interval); Type: ACL; Schema: lifecycle; Owner: -

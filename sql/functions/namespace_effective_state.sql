@@ -6,10 +6,16 @@
 -- inlinable SQL: a SQL-standard body binds its names when it is created, so it needs no SECURITY
 -- DEFINER and no SET clause (either would stop the planner from inlining it into the caller's
 -- query and plan it on every call). It runs as the caller, who needs SELECT on namespaces and
--- states (lifecycle_app and lifecycle_worker have it). One primary-key read for the row and its
--- traversal_ids, then one probe per level of namespaces_stateful_idx, a partial index of only
--- the namespaces with an own state (a few percent of them), read index-only; one aggregate for
--- the nearest state and the flags of the states on the path.
+-- EXECUTE on the digest functions (lifecycle_app and lifecycle_worker have both).
+--
+-- Its cost is mostly the executor's setup of each node and aggregate per statement, so it has
+-- few: one primary-key read for the row and its traversal_ids; one probe per level of
+-- namespaces_stateful_idx, a partial index of only the namespaces with an own state (a few percent
+-- of them), read index-only, folded by two plain aggregates: the nearest one as its position on
+-- the path and its code packed in one number (position * 64 + code), and the set of codes on the
+-- path as a bit mask. Names and flags come from lifecycle.state_names() and state_flag_mask(),
+-- the digest of lifecycle.states its trigger keeps (states_digest_write): constants in the plan,
+-- where a join to states per ancestor and ordered aggregates cost more than the probes.
 create or replace function lifecycle.namespace_effective_state(namespace_id bigint)
 returns table (
   namespace_id bigint,
@@ -23,19 +29,18 @@ returns table (
 language sql
 stable
 begin atomic
-  select n.id, own.name, coalesce(p.nearest_name, 'active'), nullif(p.nearest_id, n.id),
-         coalesce(p.archived, false), coalesce(p.pending_deletion, false), coalesce(p.read_only, false)
+  select n.id,
+         (lifecycle.state_names())[n.state],
+         coalesce((lifecycle.state_names())[p.nearest % 64], 'active'),
+         nullif(n.traversal_ids[p.nearest / 64], n.id),
+         coalesce(p.codes & lifecycle.state_flag_mask('archived') <> 0, false),
+         coalesce(p.codes & lifecycle.state_flag_mask('pending_deletion') <> 0, false),
+         coalesce(p.codes & lifecycle.state_flag_mask('read_only') <> 0, false)
     from lifecycle.namespaces n
-    join lifecycle.states own on own.code = n.state
    cross join lateral (
-     -- Nearest first: the deepest namespace of the path that has an own state.
-     select (pg_catalog.array_agg(a.id order by pg_catalog.array_position(n.traversal_ids, a.id) desc))[1] as nearest_id,
-            (pg_catalog.array_agg(s.name order by pg_catalog.array_position(n.traversal_ids, a.id) desc))[1] as nearest_name,
-            bool_or(s.name = 'archived') as archived,
-            bool_or(s.pending_deletion) as pending_deletion,
-            bool_or(s.read_only) as read_only
+     select max(pg_catalog.array_position(n.traversal_ids, a.id) * 64 + a.state) as nearest,
+            bit_or(1::bigint << a.state) as codes
        from lifecycle.namespaces a
-       join lifecycle.states s on s.code = a.state
       where a.id = any (n.traversal_ids) and a.state <> 0
    ) p
    where n.id = namespace_effective_state.namespace_id;

@@ -1,0 +1,16 @@
+-- Every change of lifecycle.states rewrites its digest (lifecycle.states_digest_write): the names
+-- and flag masks the effective state reads as constants.
+create or replace function lifecycle.states_digest()
+returns trigger
+language plpgsql
+set search_path to ''
+as $$
+begin
+  perform lifecycle.states_digest_write();
+  return null;
+end
+$$;
+
+create trigger states_digest
+  after insert or update or delete or truncate on lifecycle.states
+  for each statement execute function lifecycle.states_digest();
