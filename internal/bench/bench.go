@@ -38,6 +38,7 @@ type Config struct {
 	Slot          string        // the syncer's replication slot (cluster-wide name)
 	Sweeper       string        // cmd/sweeper binary
 	ImportBatch   int           // import scenario: the batch size of namespace_import_run
+	LoadByImport  bool          // generate the hierarchy through the product's import (Shape.ByImport)
 	ScratchDir    string
 	Log           *slog.Logger
 }
@@ -90,11 +91,13 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 		e.log.Info("reusing the hierarchy in the database", "namespaces", e.data.Namespaces)
 	} else {
 		e.log.Info("generating", "namespaces", cfg.Namespaces)
-		e.data, err = Generate(ctx, pool, DefaultShape(cfg.Namespaces))
+		shape := DefaultShape(cfg.Namespaces)
+		shape.ByImport = cfg.LoadByImport
+		e.data, err = Generate(ctx, pool, shape)
 		if err != nil {
 			return res, fmt.Errorf("generate: %w", err)
 		}
-		e.log.Info("generated", "namespaces", e.data.Namespaces, "load", e.data.LoadTime.Round(time.Millisecond).String(),
+		e.log.Info("generated", "namespaces", e.data.Namespaces, "load", e.data.LoadTime.Round(time.Millisecond).String(), "by", e.data.LoadedBy,
 			"max_depth", e.data.Depth, "heavy", e.data.HeavyDescendants)
 		if err := e.exec(ctx, "sql/baseline.sql"); err != nil {
 			return res, fmt.Errorf("baseline tables: %w", err)

@@ -12,10 +12,24 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
 
-// The generator builds the shape asked for, through every trigger: as many namespaces, depth
-// within the limit, a heavy tail, the shares of archived and scheduled projects, and a database
-// that check_invariants finds consistent.
-func TestGenerateBuildsTheShapeThroughTheTriggers(t *testing.T) {
+// The generator builds the shape asked for, through every trigger or through the import: as many
+// namespaces, depth within the limit, a heavy tail, the shares of archived and scheduled projects,
+// and a database that check_invariants finds consistent. Both loads leave the same namespaces.
+func TestGenerateBuildsTheShapeThroughTheTriggersOrTheImport(t *testing.T) {
+	digests := map[bool]string{}
+	for _, byImport := range []bool{false, true} {
+		t.Run(map[bool]string{false: "copy", true: "import"}[byImport], func(t *testing.T) {
+			digests[byImport] = generateAndCheck(t, byImport)
+		})
+	}
+	if digests[false] == "" || digests[false] != digests[true] {
+		t.Fatalf("the namespaces (ids, parents, paths, traversal_ids, states, visibility) differ between the loads: %q by COPY, %q by the import",
+			digests[false], digests[true])
+	}
+}
+
+// generateAndCheck generates 4,000 namespaces, checks them and returns a digest of what they are.
+func generateAndCheck(t *testing.T, byImport bool) string {
 	ctx := context.Background()
 	pool, err := pgxpool.New(ctx, dbtest.NewDatabase(t))
 	if err != nil {
@@ -24,6 +38,7 @@ func TestGenerateBuildsTheShapeThroughTheTriggers(t *testing.T) {
 	defer pool.Close()
 	shape := DefaultShape(4000)
 	shape.HeavyGroups = 2
+	shape.ByImport = byImport
 	loaded, err := Generate(ctx, pool, shape)
 	if err != nil {
 		t.Fatal(err)
@@ -57,4 +72,10 @@ func TestGenerateBuildsTheShapeThroughTheTriggers(t *testing.T) {
 		returning id`, loaded.Roots[0]).Scan(&next); err != nil || next <= int64(n) {
 		t.Fatalf("an INSERT after the load got id %d (%v): the identity must continue after the generated ids", next, err)
 	}
+	var digest string
+	if err := pool.QueryRow(ctx, `select md5(string_agg(concat_ws(' ', id, parent_id, type, path, name, traversal_ids, state, visibility), ',' order by id))
+		from lifecycle.namespaces where id <= $1`, n).Scan(&digest); err != nil {
+		t.Fatal(err)
+	}
+	return digest
 }

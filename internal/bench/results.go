@@ -59,6 +59,7 @@ type Data struct {
 	HeavyDescendants  []int   `json:"heavy_group_descendants"`
 	LoadSeconds       float64 `json:"load_seconds"`
 	LoadRowsPerSecond float64 `json:"load_rows_per_second"`
+	LoadedBy          string  `json:"loaded_by,omitempty"` // "copy" (through the row triggers) or "import"
 	StatesSeconds     float64 `json:"states_and_members_seconds"`
 }
 
@@ -66,7 +67,7 @@ func dataResult(l *Loaded) Data {
 	return Data{Namespaces: l.Namespaces, Groups: l.Groups, Projects: l.Projects, Organizations: len(l.Roots),
 		Archived: l.Archived, Scheduled: l.Scheduled, Members: l.Members, MaxDepth: l.Depth, HeavyDescendants: l.HeavyDescendants,
 		LoadSeconds: round3(l.LoadTime.Seconds()), LoadRowsPerSecond: round3(float64(l.Namespaces) / max(l.LoadTime.Seconds(), 1e-9)),
-		StatesSeconds: round3(l.StateTime.Seconds())}
+		LoadedBy: l.LoadedBy, StatesSeconds: round3(l.StateTime.Seconds())}
 }
 
 func (c Config) describe() map[string]any {
