@@ -5,7 +5,7 @@
 -- when anyone but the record writes it.
 
 {{ template "triggers/namespace_details_validate.sql" . }}
-{{ template "triggers/namespaces_state_record.sql" . }}
+{{ template "snapshots/019/namespaces_state_record.sql" . }}
 
 ---- create above / drop below ----
 

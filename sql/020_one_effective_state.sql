@@ -3,7 +3,7 @@
 -- clauses, kept since 009 while the API function was a SQL wrapper around it. Since 016
 -- namespace_effective_state is the plain, inlinable form; the answer reads it, and the copy goes.
 
-{{ template "functions/namespace_change_state.sql" . }}
+{{ template "snapshots/020/namespace_change_state.sql" . }}
 drop function lifecycle.effective_state_of(bigint);
 
 ---- create above / drop below ----

@@ -126,9 +126,11 @@ begin
             || pg_catalog.set_config('lifecycle.path_locked', '', true);
   end if;
 
+  -- The state names from the digest of lifecycle.states (constants in the plan, see
+  -- states_digest_write), the effective state from the inlined namespace_effective_state.
   return query
-    select namespace_change_state.id, f.name, t.name, e.effective_state, target <> current_state
-      from lifecycle.states f, lifecycle.states t, lifecycle.namespace_effective_state(namespace_change_state.id) e
-     where f.code = current_state and t.code = target;
+    select namespace_change_state.id, (lifecycle.state_names())[current_state], (lifecycle.state_names())[target],
+           e.effective_state, target <> current_state
+      from lifecycle.namespace_effective_state(namespace_change_state.id) e;
 end
 $$;
