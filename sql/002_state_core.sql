@@ -260,8 +260,8 @@ create index namespace_state_updates_namespace_id_idx on lifecycle.namespace_sta
 {{ template "snapshots/002/transition_refusal.sql" . }}
 {{ template "snapshots/002/namespace_lock.sql" . }}
 {{ template "snapshots/002/namespace_change_state.sql" . }}
-{{ template "functions/namespace_transition.sql" . }}
-{{ template "functions/namespace_event.sql" . }}
+{{ template "snapshots/002/namespace_transition.sql" . }}
+{{ template "snapshots/002/namespace_event.sql" . }}
 {{ template "snapshots/002/namespace_effective_state.sql" . }}
 {{ template "functions/namespace_available_transitions.sql" . }}
 {{ template "snapshots/002/namespaces_state_gate.sql" . }}

@@ -20,6 +20,24 @@ SET row_security = off;
 CREATE SCHEMA lifecycle;
 
 --
+-- Name: state_change; Type: TYPE; Schema: lifecycle; Owner: -
+--
+
+CREATE TYPE lifecycle.state_change AS (
+	namespace_id bigint,
+	from_state text,
+	to_state text,
+	effective_state text,
+	changed boolean
+);
+
+--
+-- Name: TYPE state_change; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TYPE lifecycle.state_change IS 'What a state change answers: the namespace, its state before and after, its effective state after, and whether anything changed.';
+
+--
 -- Name: actor_refusal(bigint, bigint[], bigint, smallint, text); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -1433,10 +1451,12 @@ begin
             || pg_catalog.set_config('lifecycle.path_locked', '', true);
   end if;
 
+  -- The state names from the digest of lifecycle.states (constants in the plan, see
+  -- states_digest_write), the effective state from the inlined namespace_effective_state.
   return query
-    select namespace_change_state.id, f.name, t.name, e.effective_state, target <> current_state
-      from lifecycle.states f, lifecycle.states t, lifecycle.namespace_effective_state(namespace_change_state.id) e
-     where f.code = current_state and t.code = target;
+    select namespace_change_state.id, (lifecycle.state_names())[current_state], (lifecycle.state_names())[target],
+           e.effective_state, target <> current_state
+      from lifecycle.namespace_effective_state(namespace_change_state.id) e;
 end
 $$;
 
@@ -1657,14 +1677,17 @@ COMMENT ON FUNCTION lifecycle.namespace_effective_states_below(namespace_id bigi
 -- Name: namespace_event(bigint, text, bigint, jsonb); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
-CREATE FUNCTION lifecycle.namespace_event(namespace_id bigint, event text, actor_id bigint, metadata jsonb DEFAULT '{}'::jsonb) RETURNS TABLE(namespace_id bigint, from_state text, to_state text, effective_state text, changed boolean)
-    LANGUAGE sql SECURITY DEFINER
+CREATE FUNCTION lifecycle.namespace_event(namespace_id bigint, event text, actor_id bigint, metadata jsonb DEFAULT '{}'::jsonb) RETURNS SETOF lifecycle.state_change
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     SET lock_timeout TO '5s'
-    AS $_$
-  select c.namespace_id, c.from_state, c.to_state, c.effective_state, c.changed
-    from lifecycle.namespace_change_state($1, null, $2, $3, $4) c
-$_$;
+    AS $$
+begin
+  return query
+    select * from lifecycle.namespace_change_state(namespace_event.namespace_id, null, namespace_event.event,
+                                                   namespace_event.actor_id, namespace_event.metadata);
+end
+$$;
 
 --
 -- Name: FUNCTION namespace_event(namespace_id bigint, event text, actor_id bigint, metadata jsonb); Type: COMMENT; Schema: lifecycle; Owner: -
@@ -2699,43 +2722,6 @@ $$;
 COMMENT ON FUNCTION lifecycle.namespace_set_visibility(id bigint, new_visibility text, actor_id bigint) IS 'Set visibility (idempotent). Errors: NS001 NS002 NS003 NS004 NS005 NS010.';
 
 --
--- Name: namespace_state_updates_facts(); Type: FUNCTION; Schema: lifecycle; Owner: -
---
-
-CREATE FUNCTION lifecycle.namespace_state_updates_facts() RETURNS trigger
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO ''
-    SET enable_seqscan TO 'off'
-    SET jit TO 'off'
-    AS $$
-declare
-  path_ids bigint[];
-  full_path text;
-  action text;
-  from_name text;
-  to_name text;
-  emitted text;
-begin
-  select n.traversal_ids,
-         (select pg_catalog.string_agg(a.path, '/' order by t.depth)
-            from pg_catalog.unnest(n.traversal_ids) with ordinality as t(id, depth)
-            join lifecycle.namespaces a on a.id = t.id),
-         tr.audit_action, f.name, t.name
-    into path_ids, full_path, action, from_name, to_name
-    from lifecycle.states f
-    join lifecycle.states t on t.code = new.to_state
-    left join lifecycle.state_transitions tr on tr.from_state = new.from_state and tr.to_state = new.to_state
-    left join lifecycle.namespaces n on n.id = new.namespace_id
-   where f.code = new.from_state;
-  -- An assignment, not PERFORM (which would run a whole query to call it); fact_emit returns void.
-  emitted := lifecycle.fact_emit(action, new.namespace_id, path_ids, full_path, new.actor_id,
-    pg_catalog.jsonb_build_object('from_state', from_name, 'to_state', to_name, 'event', new.event,
-                                  'source', new.source, 'metadata', new.metadata, 'state_update_id', new.id))::text;
-  return null;
-end
-$$;
-
---
 -- Name: namespace_transfer_accept(bigint, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -3016,14 +3002,17 @@ COMMENT ON FUNCTION lifecycle.namespace_transfer_request(namespace_id bigint, to
 -- Name: namespace_transition(bigint, text, bigint, jsonb); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
-CREATE FUNCTION lifecycle.namespace_transition(namespace_id bigint, to_state text, actor_id bigint, metadata jsonb DEFAULT '{}'::jsonb) RETURNS TABLE(namespace_id bigint, from_state text, to_state text, effective_state text, changed boolean)
-    LANGUAGE sql SECURITY DEFINER
+CREATE FUNCTION lifecycle.namespace_transition(namespace_id bigint, to_state text, actor_id bigint, metadata jsonb DEFAULT '{}'::jsonb) RETURNS SETOF lifecycle.state_change
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     SET lock_timeout TO '5s'
-    AS $_$
-  select c.namespace_id, c.from_state, c.to_state, c.effective_state, c.changed
-    from lifecycle.namespace_change_state($1, $2, null, $3, $4) c
-$_$;
+    AS $$
+begin
+  return query
+    select * from lifecycle.namespace_change_state(namespace_transition.namespace_id, namespace_transition.to_state, null,
+                                                   namespace_transition.actor_id, namespace_transition.metadata);
+end
+$$;
 
 --
 -- Name: FUNCTION namespace_transition(namespace_id bigint, to_state text, actor_id bigint, metadata jsonb); Type: COMMENT; Schema: lifecycle; Owner: -
@@ -3277,6 +3266,8 @@ $$;
 CREATE FUNCTION lifecycle.namespaces_state_record() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
+    SET enable_seqscan TO 'off'
+    SET jit TO 'off'
     AS $$
 declare
   actor bigint := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
@@ -3286,7 +3277,13 @@ declare
   -- The keys set here override whatever the call passed.
   call_keys jsonb := call_metadata - array['reason', 'preserved_state'];
   from_operation text;
+  from_name text;
   to_name text;
+  action text;
+  full_path text;
+  call_event text := nullif(pg_catalog.current_setting('lifecycle.event', true), '');
+  call_source text := coalesce(nullif(pg_catalog.current_setting('lifecycle.source', true), ''), 'sql');
+  update_id bigint;
   -- When the change happened: now, or the legacy time a bridged change carries.
   happened timestamptz := coalesce(nullif(pg_catalog.current_setting('lifecycle.changed_at', true), '')::timestamptz,
                                    pg_catalog.now());
@@ -3303,8 +3300,9 @@ begin
     return null;
   end if;
 
-  -- One statement reads the two states (lifecycle.states) and reads and writes the details row,
-  -- its row lock taken by the UPDATE (step 4 of the lock order), so the row is validated once.
+  -- One statement reads the two states (lifecycle.states) and the fact's action and full path,
+  -- and reads and writes the details row, its row lock taken by the UPDATE (step 4 of the lock
+  -- order), so the row is validated once.
   -- progress belongs to the state it was recorded in: a new state starts without it, unless the
   -- call reports one (a finished move's). Back in a permanent state, the temporary run is over,
   -- and with it preserved_state and the attempts; leaving a permanent state for a temporary one
@@ -3320,9 +3318,15 @@ begin
                - case when t.permanent then array['preserved_state', 'attempt_count'] else '{}'::text[] end)
               || case when f.permanent and not t.permanent then pg_catalog.jsonb_build_object('preserved_state', f.name)
                       else '{}'::jsonb end)
-      from lifecycle.states f, lifecycle.states t
-     where d.namespace_id = new.id and f.code = old.state and t.code = new.state
-    returning f.operation, t.name into from_operation, to_name;
+      from lifecycle.states f
+      join lifecycle.states t on t.code = new.state
+      left join lifecycle.state_transitions tr on tr.from_state = f.code and tr.to_state = t.code
+     where d.namespace_id = new.id and f.code = old.state
+    returning f.operation, f.name, t.name, tr.audit_action,
+              (select pg_catalog.string_agg(a.path, '/' order by p.depth)
+                 from pg_catalog.unnest(new.traversal_ids) with ordinality as p(id, depth)
+                 join lifecycle.namespaces a on a.id = p.id)
+      into from_operation, from_name, to_name, action, full_path;
     exit when found;
     -- No details row (removed by hand): started afresh, empty, then written as above.
     insert into lifecycle.namespace_details (namespace_id, state_metadata) values (new.id, '{}');
@@ -3330,12 +3334,16 @@ begin
   noted := pg_catalog.set_config('lifecycle.details_record', '', true);
 
   insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata, created_at)
-  values (new.id, old.state, new.state,
-          nullif(pg_catalog.current_setting('lifecycle.event', true), ''),
-          actor,
-          coalesce(nullif(pg_catalog.current_setting('lifecycle.source', true), ''), 'sql'),
-          call_metadata,
-          happened);
+  values (new.id, old.state, new.state, call_event, actor, call_source, call_metadata, happened)
+  returning id into update_id;
+  -- History rows of source import have no fact each (the import emits one per batch), whoever
+  -- writes them. An assignment, not PERFORM (which would run a whole query to call it);
+  -- fact_emit returns void.
+  if call_source <> 'import' then
+    noted := lifecycle.fact_emit(action, new.id, new.traversal_ids, full_path, actor,
+      pg_catalog.jsonb_build_object('from_state', from_name, 'to_state', to_name, 'event', call_event,
+                                    'source', call_source, 'metadata', call_metadata, 'state_update_id', update_id))::text;
+  end if;
 
   if from_operation = 'transfer' then
     -- The request row was locked first by namespace_lock (step 0 of the lock order) on the API's
@@ -3343,8 +3351,7 @@ begin
     update lifecycle.transfer_requests t
        set status = 'failed', completed_at = pg_catalog.now(),
            last_error = pg_catalog.format('the transfer ended without its move: the namespace went to %s (%s)', to_name,
-                                          coalesce('event ' || nullif(pg_catalog.current_setting('lifecycle.event', true), ''),
-                                                   'a direct change'))
+                                          coalesce('event ' || call_event, 'a direct change'))
      where t.namespace_id = new.id and t.status = 'accepted';
   end if;
   return null;
@@ -5569,12 +5576,6 @@ CREATE TRIGGER namespace_members_facts AFTER INSERT OR DELETE OR UPDATE ON lifec
 CREATE TRIGGER namespace_members_validate BEFORE INSERT OR UPDATE ON lifecycle.namespace_members FOR EACH ROW EXECUTE FUNCTION lifecycle.namespace_members_validate();
 
 --
--- Name: namespace_state_updates namespace_state_updates_facts; Type: TRIGGER; Schema: lifecycle; Owner: -
---
-
-CREATE TRIGGER namespace_state_updates_facts AFTER INSERT ON lifecycle.namespace_state_updates FOR EACH ROW WHEN ((new.source <> 'import'::text)) EXECUTE FUNCTION lifecycle.namespace_state_updates_facts();
-
---
 -- Name: namespaces namespaces_1_traversal_ids_cascade; Type: TRIGGER; Schema: lifecycle; Owner: -
 --
 
@@ -6310,12 +6311,6 @@ GRANT ALL ON FUNCTION lifecycle.namespace_resolve(full_path text) TO lifecycle_w
 REVOKE ALL ON FUNCTION lifecycle.namespace_set_visibility(id bigint, new_visibility text, actor_id bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION lifecycle.namespace_set_visibility(id bigint, new_visibility text, actor_id bigint) TO lifecycle_app;
 GRANT ALL ON FUNCTION lifecycle.namespace_set_visibility(id bigint, new_visibility text, actor_id bigint) TO lifecycle_worker;
-
---
--- Name: FUNCTION namespace_state_updates_facts(); Type: ACL; Schema: lifecycle; Owner: -
---
-
-REVOKE ALL ON FUNCTION lifecycle.namespace_state_updates_facts() FROM PUBLIC;
 
 --
 -- Name: FUNCTION namespace_transfer_accept(id bigint, actor_id bigint); Type: ACL; Schema: lifecycle; Owner: -
