@@ -1,4 +1,4 @@
--- A state change's fact is emitted by the state record (docs/design.md §7), which writes the
+-- A state change's fact is emitted by the state record (docs/design.md §6.2), which writes the
 -- history row, instead of by a trigger on the history table that read the namespace, its path and
 -- the state names again; and the API's answer takes its state names from the digest of
 -- lifecycle.states (021) instead of joining the table twice. The same facts, history rows and
