@@ -80,7 +80,12 @@ func renderRun(w io.Writer, r *Results) {
 	p := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
 	m := r.Machine
 	p("\n## %s run\n\n", strings.ToUpper(r.Label[:1])+r.Label[1:])
-	p("Measured %s (%.0f minutes), commit `%s`.\n\n", r.Started.Format("2006-01-02 15:04 MST"), r.Finished.Sub(r.Started).Minutes(), m.Commit)
+	// A run stopped before its end (its last scenario cut short) has no finish time.
+	took := "stopped before its end"
+	if !r.Finished.IsZero() {
+		took = fmt.Sprintf("%.0f minutes", r.Finished.Sub(r.Started).Minutes())
+	}
+	p("Measured %s (%s), commit `%s`.\n\n", r.Started.Format("2006-01-02 15:04 MST"), took, m.Commit)
 	p("- Machine: %s, %d cores, %.1f GiB, Linux %s, %s\n", m.CPU, m.Cores, m.MemoryGiB, m.Kernel, m.Go)
 	p("- Server: %s; %s\n", firstWords(m.PostgreSQL, 2), settings(m.PostgreSQLConfs))
 	c := r.Config
