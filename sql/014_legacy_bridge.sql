@@ -36,7 +36,7 @@ comment on table lifecycle.legacy_bridges is
 
 drop function lifecycle.namespace_change_state(bigint, text, text, bigint, jsonb, text);
 {{ template "snapshots/014/namespace_change_state.sql" . }}
-{{ template "functions/transition_refusal.sql" . }}
+{{ template "snapshots/014/transition_refusal.sql" . }}
 {{ template "snapshots/014/namespaces_state_gate.sql" . }}
 {{ template "snapshots/014/namespaces_state_record.sql" . }}
 {{ template "functions/legacy_bridge_attnum.sql" . }}

@@ -7,7 +7,7 @@
 {{ template "triggers/namespaces_state_record.sql" . }}
 drop trigger namespace_state_updates_facts on lifecycle.namespace_state_updates;
 drop function lifecycle.namespace_state_updates_facts();
-{{ template "functions/namespace_change_state.sql" . }}
+{{ template "snapshots/022/namespace_change_state.sql" . }}
 
 ---- create above / drop below ----
 

@@ -20,6 +20,22 @@ SET row_security = off;
 CREATE SCHEMA lifecycle;
 
 --
+-- Name: event_rule; Type: TYPE; Schema: lifecycle; Owner: -
+--
+
+CREATE TYPE lifecycle.event_rule AS (
+	target_state smallint,
+	target_key text,
+	from_states smallint[]
+);
+
+--
+-- Name: TYPE event_rule; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TYPE lifecycle.event_rule IS 'What the rule tables say of an event: its target state, the metadata key that may send it back to where it was, and the states it applies from.';
+
+--
 -- Name: state_change; Type: TYPE; Schema: lifecycle; Owner: -
 --
 
@@ -36,6 +52,29 @@ CREATE TYPE lifecycle.state_change AS (
 --
 
 COMMENT ON TYPE lifecycle.state_change IS 'What a state change answers: the namespace, its state before and after, its effective state after, and whether anything changed.';
+
+--
+-- Name: transition_rule; Type: TYPE; Schema: lifecycle; Owner: -
+--
+
+CREATE TYPE lifecycle.transition_rule AS (
+	allowed boolean,
+	min_access_level smallint,
+	ancestor_forbidden smallint[],
+	descendant_forbidden smallint[],
+	from_name text,
+	to_name text,
+	to_permanent boolean,
+	from_pending boolean,
+	to_pending boolean,
+	from_operation text
+);
+
+--
+-- Name: TYPE transition_rule; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TYPE lifecycle.transition_rule IS 'What the rule tables say of a change between two states: in the matrix or not, the access level it needs, the states its guards forbid an ancestor and a descendant, and the two states'' names and flags.';
 
 --
 -- Name: actor_refusal(bigint, bigint[], bigint, smallint, text); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -424,6 +463,33 @@ begin
   return written;
 end
 $$;
+
+--
+-- Name: event_rule(text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.event_rule(event text) RETURNS lifecycle.event_rule
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $$ begin return case event
+    when 'archive' then '(1,,{0})'::lifecycle.event_rule
+    when 'creation_done' then '(0,,{3})'::lifecycle.event_rule
+    when 'deletion_failed' then '(2,previous_state,{4})'::lifecycle.event_rule
+    when 'deletion_start' then '(4,,"{2,3}")'::lifecycle.event_rule
+    when 'maintain' then '(6,,{0})'::lifecycle.event_rule
+    when 'restore' then '(0,preserved_state,{2})'::lifecycle.event_rule
+    when 'schedule_deletion' then '(2,,"{0,1}")'::lifecycle.event_rule
+    when 'transfer_done' then '(0,preserved_state,{5})'::lifecycle.event_rule
+    when 'transfer_start' then '(5,,"{0,1}")'::lifecycle.event_rule
+    when 'unarchive' then '(0,,{1})'::lifecycle.event_rule
+    when 'unmaintain' then '(0,preserved_state,{6})'::lifecycle.event_rule
+    end; end $$;
+
+--
+-- Name: FUNCTION event_rule(event text); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.event_rule(event text) IS 'An event''s target state, the metadata key that may send it back to where it was, and the states it applies from, null for an unknown event: a digest of lifecycle.events and event_sources rewritten by their trigger transition_rules_digest, never by hand.';
 
 --
 -- Name: fact_dead_letter_record(pg_lsn, integer, timestamp with time zone, text, text, bytea, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -1358,7 +1424,7 @@ CREATE FUNCTION lifecycle.namespace_change_state(id bigint, target_state_name te
 declare
   current_state smallint;
   target smallint;
-  ev lifecycle.events;
+  ev lifecycle.event_rule;
   key_state smallint;
   refusal text;
   setting text;
@@ -1381,8 +1447,10 @@ begin
                   from lifecycle.states s);
     end if;
   else
-    select * into ev from lifecycle.events e where e.name = event_name;
-    if not found then
+    -- The event's target and sources as constants: the digest of lifecycle.events and
+    -- event_sources (transition_rules_write), an expression that reads no table.
+    ev := lifecycle.event_rule(event_name);
+    if ev.target_state is null then
       raise exception using errcode = 'NS010',
         message = pg_catalog.format('unknown event %L', event_name),
         detail = pg_catalog.format('event=%s', event_name),
@@ -1404,8 +1472,7 @@ begin
   current_state := (lifecycle.namespace_lock(namespace_change_state.id)).state;
 
   if event_name is not null then
-    if not exists (select from lifecycle.event_sources s
-                    where s.event = event_name and s.from_state = current_state) then
+    if not coalesce(current_state = any (ev.from_states), false) then
       raise exception using errcode = 'NS001',
         message = pg_catalog.format('event %s does not apply to a namespace in state %s', event_name,
                                     lifecycle.state_name(current_state)),
@@ -4371,61 +4438,48 @@ declare
   ns lifecycle.namespaces;
   cfg lifecycle.settings;
   hit_id bigint;
+  rule lifecycle.transition_rule;
 begin
-  -- What the rule tables say of this pair, and what its guards find, in one statement: is it in
-  -- the matrix, the level it needs, the two states' names and flags, the nearest ancestor and a
-  -- descendant in a state a guard forbids. A guard's lookup runs only when the pair is in the
-  -- matrix and has a guard of that scope (its WHERE clause refers to nothing it scans, so the
-  -- scan is skipped otherwise); the checks below still report in the order listed above.
-  select r.allowed, r.min_access_level, r.from_name, r.to_name, r.to_permanent, r.from_pending, r.to_pending,
-         r.from_operation, a.id, a.state, d.id, d.state
-    into allowed, required_level, from_name, to_name, to_permanent, from_pending, to_pending,
-         from_operation, ancestor_id, ancestor_state, descendant_id, descendant_state
-    from (select exists (select from lifecycle.state_transitions t
-                          where t.from_state is not distinct from transition_refusal.from_state
-                            and t.to_state = transition_refusal.to_state) as allowed,
-                 p.min_access_level,
-                 array(select g.forbidden_state from lifecycle.transition_guards g
-                        where g.from_state is not distinct from transition_refusal.from_state
-                          and g.to_state = transition_refusal.to_state and g.scope = 'ancestor') as ancestor_forbidden,
-                 array(select g.forbidden_state from lifecycle.transition_guards g
-                        where g.from_state is not distinct from transition_refusal.from_state
-                          and g.to_state = transition_refusal.to_state and g.scope = 'descendant') as descendant_forbidden,
-                 coalesce(f.name, '(new)') as from_name, ts.name as to_name, ts.permanent as to_permanent,
-                 coalesce(f.pending_deletion, false) as from_pending, ts.pending_deletion as to_pending,
-                 f.operation as from_operation
-            from lifecycle.states ts
-            left join lifecycle.states f on f.code = transition_refusal.from_state
-            left join lifecycle.transition_policies p on p.to_state = ts.code
-           where ts.code = transition_refusal.to_state
-          offset 0) r -- (a fence: the guards below read these columns, not copies of their subqueries)
-    -- 3. No ancestor, at any depth, may have a forbidden own state; the nearest is reported. The
-    -- ancestors by primary key, then their states: the fence (offset 0) keeps the state test out
-    -- of the index choice. With it inside, a plan could scan namespaces_own_state_idx for every
-    -- row in those states and pick the ancestors out, a cost that grows with the number of
-    -- stateful namespaces (quadratic in one statement that archives many of them).
-    left join lateral (
-      select x.id, x.state
-        from (select n.id, n.state, pg_catalog.cardinality(n.traversal_ids) as level
-                from lifecycle.namespaces n
-               where n.id = any (traversal_ids[1:depth - 1])
-              offset 0) x
-       where r.allowed and pg_catalog.cardinality(r.ancestor_forbidden) > 0 and depth > 1
-         and x.state = any (r.ancestor_forbidden)
-       order by x.level desc
-       limit 1) a on true
-    -- 4. No descendant, at any depth, may have a forbidden own state (none for a creation).
-    -- Descendants of X sort after X and before X with its last element + 1.
-    left join lateral (
-      select y.id, y.state
-        from lifecycle.namespaces y
-       where r.allowed and transition_refusal.from_state is not null
-         and pg_catalog.cardinality(r.descendant_forbidden) > 0
-         and y.state <> 0
-         and y.state = any (r.descendant_forbidden)
-         and y.traversal_ids > traversal_ids
-         and y.traversal_ids < traversal_ids[1:depth - 1] || (traversal_ids[depth] + 1)
-       limit 1) d on true;
+  -- What the rule tables say of this pair (the matrix, the level it needs, the states a guard
+  -- forbids, the two states' names and flags), as constants: their digest, an expression that
+  -- reads no table (transition_rules_write).
+  rule := lifecycle.transition_rule(from_state, to_state);
+  allowed := rule.allowed;
+  required_level := rule.min_access_level;
+  from_name := rule.from_name;
+  to_name := rule.to_name;
+  to_permanent := rule.to_permanent;
+  from_pending := rule.from_pending;
+  to_pending := rule.to_pending;
+  from_operation := rule.from_operation;
+  -- What the guards find: the nearest ancestor and a descendant in a state a guard forbids, looked
+  -- up only when the pair is in the matrix and has a guard of that scope; the checks below still
+  -- report in the order listed above.
+  -- The ancestors by primary key, then their states: the fence (offset 0) keeps the state test out
+  -- of the index choice. With it inside, a plan could scan namespaces_own_state_idx for every row
+  -- in those states and pick the ancestors out, a cost that grows with the number of stateful
+  -- namespaces (quadratic in one statement that archives many of them).
+  if allowed and depth > 1 and rule.ancestor_forbidden <> '{}' then
+    select x.id, x.state into ancestor_id, ancestor_state
+      from (select n.id, n.state, pg_catalog.cardinality(n.traversal_ids) as level
+              from lifecycle.namespaces n
+             where n.id = any (traversal_ids[1:depth - 1])
+            offset 0) x
+     where x.state = any (rule.ancestor_forbidden)
+     order by x.level desc
+     limit 1;
+  end if;
+  -- No descendant, at any depth, may have a forbidden own state (none for a creation).
+  -- Descendants of X sort after X and before X with its last element + 1.
+  if allowed and from_state is not null and rule.descendant_forbidden <> '{}' then
+    select y.id, y.state into descendant_id, descendant_state
+      from lifecycle.namespaces y
+     where y.state <> 0
+       and y.state = any (rule.descendant_forbidden)
+       and y.traversal_ids > traversal_ids
+       and y.traversal_ids < traversal_ids[1:depth - 1] || (traversal_ids[depth] + 1)
+     limit 1;
+  end if;
 
   -- 1. The matrix.
   if not coalesce(allowed, false) then
@@ -4553,6 +4607,160 @@ begin
   end if;
 end
 $$;
+
+--
+-- Name: transition_rule(smallint, smallint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.transition_rule(from_state smallint, to_state smallint) RETURNS lifecycle.transition_rule
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $$ begin return case coalesce(from_state, -1) * 64 + to_state
+    when -64 then '(t,50,"{1,2,3,4,5,6}",{},"(new)",ancestor_inherited,t,f,f,)'::lifecycle.transition_rule
+    when -63 then '(f,50,{},{},"(new)",archived,t,f,f,)'::lifecycle.transition_rule
+    when -62 then '(f,50,{},{},"(new)",deletion_scheduled,f,f,t,)'::lifecycle.transition_rule
+    when -61 then '(t,50,"{1,2,3,4,5,6}",{},"(new)",creation_in_progress,f,f,f,)'::lifecycle.transition_rule
+    when -60 then '(f,50,{},{},"(new)",deletion_in_progress,f,f,t,)'::lifecycle.transition_rule
+    when -59 then '(f,50,{},{},"(new)",transfer_in_progress,f,f,f,)'::lifecycle.transition_rule
+    when -58 then '(f,50,{},{},"(new)",maintenance,f,f,f,)'::lifecycle.transition_rule
+    when 0 then '(f,50,{},{},ancestor_inherited,ancestor_inherited,t,f,f,)'::lifecycle.transition_rule
+    when 1 then '(t,50,"{1,2,4,5}","{3,5}",ancestor_inherited,archived,t,f,f,)'::lifecycle.transition_rule
+    when 2 then '(t,50,"{2,4,5}","{3,5}",ancestor_inherited,deletion_scheduled,f,f,t,)'::lifecycle.transition_rule
+    when 3 then '(f,50,{},{},ancestor_inherited,creation_in_progress,f,f,f,)'::lifecycle.transition_rule
+    when 4 then '(f,50,{},{},ancestor_inherited,deletion_in_progress,f,f,t,)'::lifecycle.transition_rule
+    when 5 then '(t,50,"{2,3,4,5,6}","{2,3,4,5,6}",ancestor_inherited,transfer_in_progress,f,f,f,)'::lifecycle.transition_rule
+    when 6 then '(t,50,"{2,4,5}","{3,5}",ancestor_inherited,maintenance,f,f,f,)'::lifecycle.transition_rule
+    when 64 then '(t,50,"{2,4}",{},archived,ancestor_inherited,t,f,f,)'::lifecycle.transition_rule
+    when 65 then '(f,50,{},{},archived,archived,t,f,f,)'::lifecycle.transition_rule
+    when 66 then '(t,50,"{2,4,5}","{3,5}",archived,deletion_scheduled,f,f,t,)'::lifecycle.transition_rule
+    when 67 then '(f,50,{},{},archived,creation_in_progress,f,f,f,)'::lifecycle.transition_rule
+    when 68 then '(f,50,{},{},archived,deletion_in_progress,f,f,t,)'::lifecycle.transition_rule
+    when 69 then '(t,50,"{2,3,4,5,6}","{2,3,4,5,6}",archived,transfer_in_progress,f,f,f,)'::lifecycle.transition_rule
+    when 70 then '(f,50,{},{},archived,maintenance,f,f,f,)'::lifecycle.transition_rule
+    when 128 then '(t,50,{},{},deletion_scheduled,ancestor_inherited,t,t,f,)'::lifecycle.transition_rule
+    when 129 then '(t,50,{1},{},deletion_scheduled,archived,t,t,f,)'::lifecycle.transition_rule
+    when 130 then '(f,50,{},{},deletion_scheduled,deletion_scheduled,f,t,t,)'::lifecycle.transition_rule
+    when 131 then '(f,50,{},{},deletion_scheduled,creation_in_progress,f,t,f,)'::lifecycle.transition_rule
+    when 132 then '(t,50,{},{},deletion_scheduled,deletion_in_progress,f,t,t,)'::lifecycle.transition_rule
+    when 133 then '(f,50,{},{},deletion_scheduled,transfer_in_progress,f,t,f,)'::lifecycle.transition_rule
+    when 134 then '(f,50,{},{},deletion_scheduled,maintenance,f,t,f,)'::lifecycle.transition_rule
+    when 192 then '(t,50,{},{},creation_in_progress,ancestor_inherited,t,f,f,)'::lifecycle.transition_rule
+    when 193 then '(f,50,{},{},creation_in_progress,archived,t,f,f,)'::lifecycle.transition_rule
+    when 194 then '(f,50,{},{},creation_in_progress,deletion_scheduled,f,f,t,)'::lifecycle.transition_rule
+    when 195 then '(f,50,{},{},creation_in_progress,creation_in_progress,f,f,f,)'::lifecycle.transition_rule
+    when 196 then '(t,50,{},{},creation_in_progress,deletion_in_progress,f,f,t,)'::lifecycle.transition_rule
+    when 197 then '(f,50,{},{},creation_in_progress,transfer_in_progress,f,f,f,)'::lifecycle.transition_rule
+    when 198 then '(f,50,{},{},creation_in_progress,maintenance,f,f,f,)'::lifecycle.transition_rule
+    when 256 then '(t,50,{},{},deletion_in_progress,ancestor_inherited,t,t,f,hard_delete)'::lifecycle.transition_rule
+    when 257 then '(t,50,{1},{},deletion_in_progress,archived,t,t,f,hard_delete)'::lifecycle.transition_rule
+    when 258 then '(t,50,{},{},deletion_in_progress,deletion_scheduled,f,t,t,hard_delete)'::lifecycle.transition_rule
+    when 259 then '(f,50,{},{},deletion_in_progress,creation_in_progress,f,t,f,hard_delete)'::lifecycle.transition_rule
+    when 260 then '(f,50,{},{},deletion_in_progress,deletion_in_progress,f,t,t,hard_delete)'::lifecycle.transition_rule
+    when 261 then '(f,50,{},{},deletion_in_progress,transfer_in_progress,f,t,f,hard_delete)'::lifecycle.transition_rule
+    when 262 then '(f,50,{},{},deletion_in_progress,maintenance,f,t,f,hard_delete)'::lifecycle.transition_rule
+    when 320 then '(t,50,{},{},transfer_in_progress,ancestor_inherited,t,f,f,transfer)'::lifecycle.transition_rule
+    when 321 then '(t,50,{},{},transfer_in_progress,archived,t,f,f,transfer)'::lifecycle.transition_rule
+    when 322 then '(f,50,{},{},transfer_in_progress,deletion_scheduled,f,f,t,transfer)'::lifecycle.transition_rule
+    when 323 then '(f,50,{},{},transfer_in_progress,creation_in_progress,f,f,f,transfer)'::lifecycle.transition_rule
+    when 324 then '(f,50,{},{},transfer_in_progress,deletion_in_progress,f,f,t,transfer)'::lifecycle.transition_rule
+    when 325 then '(f,50,{},{},transfer_in_progress,transfer_in_progress,f,f,f,transfer)'::lifecycle.transition_rule
+    when 326 then '(f,50,{},{},transfer_in_progress,maintenance,f,f,f,transfer)'::lifecycle.transition_rule
+    when 384 then '(t,50,{},{},maintenance,ancestor_inherited,t,f,f,)'::lifecycle.transition_rule
+    when 385 then '(f,50,{},{},maintenance,archived,t,f,f,)'::lifecycle.transition_rule
+    when 386 then '(f,50,{},{},maintenance,deletion_scheduled,f,f,t,)'::lifecycle.transition_rule
+    when 387 then '(f,50,{},{},maintenance,creation_in_progress,f,f,f,)'::lifecycle.transition_rule
+    when 388 then '(f,50,{},{},maintenance,deletion_in_progress,f,f,t,)'::lifecycle.transition_rule
+    when 389 then '(f,50,{},{},maintenance,transfer_in_progress,f,f,f,)'::lifecycle.transition_rule
+    when 390 then '(f,50,{},{},maintenance,maintenance,f,f,f,)'::lifecycle.transition_rule
+    end; end $$;
+
+--
+-- Name: FUNCTION transition_rule(from_state smallint, to_state smallint); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.transition_rule(from_state smallint, to_state smallint) IS 'What the rule tables say of a change from from_state (null: a creation) to to_state, null for an unknown state: a digest of lifecycle.states, state_transitions, transition_guards and transition_policies rewritten by their trigger transition_rules_digest, never by hand.';
+
+--
+-- Name: transition_rules_digest(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.transition_rules_digest() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  perform lifecycle.transition_rules_write();
+  return null;
+end
+$$;
+
+--
+-- Name: transition_rules_write(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.transition_rules_write() RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $_$
+declare
+  branches text;
+  events text;
+begin
+  select pg_catalog.string_agg(
+           pg_catalog.format('when %s then %L::lifecycle.transition_rule',
+             coalesce(f.code, -1) * 64 + t.code,
+             row(exists (select from lifecycle.state_transitions m
+                          where m.from_state is not distinct from f.code and m.to_state = t.code),
+                 (select p.min_access_level from lifecycle.transition_policies p where p.to_state = t.code),
+                 array(select g.forbidden_state from lifecycle.transition_guards g
+                        where g.from_state is not distinct from f.code and g.to_state = t.code
+                          and g.scope = 'ancestor' order by g.forbidden_state),
+                 array(select g.forbidden_state from lifecycle.transition_guards g
+                        where g.from_state is not distinct from f.code and g.to_state = t.code
+                          and g.scope = 'descendant' order by g.forbidden_state),
+                 coalesce(f.name, '(new)'), t.name, t.permanent, coalesce(f.pending_deletion, false),
+                 t.pending_deletion, f.operation)::lifecycle.transition_rule),
+           e'\n    ' order by f.code nulls first, t.code)
+    into branches
+    -- Every state as the source, and null for a creation.
+    from (select s.code, s.name, s.pending_deletion, s.operation from lifecycle.states s
+          union all
+          select null, null, null, null) f
+   cross join lifecycle.states t;
+  select pg_catalog.string_agg(
+           pg_catalog.format('when %L then %L::lifecycle.event_rule', e.name,
+             row(e.target_state, e.target_key,
+                 array(select s.from_state from lifecycle.event_sources s
+                        where s.event = e.name order by s.from_state))::lifecycle.event_rule),
+           e'\n    ' order by e.name)
+    into events
+    from lifecycle.events e;
+  execute pg_catalog.format($f$
+    create or replace function lifecycle.event_rule(event text)
+    returns lifecycle.event_rule
+    language plpgsql
+    immutable
+    parallel safe
+    set search_path to ''
+    as $b$ begin return %s; end $b$ $f$,
+    case when events is null then 'null::lifecycle.event_rule'
+         else pg_catalog.format(e'case event\n    %s\n    end', events) end);
+  comment on function lifecycle.event_rule(text) is
+    'An event''s target state, the metadata key that may send it back to where it was, and the states it applies from, null for an unknown event: a digest of lifecycle.events and event_sources rewritten by their trigger transition_rules_digest, never by hand.';
+  execute pg_catalog.format($f$
+    create or replace function lifecycle.transition_rule(from_state smallint, to_state smallint)
+    returns lifecycle.transition_rule
+    language plpgsql
+    immutable
+    parallel safe
+    set search_path to ''
+    as $b$ begin return %s; end $b$ $f$,
+    case when branches is null then 'null::lifecycle.transition_rule'
+         else pg_catalog.format(e'case coalesce(from_state, -1) * 64 + to_state\n    %s\n    end', branches) end);
+  comment on function lifecycle.transition_rule(smallint, smallint) is
+    'What the rule tables say of a change from from_state (null: a creation) to to_state, null for an unknown state: a digest of lifecycle.states, state_transitions, transition_guards and transition_policies rewritten by their trigger transition_rules_digest, never by hand.';
+end
+$_$;
 
 --
 -- Name: webhook_deliveries_claim(integer, interval); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -5690,6 +5898,42 @@ CREATE TRIGGER states_digest AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON lif
 CREATE TRIGGER transfer_requests_facts AFTER INSERT OR UPDATE OF status ON lifecycle.transfer_requests FOR EACH ROW EXECUTE FUNCTION lifecycle.transfer_requests_facts();
 
 --
+-- Name: event_sources transition_rules_digest; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER transition_rules_digest AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON lifecycle.event_sources FOR EACH STATEMENT EXECUTE FUNCTION lifecycle.transition_rules_digest();
+
+--
+-- Name: events transition_rules_digest; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER transition_rules_digest AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON lifecycle.events FOR EACH STATEMENT EXECUTE FUNCTION lifecycle.transition_rules_digest();
+
+--
+-- Name: state_transitions transition_rules_digest; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER transition_rules_digest AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON lifecycle.state_transitions FOR EACH STATEMENT EXECUTE FUNCTION lifecycle.transition_rules_digest();
+
+--
+-- Name: states transition_rules_digest; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER transition_rules_digest AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON lifecycle.states FOR EACH STATEMENT EXECUTE FUNCTION lifecycle.transition_rules_digest();
+
+--
+-- Name: transition_guards transition_rules_digest; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER transition_rules_digest AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON lifecycle.transition_guards FOR EACH STATEMENT EXECUTE FUNCTION lifecycle.transition_rules_digest();
+
+--
+-- Name: transition_policies transition_rules_digest; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER transition_rules_digest AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON lifecycle.transition_policies FOR EACH STATEMENT EXECUTE FUNCTION lifecycle.transition_rules_digest();
+
+--
 -- Name: webhooks webhooks_validate; Type: TRIGGER; Schema: lifecycle; Owner: -
 --
 
@@ -5928,6 +6172,14 @@ GRANT ALL ON FUNCTION lifecycle.effective_states_verify() TO lifecycle_worker;
 --
 
 REVOKE ALL ON FUNCTION lifecycle.effective_states_write(roots bigint[]) FROM PUBLIC;
+
+--
+-- Name: FUNCTION event_rule(event text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.event_rule(event text) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.event_rule(event text) TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.event_rule(event text) TO lifecycle_worker;
 
 --
 -- Name: FUNCTION fact_dead_letter_record(source_lsn pg_lsn, source_position integer, committed_at timestamp with time zone, reason text, detail text, payload bytea, payload_bytes bigint); Type: ACL; Schema: lifecycle; Owner: -
@@ -6618,6 +6870,20 @@ REVOKE ALL ON FUNCTION lifecycle.transfer_target_refusal(namespace_id bigint, to
 --
 
 REVOKE ALL ON FUNCTION lifecycle.transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint) FROM PUBLIC;
+
+--
+-- Name: FUNCTION transition_rule(from_state smallint, to_state smallint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.transition_rule(from_state smallint, to_state smallint) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.transition_rule(from_state smallint, to_state smallint) TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.transition_rule(from_state smallint, to_state smallint) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION transition_rules_write(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.transition_rules_write() FROM PUBLIC;
 
 --
 -- Name: FUNCTION webhook_deliveries_claim(batch_size integer, lease interval); Type: ACL; Schema: lifecycle; Owner: -

@@ -33,7 +33,7 @@ as $$
 declare
   current_state smallint;
   target smallint;
-  ev lifecycle.events;
+  ev lifecycle.event_rule;
   key_state smallint;
   refusal text;
   setting text;
@@ -56,8 +56,10 @@ begin
                   from lifecycle.states s);
     end if;
   else
-    select * into ev from lifecycle.events e where e.name = event_name;
-    if not found then
+    -- The event's target and sources as constants: the digest of lifecycle.events and
+    -- event_sources (transition_rules_write), an expression that reads no table.
+    ev := lifecycle.event_rule(event_name);
+    if ev.target_state is null then
       raise exception using errcode = 'NS010',
         message = pg_catalog.format('unknown event %L', event_name),
         detail = pg_catalog.format('event=%s', event_name),
@@ -79,8 +81,7 @@ begin
   current_state := (lifecycle.namespace_lock(namespace_change_state.id)).state;
 
   if event_name is not null then
-    if not exists (select from lifecycle.event_sources s
-                    where s.event = event_name and s.from_state = current_state) then
+    if not coalesce(current_state = any (ev.from_states), false) then
       raise exception using errcode = 'NS001',
         message = pg_catalog.format('event %s does not apply to a namespace in state %s', event_name,
                                     lifecycle.state_name(current_state)),

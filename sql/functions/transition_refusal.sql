@@ -15,9 +15,9 @@
 -- level. Every other change needs the actor's level (or the system's right for actor null).
 --
 -- from_state null is creation (the row is being inserted: no authorization, no descendants).
--- traversal_ids is the namespace's path, self included. Cost: O(depth) for the matrix, access
--- level and ancestors, plus the descendants in a forbidden state (namespaces_own_state_idx), never
--- a scan of the subtree. The caller holds the locks that make the answer stable (namespace_lock_path).
+-- traversal_ids is the namespace's path, self included. Cost: the rules are constants (their
+-- digest, lifecycle.transition_rule), O(depth) for the access level and ancestors, plus the
+-- descendants in a forbidden state (namespaces_own_state_idx), never a scan of the subtree. The caller holds the locks that make the answer stable (namespace_lock_path).
 create or replace function lifecycle.transition_refusal(
   namespace_id bigint,
   traversal_ids bigint[],
@@ -60,61 +60,48 @@ declare
   ns lifecycle.namespaces;
   cfg lifecycle.settings;
   hit_id bigint;
+  rule lifecycle.transition_rule;
 begin
-  -- What the rule tables say of this pair, and what its guards find, in one statement: is it in
-  -- the matrix, the level it needs, the two states' names and flags, the nearest ancestor and a
-  -- descendant in a state a guard forbids. A guard's lookup runs only when the pair is in the
-  -- matrix and has a guard of that scope (its WHERE clause refers to nothing it scans, so the
-  -- scan is skipped otherwise); the checks below still report in the order listed above.
-  select r.allowed, r.min_access_level, r.from_name, r.to_name, r.to_permanent, r.from_pending, r.to_pending,
-         r.from_operation, a.id, a.state, d.id, d.state
-    into allowed, required_level, from_name, to_name, to_permanent, from_pending, to_pending,
-         from_operation, ancestor_id, ancestor_state, descendant_id, descendant_state
-    from (select exists (select from lifecycle.state_transitions t
-                          where t.from_state is not distinct from transition_refusal.from_state
-                            and t.to_state = transition_refusal.to_state) as allowed,
-                 p.min_access_level,
-                 array(select g.forbidden_state from lifecycle.transition_guards g
-                        where g.from_state is not distinct from transition_refusal.from_state
-                          and g.to_state = transition_refusal.to_state and g.scope = 'ancestor') as ancestor_forbidden,
-                 array(select g.forbidden_state from lifecycle.transition_guards g
-                        where g.from_state is not distinct from transition_refusal.from_state
-                          and g.to_state = transition_refusal.to_state and g.scope = 'descendant') as descendant_forbidden,
-                 coalesce(f.name, '(new)') as from_name, ts.name as to_name, ts.permanent as to_permanent,
-                 coalesce(f.pending_deletion, false) as from_pending, ts.pending_deletion as to_pending,
-                 f.operation as from_operation
-            from lifecycle.states ts
-            left join lifecycle.states f on f.code = transition_refusal.from_state
-            left join lifecycle.transition_policies p on p.to_state = ts.code
-           where ts.code = transition_refusal.to_state
-          offset 0) r -- (a fence: the guards below read these columns, not copies of their subqueries)
-    -- 3. No ancestor, at any depth, may have a forbidden own state; the nearest is reported. The
-    -- ancestors by primary key, then their states: the fence (offset 0) keeps the state test out
-    -- of the index choice. With it inside, a plan could scan namespaces_own_state_idx for every
-    -- row in those states and pick the ancestors out, a cost that grows with the number of
-    -- stateful namespaces (quadratic in one statement that archives many of them).
-    left join lateral (
-      select x.id, x.state
-        from (select n.id, n.state, pg_catalog.cardinality(n.traversal_ids) as level
-                from lifecycle.namespaces n
-               where n.id = any (traversal_ids[1:depth - 1])
-              offset 0) x
-       where r.allowed and pg_catalog.cardinality(r.ancestor_forbidden) > 0 and depth > 1
-         and x.state = any (r.ancestor_forbidden)
-       order by x.level desc
-       limit 1) a on true
-    -- 4. No descendant, at any depth, may have a forbidden own state (none for a creation).
-    -- Descendants of X sort after X and before X with its last element + 1.
-    left join lateral (
-      select y.id, y.state
-        from lifecycle.namespaces y
-       where r.allowed and transition_refusal.from_state is not null
-         and pg_catalog.cardinality(r.descendant_forbidden) > 0
-         and y.state <> 0
-         and y.state = any (r.descendant_forbidden)
-         and y.traversal_ids > traversal_ids
-         and y.traversal_ids < traversal_ids[1:depth - 1] || (traversal_ids[depth] + 1)
-       limit 1) d on true;
+  -- What the rule tables say of this pair (the matrix, the level it needs, the states a guard
+  -- forbids, the two states' names and flags), as constants: their digest, an expression that
+  -- reads no table (transition_rules_write).
+  rule := lifecycle.transition_rule(from_state, to_state);
+  allowed := rule.allowed;
+  required_level := rule.min_access_level;
+  from_name := rule.from_name;
+  to_name := rule.to_name;
+  to_permanent := rule.to_permanent;
+  from_pending := rule.from_pending;
+  to_pending := rule.to_pending;
+  from_operation := rule.from_operation;
+  -- What the guards find: the nearest ancestor and a descendant in a state a guard forbids, looked
+  -- up only when the pair is in the matrix and has a guard of that scope; the checks below still
+  -- report in the order listed above.
+  -- The ancestors by primary key, then their states: the fence (offset 0) keeps the state test out
+  -- of the index choice. With it inside, a plan could scan namespaces_own_state_idx for every row
+  -- in those states and pick the ancestors out, a cost that grows with the number of stateful
+  -- namespaces (quadratic in one statement that archives many of them).
+  if allowed and depth > 1 and rule.ancestor_forbidden <> '{}' then
+    select x.id, x.state into ancestor_id, ancestor_state
+      from (select n.id, n.state, pg_catalog.cardinality(n.traversal_ids) as level
+              from lifecycle.namespaces n
+             where n.id = any (traversal_ids[1:depth - 1])
+            offset 0) x
+     where x.state = any (rule.ancestor_forbidden)
+     order by x.level desc
+     limit 1;
+  end if;
+  -- No descendant, at any depth, may have a forbidden own state (none for a creation).
+  -- Descendants of X sort after X and before X with its last element + 1.
+  if allowed and from_state is not null and rule.descendant_forbidden <> '{}' then
+    select y.id, y.state into descendant_id, descendant_state
+      from lifecycle.namespaces y
+     where y.state <> 0
+       and y.state = any (rule.descendant_forbidden)
+       and y.traversal_ids > traversal_ids
+       and y.traversal_ids < traversal_ids[1:depth - 1] || (traversal_ids[depth] + 1)
+     limit 1;
+  end if;
 
   -- 1. The matrix.
   if not coalesce(allowed, false) then
