@@ -24,20 +24,32 @@ func TestShortStress(t *testing.T) {
 		t.Fatalf("build the syncer: %v\n%s", err, out)
 	}
 	log, _ := logging.New(os.Stderr, "text", "warn")
-	rep, err := stress.Run(context.Background(), stress.Config{
-		DatabaseURL: dbtest.NewDatabase(t), Clients: 4, Duration: 6 * time.Second, Namespaces: 120,
-		SyncerBinary: bin, Slot: fmt.Sprintf("nslt_stress_%d", os.Getpid()), KillEvery: 1500 * time.Millisecond, Log: log,
-	})
-	if err != nil {
-		t.Fatal(err)
+	// Each round is a fresh database and must keep every promise. A round on a loaded machine (make
+	// test runs packages side by side) may do too little to meet every case below, so the cases are
+	// counted over up to three rounds.
+	var kills, changes, history, refusedNS005 int64
+	for round := 1; round <= 3; round++ {
+		rep, err := stress.Run(context.Background(), stress.Config{
+			DatabaseURL: dbtest.NewDatabase(t), Clients: 4, Duration: 6 * time.Second, Namespaces: 120,
+			SyncerBinary: bin, Slot: fmt.Sprintf("nslt_stress_%d_%d", os.Getpid(), round), KillEvery: 1500 * time.Millisecond, Log: log,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("round %d: %d operations, %d changes, %d syncer kills; history %d, audited %d, violations %d; refusals %v",
+			round, rep.Operations, rep.Changes, rep.SyncerKills, rep.History, rep.Audited, len(rep.Violations), rep.Refusals)
+		if f := rep.Failures(); len(f) > 0 {
+			t.Fatalf("broken promises: %v", f)
+		}
+		kills += int64(rep.SyncerKills)
+		changes += rep.Changes
+		history += rep.History
+		refusedNS005 += rep.Refusals["NS005"]
+		// The application's clients met the rule that an operation owns its in-progress states.
+		if kills >= 2 && changes > 0 && history > 0 && refusedNS005 > 0 {
+			return
+		}
 	}
-	t.Logf("%d operations, %d changes, %d syncer kills; history %d, audited %d, violations %d; refusals %v",
-		rep.Operations, rep.Changes, rep.SyncerKills, rep.History, rep.Audited, len(rep.Violations), rep.Refusals)
-	if f := rep.Failures(); len(f) > 0 {
-		t.Fatalf("broken promises: %v", f)
-	}
-	// The application's clients met the rule that an operation owns its in-progress states.
-	if rep.SyncerKills < 2 || rep.Changes == 0 || rep.History == 0 || rep.Refusals["NS005"] == 0 {
-		t.Fatalf("the run did too little to prove anything: %+v", rep)
-	}
+	t.Fatalf("three rounds did too little to prove anything: %d syncer kills, %d changes, %d history rows, %d NS005 refusals",
+		kills, changes, history, refusedNS005)
 }
