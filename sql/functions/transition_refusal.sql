@@ -17,7 +17,8 @@
 -- from_state null is creation (the row is being inserted: no authorization, no descendants).
 -- traversal_ids is the namespace's path, self included. Cost: the rules are constants (their
 -- digest, lifecycle.transition_rule), O(depth) for the access level and ancestors, plus the
--- descendants in a forbidden state (namespaces_own_state_idx), never a scan of the subtree. The caller holds the locks that make the answer stable (namespace_lock_path).
+-- descendants in a forbidden state (namespaces_own_state_idx), never a scan of the subtree. The
+-- caller holds the locks that make the answer stable (namespace_lock_path).
 create or replace function lifecycle.transition_refusal(
   namespace_id bigint,
   traversal_ids bigint[],
