@@ -1,10 +1,10 @@
 -- A state change reads the transition rules as constants (docs/design.md §3.6): a digest of
 -- lifecycle.events, event_sources, states, state_transitions, transition_guards and
 -- transition_policies, lifecycle.event_rule(event) and lifecycle.transition_rule(from_state,
--- to_state), IMMUTABLE functions a statement trigger on each of those tables rewrites, so the
--- tables stay the one place of the rules. namespace_change_state resolves the event and
--- transition_refusal checks the pair without reading a rule table: only the ancestors and
--- descendants the guards look up. Same answers, errors and order of checks.
+-- to_state), PL/pgSQL functions of constants that a statement trigger on each of those tables
+-- rewrites, so the tables stay the one place of the rules. namespace_change_state resolves the
+-- event and transition_refusal checks the pair without reading a rule table: only the ancestors
+-- and descendants the guards look up. Same answers, errors and order of checks.
 
 create type lifecycle.transition_rule as (
   allowed boolean,

@@ -469,7 +469,7 @@ $$;
 --
 
 CREATE FUNCTION lifecycle.event_rule(event text) RETURNS lifecycle.event_rule
-    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    LANGUAGE plpgsql STABLE PARALLEL SAFE
     SET search_path TO ''
     AS $$ begin return case event
     when 'archive' then '(1,,{0})'::lifecycle.event_rule
@@ -4613,7 +4613,7 @@ $$;
 --
 
 CREATE FUNCTION lifecycle.transition_rule(from_state smallint, to_state smallint) RETURNS lifecycle.transition_rule
-    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    LANGUAGE plpgsql STABLE PARALLEL SAFE
     SET search_path TO ''
     AS $$ begin return case coalesce(from_state, -1) * 64 + to_state
     when -64 then '(t,50,"{1,2,3,4,5,6}",{},"(new)",ancestor_inherited,t,f,f,)'::lifecycle.transition_rule
@@ -4739,7 +4739,7 @@ begin
     create or replace function lifecycle.event_rule(event text)
     returns lifecycle.event_rule
     language plpgsql
-    immutable
+    stable
     parallel safe
     set search_path to ''
     as $b$ begin return %s; end $b$ $f$,
@@ -4751,7 +4751,7 @@ begin
     create or replace function lifecycle.transition_rule(from_state smallint, to_state smallint)
     returns lifecycle.transition_rule
     language plpgsql
-    immutable
+    stable
     parallel safe
     set search_path to ''
     as $b$ begin return %s; end $b$ $f$,

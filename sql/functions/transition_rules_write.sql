@@ -1,5 +1,5 @@
--- Writes the digest of the transition rules that every state change reads: two IMMUTABLE
--- functions whose bodies are constants. lifecycle.event_rule(event): an event's target state, the
+-- Writes the digest of the transition rules that every state change reads: two functions whose
+-- bodies are constants. lifecycle.event_rule(event): an event's target state, the
 -- metadata key that may send it back to where it was, and the states it applies from
 -- (lifecycle.events, event_sources). lifecycle.transition_rule(from_state, to_state): a CASE over
 -- every pair of states (and every creation, from_state null), each answer a constant
@@ -13,7 +13,8 @@
 -- PL/pgSQL, not SQL: PostgreSQL does not inline a SQL function that returns a composite, and a SQL
 -- function called from a PL/pgSQL expression is parsed and planned again in every transaction
 -- (its cache lives with the expression's state, which is per transaction); a PL/pgSQL function
--- keeps its one expression's plan for the session.
+-- keeps its one expression's plan for the session. STABLE, not IMMUTABLE: the answer changes when
+-- the tables do, so no plan may fold a call into a constant and keep it past a change of the rules.
 --
 -- The tables stay the one place of the rules: the statement trigger transition_rules_digest on
 -- each of them calls this after every change, so the digest is never edited by hand. Replacing a
@@ -63,7 +64,7 @@ begin
     create or replace function lifecycle.event_rule(event text)
     returns lifecycle.event_rule
     language plpgsql
-    immutable
+    stable
     parallel safe
     set search_path to ''
     as $b$ begin return %s; end $b$ $f$,
@@ -75,7 +76,7 @@ begin
     create or replace function lifecycle.transition_rule(from_state smallint, to_state smallint)
     returns lifecycle.transition_rule
     language plpgsql
-    immutable
+    stable
     parallel safe
     set search_path to ''
     as $b$ begin return %s; end $b$ $f$,

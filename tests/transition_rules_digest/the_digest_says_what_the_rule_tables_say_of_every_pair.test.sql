@@ -27,9 +27,9 @@ select is_empty($$
 $$, 'every pair of states and every creation: the matrix, the level, the guards, the names and flags');
 
 select ok((select count(*) from lifecycle.state_transitions) > 0
-          and (select bool_or((lifecycle.transition_rule(from_state, to_state)).allowed)
+          and (select bool_and((lifecycle.transition_rule(from_state, to_state)).allowed)
                  from lifecycle.state_transitions),
-  'the matrix''s pairs are allowed (the comparison above is not vacuous)');
+  'every pair of the matrix is allowed (the comparison above is not vacuous)');
 select is(lifecycle.transition_rule(0::smallint, 63::smallint), null, 'an unknown state has no rule');
 
 select is_empty($$
