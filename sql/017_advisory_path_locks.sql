@@ -15,7 +15,7 @@ drop function lifecycle.namespace_lock_path(bigint[]);
 {{ template "functions/namespace_lock_path.sql" . }}
 {{ template "functions/namespace_lock_path_rows.sql" . }}
 {{ template "functions/namespace_lock.sql" . }}
-{{ template "functions/namespace_transfer_execute.sql" . }}
+{{ template "snapshots/017/namespace_transfer_execute.sql" . }}
 {{ template "triggers/namespaces_state_gate.sql" . }}
 {{ template "triggers/namespaces_traversal_ids_maintain.sql" . }}
 

@@ -2915,7 +2915,10 @@ begin
     select t.traversal_ids into target_path from lifecycle.namespaces t where t.id = r.to_parent_id;
     perform lifecycle.namespace_lock_path(ns.traversal_ids[1:pg_catalog.cardinality(ns.traversal_ids) - 1]
                                           || coalesce(target_path, '{}'));
-    perform 1 from lifecycle.namespaces n where n.id = ns.id and n.traversal_ids = ns.traversal_ids for no key update;
+    -- The row as it is once locked (a change committed while this waited is in it).
+    select * into ns from lifecycle.namespaces n
+     where n.id = namespace_transfer_execute.namespace_id and n.traversal_ids = ns.traversal_ids
+       for no key update;
     if found then
       -- Its own key exclusively (step 2), before anything below it is read: every change in the
       -- subtree, which holds it shared, has committed, and none starts until the move commits.
@@ -2925,6 +2928,18 @@ begin
   end loop;
 
   if ns.state <> lifecycle.state_code('transfer_in_progress') or r.status is distinct from 'accepted' then
+    -- The request was looked up before the row was locked. An accept that committed since (it
+    -- holds the row from its change to transfer_in_progress until its commit) left a transfer
+    -- this call has not locked the request of, and may not now (step 0 comes first): the call
+    -- that the accept's own transfer_started brings moves it. Ending it here would fail a
+    -- transfer just accepted (the syncer runs a move for every transfer_started it reads, and
+    -- reads the older ones of the same namespace again after a restart).
+    if ns.state = lifecycle.state_code('transfer_in_progress')
+       and exists (select from lifecycle.transfer_requests t
+                    where t.namespace_id = ns.id and t.status = 'accepted') then
+      return query select 'noop'::text, lifecycle.namespace_full_path(ns.id), null::text;
+      return;
+    end if;
     if ns.state = lifecycle.state_code('transfer_in_progress') then
       -- Moving with no accepted request: nothing says where to; end the transfer. Only the system
       -- may (no request names a user to act as): other callers get NS005, the sweeper recovers it.

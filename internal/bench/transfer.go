@@ -184,7 +184,12 @@ func (e *env) transferOnce(ctx context.Context, conn *pgx.Conn, root, to, reques
 		}
 		if !moving {
 			if parent != to {
-				return 0, 0, fmt.Errorf("the transfer ended without moving (parent %d)", parent)
+				var status, lastError string
+				if err := conn.QueryRow(ctx, `select status, coalesce(last_error, '') from lifecycle.transfer_requests where id = $1`,
+					request).Scan(&status, &lastError); err != nil {
+					return 0, 0, fmt.Errorf("the transfer ended without moving (parent %d); its request: %w", parent, err)
+				}
+				return 0, 0, fmt.Errorf("the transfer ended without moving (parent %d): request %d %s: %s", parent, request, status, lastError)
 			}
 			return time.Since(t0), accepted, nil
 		}
