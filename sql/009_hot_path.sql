@@ -30,7 +30,7 @@
 {{ template "snapshots/009/effective_state_of.sql" . }}
 {{ template "snapshots/009/namespace_effective_state.sql" . }}
 {{ template "snapshots/009/namespace_change_state.sql" . }}
-{{ template "functions/fact_mac.sql" . }}
+{{ template "snapshots/009/fact_mac.sql" . }}
 {{ template "snapshots/009/fact_emit.sql" . }}
 {{ template "snapshots/009/namespaces_state_record.sql" . }}
 {{ template "snapshots/009/namespace_state_updates_facts.sql" . }}

@@ -28,7 +28,7 @@ create table lifecycle.fact_dead_letters (
 );
 
 {{ template "functions/fact_refusal.sql" . }}
-{{ template "functions/audit_record.sql" . }}
+{{ template "snapshots/012/audit_record.sql" . }}
 {{ template "functions/fact_dead_letter_record.sql" . }}
 
 revoke all on function lifecycle.fact_refusal(jsonb) from public;

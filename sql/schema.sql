@@ -137,7 +137,14 @@ begin
   action := fact ->> 'action';
   ns_id := (fact ->> 'namespace_id')::bigint;
   actor := (fact ->> 'actor_id')::bigint;
-  if verify and (fact ->> 'mac') is distinct from lifecycle.fact_mac(fact - 'mac') then
+  -- A fact committed before migration 026 is signed with the construction before HMAC (the
+  -- SHA-256 of the key and of the key and the text), and verified with it: an upgrade loses none
+  -- of the facts the syncer had not read yet. Facts committed later are signed with HMAC alone.
+  if verify and (fact ->> 'mac') is distinct from lifecycle.fact_mac(fact - 'mac')
+     and not exists (select from lifecycle.fact_key k
+                      where committed_at < k.legacy_mac_until
+                        and (fact ->> 'mac') = pg_catalog.encode(pg_catalog.sha256(k.key || pg_catalog.sha256(
+                              k.key || pg_catalog.convert_to((fact - 'mac')::text, 'UTF8'))), 'hex')) then
     insert into lifecycle.audit_events (idempotency_key, source_lsn, source_position, committed_at, action, details)
     values (idempotency_key, source_lsn, source_position, committed_at, 'forged_fact',
             pg_catalog.jsonb_build_object('claimed', fact))
@@ -547,7 +554,7 @@ CREATE FUNCTION lifecycle.fact_mac(fact jsonb) RETURNS text
     SET search_path TO ''
     AS $$
 begin
-  return (select pg_catalog.encode(pg_catalog.sha256(k.key || pg_catalog.sha256(k.key || pg_catalog.convert_to(fact::text, 'UTF8'))), 'hex')
+  return (select pg_catalog.encode(lifecycle.hmac_sha256(pg_catalog.convert_to(fact::text, 'UTF8'), k.key), 'hex')
             from lifecycle.fact_key k);
 end
 $$;
@@ -604,6 +611,16 @@ begin
   return null;
 end
 $$;
+
+--
+-- Name: hmac_sha256(bytea, bytea); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.hmac_sha256(data bytea, key bytea) RETURNS bytea
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    BEGIN ATOMIC
+ SELECT lifecycle_pgcrypto.hmac(data, key, 'sha256'::text) AS hmac;
+END;
 
 --
 -- Name: jsonb_schema_violation(jsonb, jsonb, text); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -5045,8 +5062,15 @@ ALTER TABLE lifecycle.fact_dead_letters ALTER COLUMN id ADD GENERATED ALWAYS AS 
 CREATE TABLE lifecycle.fact_key (
     singleton boolean DEFAULT true NOT NULL,
     key bytea NOT NULL,
+    legacy_mac_until timestamp with time zone,
     CONSTRAINT fact_key_singleton_check CHECK (singleton)
 );
+
+--
+-- Name: COLUMN fact_key.legacy_mac_until; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON COLUMN lifecycle.fact_key.legacy_mac_until IS 'Facts committed before this time may carry the MAC of before migration 026 (SHA-256 of the key and of the key and the text); audit_record accepts it for them.';
 
 --
 -- Name: json_schemas; Type: TABLE; Schema: lifecycle; Owner: -
@@ -6220,6 +6244,12 @@ REVOKE ALL ON FUNCTION lifecycle.fact_mac(fact jsonb) FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION lifecycle.fact_refusal(fact jsonb) FROM PUBLIC;
+
+--
+-- Name: FUNCTION hmac_sha256(data bytea, key bytea); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.hmac_sha256(data bytea, key bytea) FROM PUBLIC;
 
 --
 -- Name: FUNCTION jsonb_schema_violation(schema jsonb, doc jsonb, at text); Type: ACL; Schema: lifecycle; Owner: -

@@ -5,7 +5,7 @@
 -- pg_notify on channel 'nslifecycle_audit' (sent when the transaction commits). idempotency_key is
 -- the source position; a key seen before records nothing and returns null, so a replay after a
 -- crash duplicates nothing. A fact whose MAC does not verify (verify true: a message emitted by
--- hand, not by this schema's triggers) is recorded as action 'forged_fact' with what it claimed,
+-- hand, not by this schema's triggers; lifecycle.fact_mac) is recorded as action 'forged_fact' with what it claimed,
 -- and fans out to nobody. The syncer passes verify false only for what it saw itself in the
 -- replication protocol (a TRUNCATE). A fact of another shape than fact_emit's (lifecycle.fact_refusal)
 -- is refused with NS010 before anything is read out of it or written, forged or not: the syncer
@@ -41,7 +41,14 @@ begin
   action := fact ->> 'action';
   ns_id := (fact ->> 'namespace_id')::bigint;
   actor := (fact ->> 'actor_id')::bigint;
-  if verify and (fact ->> 'mac') is distinct from lifecycle.fact_mac(fact - 'mac') then
+  -- A fact committed before migration 026 is signed with the construction before HMAC (the
+  -- SHA-256 of the key and of the key and the text), and verified with it: an upgrade loses none
+  -- of the facts the syncer had not read yet. Facts committed later are signed with HMAC alone.
+  if verify and (fact ->> 'mac') is distinct from lifecycle.fact_mac(fact - 'mac')
+     and not exists (select from lifecycle.fact_key k
+                      where committed_at < k.legacy_mac_until
+                        and (fact ->> 'mac') = pg_catalog.encode(pg_catalog.sha256(k.key || pg_catalog.sha256(
+                              k.key || pg_catalog.convert_to((fact - 'mac')::text, 'UTF8'))), 'hex')) then
     insert into lifecycle.audit_events (idempotency_key, source_lsn, source_position, committed_at, action, details)
     values (idempotency_key, source_lsn, source_position, committed_at, 'forged_fact',
             pg_catalog.jsonb_build_object('claimed', fact))
