@@ -7,8 +7,9 @@
 --
 -- Idempotent and safe to call twice at once: the second call waits on the locks, then finds the
 -- namespace no longer transfer_in_progress and returns 'noop'; a call racing the accept of a new
--- transfer of the same namespace moves it or returns 'noop', never ends it. The syncer calls it when it sees a
--- namespace enter transfer_in_progress, the sweeper for transfers stuck there, any client may.
+-- transfer of the same namespace moves it or returns 'noop', never ends it. The syncer calls it
+-- when it sees a namespace enter transfer_in_progress, the sweeper for transfers stuck there, any
+-- client may.
 -- The state changes are attributed to the target's accepter (success) or the requester (failure),
 -- or to the system when the caller may act as the system (lifecycle_worker). They are the
 -- transfer's own code path (operation 'transfer'): whoever calls this may end the transfer this
