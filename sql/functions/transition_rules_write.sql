@@ -21,6 +21,9 @@
 -- PL/pgSQL function makes every session compile it afresh at its next call, so no session keeps
 -- an old rule.
 --
+-- A pair's branch is keyed coalesce(from_state, -1) * 64 + to_state: state codes are 0 to 63
+-- (the check states_code_is_a_bit), so each pair and each creation has a key of its own.
+--
 -- Dynamic SQL only from the tables' own values, each quoted with %L; nothing from a caller.
 create or replace function lifecycle.transition_rules_write()
 returns void
