@@ -38,7 +38,7 @@ create index effective_states_full_path_idx on lifecycle.effective_states (full_
 
 insert into lifecycle.effective_states select * from lifecycle.effective_states_computed;
 
-{{ template "functions/effective_states_write.sql" . }}
+{{ template "snapshots/015/effective_states_write.sql" . }}
 {{ template "functions/effective_states_refresh.sql" . }}
 {{ template "snapshots/015/effective_states_apply.sql" . }}
 {{ template "triggers/namespaces_effective_states.sql" . }}

@@ -453,19 +453,23 @@ begin
   if pg_catalog.cardinality(roots) = 0 then
     return 0;
   end if;
-  insert into lifecycle.effective_states as e
-  select b.* from pg_catalog.unnest(roots) r, lifecycle.namespace_effective_states_below(r) b
+  insert into lifecycle.effective_states
+  select b.*
+    from pg_catalog.unnest(roots) r
+   cross join lateral lifecycle.namespace_effective_states_below(r) b
+    left join lifecycle.effective_states o on o.namespace_id = b.namespace_id
+   where o.namespace_id is null
+      or (o.state, o.effective_state, o.inherited_from_namespace_id, o.self_or_ancestor_archived,
+          o.self_or_ancestor_deletion_scheduled, o.read_only, o.full_path)
+         is distinct from
+         (b.state, b.effective_state, b.inherited_from_namespace_id, b.self_or_ancestor_archived,
+          b.self_or_ancestor_deletion_scheduled, b.read_only, b.full_path)
   on conflict (namespace_id) do update
      set state = excluded.state, effective_state = excluded.effective_state,
          inherited_from_namespace_id = excluded.inherited_from_namespace_id,
          self_or_ancestor_archived = excluded.self_or_ancestor_archived,
          self_or_ancestor_deletion_scheduled = excluded.self_or_ancestor_deletion_scheduled,
-         read_only = excluded.read_only, full_path = excluded.full_path
-   where (e.state, e.effective_state, e.inherited_from_namespace_id, e.self_or_ancestor_archived,
-          e.self_or_ancestor_deletion_scheduled, e.read_only, e.full_path)
-         is distinct from
-         (excluded.state, excluded.effective_state, excluded.inherited_from_namespace_id, excluded.self_or_ancestor_archived,
-          excluded.self_or_ancestor_deletion_scheduled, excluded.read_only, excluded.full_path);
+         read_only = excluded.read_only, full_path = excluded.full_path;
   get diagnostics written = row_count;
   return written;
 end

@@ -26,8 +26,10 @@ import (
 
 const (
 	factPrefix = "nslifecycle.fact"
-	// pgoutput's protocol 1: whole transactions, sent at commit; no streamed, possibly aborted,
-	// transactions to undo (protocol 2's streaming is off).
+	// pgoutput's protocol 1: whole transactions, sent at commit. Not protocol 2's streaming: on
+	// PostgreSQL 15 a streamed message carries the top-level transaction's id even when a
+	// subtransaction emitted it, so a fact of a rolled-back savepoint could not be told from a
+	// kept one (docs/operations.md, replication-slot care).
 	protoVersion = "1"
 )
 
