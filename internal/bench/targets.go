@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"strings"
 )
 
 // TargetCheck is one of the targets (and GitLab's) judged against this run's figures.
@@ -76,14 +77,19 @@ func evaluateTargets(r *Results) []TargetCheck {
 		}
 		add("deletion scheduling latency (GitLab)", "< 2 s", true, worst/1000, worst < 2000, how)
 	}
-	if es := r.EffectiveStates; es != nil {
+	if es := r.EffectiveStates; es != nil && len(es.Lag) > 0 {
+		// Every size measured counts, leaves included: the target is for changes with up to 10k
+		// descendants, and a leaf's change is the one the syncer's start used to delay.
+		worst, met, n := 0.0, true, 0
+		var parts []string
 		for _, l := range es.Lag {
-			if l.Descendants == 10_000 {
-				add("lifecycle.effective_states lag p99 for a change with 10k descendants", "< 1 s", l.Lag.N > 0, l.Lag.P99/1000,
-					l.Lag.P99 < 1000, fmt.Sprintf("p99 %.0f ms, p50 %.0f ms over %d changes at %s namespaces (through the syncer)",
-						l.Lag.P99, l.Lag.P50, l.Lag.N, thousands(es.Namespaces)))
-			}
+			worst = max(worst, l.Lag.P99)
+			met = met && l.Lag.N > 0 && l.Lag.P99 < 1000
+			n += l.Lag.N
+			parts = append(parts, fmt.Sprintf("%s descendants p99 %s ms (p50 %.0f)", thousands(l.Descendants), thousands(int(l.Lag.P99+0.5)), l.Lag.P50))
 		}
+		add("lifecycle.effective_states lag p99 for changes with up to 10k descendants", "< 1 s", n > 0, worst/1000, met,
+			fmt.Sprintf("%s; %d changes at %s namespaces (through the syncer)", strings.Join(parts, ", "), n, thousands(es.Namespaces)))
 	}
 	if s := r.Syncer; s != nil {
 		add("syncer commit → audit p99 at 500 transitions/s", "< 500 ms", s.Rate == 500 && s.Lag.Syncer.N > 0, s.Lag.Syncer.P99,
