@@ -229,6 +229,12 @@ func Generate(ctx context.Context, pool *pgxpool.Pool, s Shape) (*Loaded, error)
 	if _, err := pool.Exec(ctx, `update lifecycle.namespaces set state = 1 where id = any($1)`, projects[:out.Archived]); err != nil {
 		return nil, fmt.Errorf("archive: %w", err)
 	}
+	// Statistics that show the own states just written: planned as if the partial indexes of own
+	// states were empty, each scheduling's descendant guard read every archived namespace (at 10M,
+	// 350k of them per row).
+	if _, err := pool.Exec(ctx, `analyze lifecycle.namespaces`); err != nil {
+		return nil, fmt.Errorf("analyze: %w", err)
+	}
 	if _, err := pool.Exec(ctx, `update lifecycle.namespaces set state = 2 where id = any($1)`,
 		projects[out.Archived:out.Archived+out.Scheduled]); err != nil {
 		return nil, fmt.Errorf("schedule deletion: %w", err)
