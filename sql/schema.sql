@@ -2281,7 +2281,6 @@ begin
   if pg_catalog.to_regclass('pg_temp.lifecycle_import_queue') is not null then
     drop table pg_temp.lifecycle_import_queue;
   end if;
-  analyze lifecycle.namespaces;
   select count(*) into rejected from lifecycle.namespace_imports s where s.reject_code is not null;
   return rejected;
 end

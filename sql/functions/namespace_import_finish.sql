@@ -1,12 +1,7 @@
 -- The last step of an import (docs/design.md §10): the staged rows no batch reached are judged.
 -- A row below a rejected row is rejected too, saying which (NS004); what is left sits on or below
 -- a cycle of parents (NS010). Returns how many staged rows are rejected in all.
--- It also analyzes lifecycle.namespaces: the import may have written millions of rows and own
--- states, and until the statistics show them the planner takes the partial indexes of own states
--- for nearly empty. A transition's descendant guard then picked namespaces_stateful_idx and
--- read every namespace with a state, on every call (seen at 10M namespaces, 2026-11-25), until
--- autovacuum analyzed the table, which at 10M waits for a million changed rows.
-create or replace function lifecycle.namespace_import_finish()
+create function lifecycle.namespace_import_finish()
 returns bigint
 language plpgsql
 security definer
@@ -45,7 +40,6 @@ begin
   if pg_catalog.to_regclass('pg_temp.lifecycle_import_queue') is not null then
     drop table pg_temp.lifecycle_import_queue;
   end if;
-  analyze lifecycle.namespaces;
   select count(*) into rejected from lifecycle.namespace_imports s where s.reject_code is not null;
   return rejected;
 end
