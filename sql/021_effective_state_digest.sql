@@ -17,7 +17,7 @@ select lifecycle.states_digest_write();
 revoke all on function lifecycle.state_names(), lifecycle.state_flag_mask(text) from public;
 grant execute on function lifecycle.state_names(), lifecycle.state_flag_mask(text) to lifecycle_app, lifecycle_worker;
 
-{{ template "functions/namespace_effective_state.sql" . }}
+{{ template "snapshots/021/namespace_effective_state.sql" . }}
 
 ---- create above / drop below ----
 

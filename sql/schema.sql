@@ -1656,7 +1656,7 @@ CREATE FUNCTION lifecycle.namespace_effective_state(namespace_id bigint) RETURNS
       CROSS JOIN LATERAL ( SELECT max(((array_position(n.traversal_ids, a.id) * 64) + a.state)) AS nearest,
              bit_or(((1)::bigint << (a.state)::integer)) AS codes
             FROM lifecycle.namespaces a
-           WHERE ((a.id = ANY (n.traversal_ids)) AND (a.state <> 0))) p)
+           WHERE ((a.id = ANY (n.traversal_ids)) AND (a.state > 0))) p)
    WHERE (n.id = namespace_effective_state.namespace_id);
 END;
 
@@ -5752,7 +5752,13 @@ CREATE INDEX namespaces_parent_id_idx ON lifecycle.namespaces USING btree (paren
 -- Name: namespaces_stateful_idx; Type: INDEX; Schema: lifecycle; Owner: -
 --
 
-CREATE INDEX namespaces_stateful_idx ON lifecycle.namespaces USING btree (id) INCLUDE (state) WHERE (state <> 0);
+CREATE INDEX namespaces_stateful_idx ON lifecycle.namespaces USING btree (id) INCLUDE (state) WHERE (state > 0);
+
+--
+-- Name: INDEX namespaces_stateful_idx; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON INDEX lifecycle.namespaces_stateful_idx IS 'The own states on a path, for namespace_effective_state (id = any (traversal_ids) and state > 0). The predicate is state > 0, not state <> 0, so that the descendant guards (state <> 0, namespaces_own_state_idx) can never be planned on it.';
 
 --
 -- Name: namespaces_traversal_ids_idx; Type: INDEX; Schema: lifecycle; Owner: -

@@ -13,6 +13,19 @@ as $$
   returning id
 $$;
 
+-- lock_rule_tables makes the tests that change the rule tables or lifecycle.states run one at a
+-- time (pg_prove --jobs 2). Their triggers rewrite the digest functions (transition_rule,
+-- state_names: rows of pg_proc every such change writes), so two of them in parallel wait for each
+-- other's rows and deadlock. A test takes it first, before it creates anything (a namespace's path
+-- lock taken before it could close another cycle); it lasts until the test's rollback.
+create function lifecycle_test.lock_rule_tables()
+returns void
+language sql
+set search_path to ''
+as $$
+  select pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('lifecycle_test.lock_rule_tables'))
+$$;
+
 -- id_of finds a namespace by its full path (paths in tests are unique).
 create function lifecycle_test.id_of(full_path text)
 returns bigint

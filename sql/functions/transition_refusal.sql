@@ -17,7 +17,9 @@
 -- from_state null is creation (the row is being inserted: no authorization, no descendants).
 -- traversal_ids is the namespace's path, self included. Cost: the rules are constants (their
 -- digest, lifecycle.transition_rule), O(depth) for the access level and ancestors, plus the
--- descendants in a forbidden state (namespaces_own_state_idx), never a scan of the subtree. The
+-- descendants in a forbidden state (namespaces_own_state_idx, the one partial index whose
+-- predicate the guard's state <> 0 matches), not a scan of the subtree; with statistics from
+-- before a bulk write of states the planner may take the subtree's range instead, never more. The
 -- caller holds the locks that make the answer stable (namespace_lock_path).
 create or replace function lifecycle.transition_refusal(
   namespace_id bigint,

@@ -1,5 +1,6 @@
 begin;
 select plan(3);
+select lifecycle_test.lock_rule_tables();
 
 select lifecycle_test.create_namespace(null, 'organization', 'acme');
 select lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'project', 'site');

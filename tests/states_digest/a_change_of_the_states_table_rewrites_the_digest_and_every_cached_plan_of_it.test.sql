@@ -3,6 +3,7 @@
 -- pooled application connection holds) answers with the new names and flags at once.
 begin;
 select plan(6);
+select lifecycle_test.lock_rule_tables();
 
 select lifecycle_test.create_mixed_tree();
 prepare effective(bigint) as

@@ -3,6 +3,7 @@
 -- and cached before, follows the new rule at once.
 begin;
 select plan(10);
+select lifecycle_test.lock_rule_tables();
 
 select lifecycle_test.create_namespace(lifecycle_test.create_namespace(
          lifecycle_test.create_namespace(null, 'organization', 'rules'), 'group', 'g'), 'project', 'p');
