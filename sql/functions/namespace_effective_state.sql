@@ -8,15 +8,16 @@
 -- query and plan it on every call). It runs as the caller, who needs SELECT on namespaces and
 -- EXECUTE on the digest functions (lifecycle_app and lifecycle_worker have both).
 --
--- Its cost is mostly the executor's setup of each node and aggregate per statement, so it has
--- few: one primary-key read for the row and its traversal_ids; one probe per level of
+-- Its cost is mostly the executor's setup of each node and aggregate per statement, so it has few:
+-- one primary-key read for the row and its traversal_ids; one probe per level of
 -- namespaces_stateful_idx, a partial index of only the namespaces with an own state (a few percent
--- of them), read index-only (its predicate is state > 0, which the probe repeats so the planner
--- may use it; the index's comment says why not <> 0), folded by two plain aggregates: the nearest
--- one as its position on the path and its code packed in one number (position * 64 + code), and
--- the set of codes on the path as a bit mask. Names and flags come from lifecycle.state_names() and state_flag_mask(),
--- the digest of lifecycle.states its trigger keeps (states_digest_write): constants in the plan,
--- where a join to states per ancestor and ordered aggregates cost more than the probes.
+-- of them), read index-only (its predicate is state > 0, which the probe repeats so the planner may
+-- use it; the index's comment says why not <> 0), folded by two plain aggregates: the nearest one
+-- as its position on the path and its code packed in one number (position * 64 + code), and the set
+-- of codes on the path as a bit mask. Names and flags come from lifecycle.state_names() and
+-- state_flag_mask(), the digest of lifecycle.states its trigger keeps (states_digest_write):
+-- constants in the plan, where a join to states per ancestor and ordered aggregates cost more than
+-- the probes.
 create or replace function lifecycle.namespace_effective_state(namespace_id bigint)
 returns table (
   namespace_id bigint,
