@@ -3,7 +3,7 @@
 
 SHELL := /bin/bash
 
-.PHONY: help demo demo-adopt test stress bench bench-full bench-scale db db-stop migrate generate verify-generated fmt vet clean
+.PHONY: help demo demo-adopt test test-sql test-go stress bench bench-full bench-scale db db-stop migrate generate verify-generated fmt vet clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -16,6 +16,12 @@ demo-adopt: ## docs/adoption.md end to end: a GitLab-shaped legacy schema import
 
 test: ## every check: gofmt, vet, generated files, pgTAP, go test -race
 	@scripts/test.sh
+
+test-sql: ## pgTAP alone, all or the files and folders in T (make test-sql T=tests/namespace_lock_path/)
+	@scripts/test.sh sql $(T)
+
+test-go: ## go test -race alone, all or the tests matching RUN (make test-go RUN=TestEveryPathRace)
+	@scripts/test.sh go "$(RUN)"
 
 stress: ## random operations under chaos (syncer kills, a PostgreSQL restart), then invariants and counts
 	@scripts/stress.sh

@@ -66,8 +66,8 @@ var (
 		_, err := nslifecycle.NewClient(tx).Event(ctx, s.scheduled, "restore", &owner, nil)
 		return err
 	}}
-	// bulkInsertWithX inserts 1,500 projects in one statement, "x" the 1,200th: past the 1,000
-	// path locks a transaction takes one by one, so by then it holds every sibling path at once.
+	// bulkInsertWithX inserts 1,500 projects in one statement, "x" the 1,200th: one statement
+	// claiming many paths, each held until it commits.
 	bulkInsertWithX = pathOp{"bulk insert of 1,500 with x", func(ctx context.Context, tx pgx.Tx, s siblings) error {
 		_, err := tx.Exec(ctx, `insert into lifecycle.namespaces (parent_id, type, path, name)
 			select $1, 'project', p, p
@@ -120,10 +120,11 @@ func TestEveryPathRaceEndsInNS006(t *testing.T) {
 	}
 }
 
-// A transaction that creates many namespaces holds a bounded number of locks: one per path up to
-// 1,000, then one for every sibling path, so a large INSERT does not exhaust PostgreSQL's shared
-// lock table (max_locks_per_transaction × connections).
-func TestALargeInsertHoldsABoundedNumberOfPathLocks(t *testing.T) {
+// A transaction that creates many namespaces holds no lock per path in PostgreSQL's shared, bounded
+// lock table (max_locks_per_transaction × connections): each path is claimed with a row of
+// lifecycle.path_claims, inserted and deleted at once, which waits others without a lock slot.
+// Nothing of the claims is left for anyone to see, and no advisory key is taken.
+func TestALargeInsertHoldsNoLockPerPath(t *testing.T) {
 	ctx := context.Background()
 	pool := dbtest.Pool(t)
 	s := newSiblings(t, ctx, pool)
@@ -136,19 +137,29 @@ func TestALargeInsertHoldsABoundedNumberOfPathLocks(t *testing.T) {
 		select $1, 'project', 'many-' || i, 'many' from generate_series(1, 3000) i`, s.parent); err != nil {
 		t.Fatal(err)
 	}
-	// One row per lock and mode: 1,000 paths, and the key of all sibling paths both shared (from
-	// the first path) and exclusive (from the 1,001st on).
-	var advisory int
-	var allPathsExclusive bool
-	if err := tx.QueryRow(ctx, `select count(*),
-		bool_or(mode = 'ExclusiveLock' and ((classid::bigint << 32) | objid::bigint) = hashtextextended('lifecycle sibling paths (all)', 0))
-		from pg_locks where locktype = 'advisory' and pid = pg_backend_pid()`).Scan(&advisory, &allPathsExclusive); err != nil {
+	var advisory, other, claims int
+	if err := tx.QueryRow(ctx, `select count(*) filter (where locktype = 'advisory'),
+		count(*) filter (where locktype not in ('relation', 'virtualxid', 'transactionid')),
+		(select count(*) from lifecycle.path_claims)
+		from pg_locks where pid = pg_backend_pid()`).Scan(&advisory, &other, &claims); err != nil {
 		t.Fatal(err)
 	}
-	if advisory != 1002 {
-		t.Fatalf("3,000 inserted namespaces hold %d advisory locks, want 1,002 (1,000 paths and the key of all, shared and exclusive)", advisory)
+	if advisory != 0 {
+		t.Errorf("3,000 inserted namespaces hold %d advisory locks, want none", advisory)
 	}
-	if !allPathsExclusive {
-		t.Fatal("past 1,000 paths the transaction should hold the key of all sibling paths exclusively")
+	if other != 0 {
+		t.Errorf("3,000 inserted namespaces hold %d heavyweight locks on objects, want relation locks and the transaction's own ids only", other)
+	}
+	if claims != 0 {
+		t.Errorf("%d path claims left visible, want none", claims)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := pool.QueryRow(ctx, `select count(*) from lifecycle.path_claims`).Scan(&claims); err != nil {
+		t.Fatal(err)
+	}
+	if claims != 0 {
+		t.Errorf("%d path claims left after the commit, want none", claims)
 	}
 }

@@ -289,10 +289,12 @@ func TestTransitionsRefuseRepeatableRead(t *testing.T) {
 	}
 }
 
-// A change holds its ancestors with shared advisory keys (docs/design.md §3.5), not row locks: while
-// a change below is open, nothing is written to the ancestors' rows (another session may lock the
-// root's row at once), the root's key cannot be taken exclusively (an ancestor's own change waits),
-// and an application's advisory lock on the same id is a different key. Run as the application role.
+// A change holds its ancestors by their lock rows (docs/design.md §3.5: each one's namespace_details
+// row, FOR KEY SHARE), not by their own rows: while a change below is open, another session may
+// lock the ancestors' rows at once (an application renaming one holds up nothing below it), their
+// lock rows cannot be taken exclusively (an ancestor's own change waits) but may be shared (a
+// change beside it does not), and the changed namespace's lock row is held exclusively. Run as the
+// application role.
 func TestAChangeBelowHoldsItsAncestorsWithoutLockingTheirRows(t *testing.T) {
 	ctx := context.Background()
 	pool := dbtest.Pool(t)
@@ -320,39 +322,40 @@ func TestAChangeBelowHoldsItsAncestorsWithoutLockingTheirRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Rollback(ctx)
-	// Each probe in a savepoint of its own, so a refusal does not end the others.
-	probe := func(sql string, args ...any) (bool, error) {
+	// Each probe in a savepoint of its own, so a refusal (55P03, NOWAIT) does not end the others.
+	probe := func(sql string, args ...any) error {
 		sp, err := other.Begin(ctx)
 		if err != nil {
-			return false, err
+			return err
 		}
 		defer sp.Rollback(ctx)
-		var ok bool
-		err = sp.QueryRow(ctx, sql, args...).Scan(&ok)
-		return ok, err
+		_, err = sp.Exec(ctx, sql, args...)
+		return err
 	}
+	const (
+		rowExclusive  = `select from lifecycle.namespaces where id = $1 for update nowait`
+		lockExclusive = `select from lifecycle.namespace_details where namespace_id = $1 for update nowait`
+		lockShared    = `select from lifecycle.namespace_details where namespace_id = $1 for key share nowait`
+	)
 	for _, id := range []int64{f.root, f.grandparent, f.parent} {
-		if _, err := probe(`select true from lifecycle.namespaces where id = $1 for update nowait`, id); err != nil {
+		if err := probe(rowExclusive, id); err != nil {
 			t.Errorf("ancestor %d: its row is locked by the change below (%v), want it untouched", id, err)
 		}
-		if ok, err := probe(`select pg_try_advisory_xact_lock(lifecycle.namespace_lock_key($1))`, id); err != nil || ok {
-			t.Errorf("ancestor %d: its key taken exclusively while a change below is open (%v, %v), want it held shared", id, ok, err)
+		if err := probe(lockExclusive, id); err == nil {
+			t.Errorf("ancestor %d: its lock row taken exclusively while a change below is open, want it held shared", id)
 		}
-		if ok, err := probe(`select pg_try_advisory_xact_lock_shared(lifecycle.namespace_lock_key($1))`, id); err != nil || !ok {
-			t.Errorf("ancestor %d: its key not shareable (%v, %v): a change beside the open one would wait", id, ok, err)
-		}
-		if ok, err := probe(`select pg_try_advisory_xact_lock($1)`, id); err != nil || !ok {
-			t.Errorf("ancestor %d: an application's own advisory lock on the id is blocked (%v, %v)", id, ok, err)
+		if err := probe(lockShared, id); err != nil {
+			t.Errorf("ancestor %d: its lock row not shareable (%v): a change beside the open one would wait", id, err)
 		}
 	}
-	if ok, err := probe(`select pg_try_advisory_xact_lock_shared(lifecycle.namespace_lock_key($1))`, f.child); err != nil || ok {
-		t.Errorf("the changed namespace's key is not held exclusively (%v, %v): a change below it would not wait", ok, err)
+	if err := probe(lockShared, f.child); err == nil {
+		t.Error("the changed namespace's lock row is not held exclusively: a change below it would not wait")
 	}
 	if err := tx.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if ok, err := probe(`select pg_try_advisory_xact_lock(lifecycle.namespace_lock_key($1))`, f.root); err != nil || !ok {
-		t.Errorf("the root's key still held after the change committed (%v, %v)", ok, err)
+	if err := probe(lockExclusive, f.root); err != nil {
+		t.Errorf("the root's lock row still held after the change committed (%v)", err)
 	}
 }
 

@@ -3,7 +3,13 @@
 # again when this script started it). Runs every step even after a failure, ends with a summary
 # (go test's counts, and every skipped Go and pgTAP test with its reason), then exits non-zero if
 # any step failed.
+#
+# The inner loop runs one part alone, on the same database setup:
+#   scripts/test.sh sql [FILE|DIR …]   pgTAP, the given files or folders (make test-sql T=tests/x/)
+#   scripts/test.sh go [PATTERN]       go test -race, tests matching PATTERN (make test-go RUN=X)
 set -uo pipefail
+part=${1:-all}
+[ $# -gt 0 ] && shift
 . "$(dirname "$0")/lib.sh"
 cd "$root"
 
@@ -27,7 +33,7 @@ export DATABASE_URL=$url
 # is started for the tests that call them there. A server of the user's gets none (STANDBY_URL may
 # name one).
 started_standby=0
-if [ -z "$user_url" ] && [ -z "${STANDBY_URL:-}" ]; then
+if [ "$part" != sql ] && [ -z "$user_url" ] && [ -z "${STANDBY_URL:-}" ]; then
 	scripts/db.sh standby-running 2>/dev/null || started_standby=1
 	STANDBY_URL=$(scripts/db.sh standby) || { echo "could not start the standby" >&2; exit 2; }
 	export STANDBY_URL
@@ -94,7 +100,7 @@ pgtap() {
 	# --directives also shows each test with a SKIP (or TODO) directive, under its file: the
 	# skipped ones go to the list at the end.
 	env "${env[@]}" PGOPTIONS="-c search_path=tap -c client_min_messages=warning" \
-		pg_prove --dbname "${db%%\?*}" --ext .sql --jobs 2 --failures --directives $(find tests -name '*.test.sql' | sort) |
+		pg_prove --dbname "${db%%\?*}" --ext .sql --jobs 2 --failures --directives $(find "${sql_targets[@]}" -name '*.test.sql' | sort) |
 		tee "$report/pg_prove"
 	local status=$?
 	awk '
@@ -154,15 +160,33 @@ open(sys.argv[2], "w").write("%(passed)d passed, %(failed)d failed, %(skipped)d 
 PY
 
 go_test() {
-	go test -race -count=1 -json ./... | python3 -u -c "$gotest_filter" "$skipped" "$counts"
+	go test -race -count=1 -json ${go_run:+-run "$go_run"} ./... | python3 -u -c "$gotest_filter" "$skipped" "$counts"
 }
 
-step "gofmt" gofmt_check
-step "go vet" go vet ./...
-step "generated files are up to date" scripts/generate.sh check
-step "drop leftover test databases" drop_leftovers
-step "pgTAP" pgtap
-step "go test -race" go_test
+sql_targets=(tests)
+go_run=
+case "$part" in
+all)
+	step "gofmt" gofmt_check
+	step "go vet" go vet ./...
+	step "generated files are up to date" scripts/generate.sh check
+	step "drop leftover test databases" drop_leftovers
+	step "pgTAP" pgtap
+	step "go test -race" go_test
+	;;
+sql)
+	[ $# -gt 0 ] && sql_targets=("$@")
+	step "pgTAP" pgtap
+	;;
+go)
+	go_run=${1:-}
+	step "go test -race" go_test
+	;;
+*)
+	echo "usage: scripts/test.sh [sql [FILE|DIR …] | go [PATTERN]]" >&2
+	exit 2
+	;;
+esac
 
 printf '\n== summary (%ss)\n' $((SECONDS - start))
 [ -s "$counts" ] && printf 'go test: %s\n' "$(cat "$counts")"

@@ -53,8 +53,8 @@ alter table lifecycle.namespace_redirects
 {{ template "snapshots/013/namespace_state_updates_facts.sql" . }}
 {{ template "snapshots/013/namespace_details_validate.sql" . }}
 {{ template "functions/namespace_import_prepare.sql" . }}
-{{ template "functions/namespace_import_batch.sql" . }}
-{{ template "functions/namespace_import_finish.sql" . }}
+{{ template "snapshots/013/namespace_import_batch.sql" . }}
+{{ template "snapshots/013/namespace_import_finish.sql" . }}
 {{ template "functions/namespace_import_apply.sql" . }}
 {{ template "functions/namespace_import_run.sql" . }}
 

@@ -39,9 +39,9 @@ create index effective_states_full_path_idx on lifecycle.effective_states (full_
 insert into lifecycle.effective_states select * from lifecycle.effective_states_computed;
 
 {{ template "snapshots/015/effective_states_write.sql" . }}
-{{ template "functions/effective_states_refresh.sql" . }}
+{{ template "snapshots/015/effective_states_refresh.sql" . }}
 {{ template "snapshots/015/effective_states_apply.sql" . }}
-{{ template "triggers/namespaces_effective_states.sql" . }}
+{{ template "snapshots/015/namespaces_effective_states.sql" . }}
 {{ template "functions/effective_states_verify.sql" . }}
 
 revoke all on all functions in schema lifecycle from public;

@@ -9,15 +9,15 @@
 -- table is bounded). An INSERT keeps row locks on its parent's path (namespace_lock_path_rows): a bulk INSERT
 -- would hold one advisory lock per distinct ancestor.
 
-{{ template "functions/namespace_lock_key.sql" . }}
+{{ template "snapshots/017/namespace_lock_key.sql" . }}
 -- Its new argument (shared or exclusive) makes it another function.
 drop function lifecycle.namespace_lock_path(bigint[]);
-{{ template "functions/namespace_lock_path.sql" . }}
-{{ template "functions/namespace_lock_path_rows.sql" . }}
-{{ template "functions/namespace_lock.sql" . }}
+{{ template "snapshots/017/namespace_lock_path.sql" . }}
+{{ template "snapshots/017/namespace_lock_path_rows.sql" . }}
+{{ template "snapshots/017/namespace_lock.sql" . }}
 {{ template "snapshots/017/namespace_transfer_execute.sql" . }}
 {{ template "triggers/namespaces_state_gate.sql" . }}
-{{ template "triggers/namespaces_traversal_ids_maintain.sql" . }}
+{{ template "snapshots/017/namespaces_traversal_ids_maintain.sql" . }}
 
 revoke all on function lifecycle.namespace_lock_key(bigint), lifecycle.namespace_lock_path(bigint[], boolean),
   lifecycle.namespace_lock_path_rows(bigint[]) from public;

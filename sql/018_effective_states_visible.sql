@@ -5,7 +5,7 @@
 
 -- Its new argument makes it another function.
 drop function lifecycle.effective_states_apply(jsonb[]);
-{{ template "functions/effective_states_apply.sql" . }}
+{{ template "snapshots/018/effective_states_apply.sql" . }}
 revoke all on function lifecycle.effective_states_apply(jsonb[], bigint[]) from public;
 grant execute on function lifecycle.effective_states_apply(jsonb[], bigint[]) to lifecycle_worker;
 

@@ -342,8 +342,11 @@ begin
 
   -- One writer at a time (the syncer's update, a rebuild, a DELETE of namespaces: step 6 of the
   -- global lock order, namespace_lock_path): each statement below reads the tree after the lock,
-  -- so no row is written from a tree older than another writer's. Readers are not blocked.
-  lock table lifecycle.effective_states in share row exclusive mode;
+  -- so no row is written from a tree older than another writer's. Readers are not blocked. A row
+  -- of lifecycle.lock_rows, not a lock on the table: any role that may read the table may hold a
+  -- lock on it (PREPARE of an INSERT takes ROW EXCLUSIVE before privileges are checked), which
+  -- SHARE ROW EXCLUSIVE, taken here before, would wait for.
+  perform 1 from lifecycle.lock_rows l where l.name = 'effective_states' for update;
   if exists (select from pg_catalog.unnest(facts) f
               where (f ->> 'action' = 'table_truncated' and f -> 'details' -> 'tables' ? 'lifecycle.namespaces')
                  or (f ->> 'action' = 'namespaces_imported' and (f -> 'details' ->> 'backfill')::boolean)) then
@@ -393,7 +396,7 @@ CREATE FUNCTION lifecycle.effective_states_refresh() RETURNS void
     AS $$
 begin
   -- One writer at a time, as in effective_states_apply (whose lock this is).
-  lock table lifecycle.effective_states in share row exclusive mode;
+  perform 1 from lifecycle.lock_rows l where l.name = 'effective_states' for update;
   -- Every root's subtree, as effective_states_apply writes one (the one writer of the rows);
   -- effective_states_computed, the recursive definition, stays the independent reference that
   -- effective_states_verify compares with.
@@ -1968,6 +1971,8 @@ declare
   from_id bigint;
   taken bigint;
   left_after bigint;
+  path_ids bigint[];
+  claims tid[];
 begin
   -- For plpgsql_check (no-ops at run time): the queue namespace_import_prepare makes, and the
   -- tables below make.
@@ -1982,7 +1987,7 @@ begin
     raise exception using errcode = 'NS010', message = 'no import is prepared in this session',
       hint = 'Call lifecycle.namespace_import_prepare() first, or use lifecycle.namespace_import_apply() or CALL lifecycle.namespace_import_run().';
   end if;
-  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended('lifecycle namespace import', 0));
+  perform 1 from lifecycle.lock_rows l where l.name = 'namespace import' for update;
 
   -- The queue is read in (level, id) order from where the last batch stopped (the session's
   -- lifecycle.import_cursor, "level:id"), not emptied as it goes; one level per batch, so a row's
@@ -2005,21 +2010,29 @@ begin
     drop table pg_temp.lifecycle_import_verdicts;
     drop table pg_temp.lifecycle_import_parents;
   end if;
-  -- Step 1: the batch's parents, root first, FOR SHARE. (Every lookup of a big table below goes
-  -- by its index for the batch's ids, whatever the planner's statistics say of a table that grows
-  -- by the batch: an array, or a lateral probe kept from being flattened into a join by offset 0.)
+  -- Step 1: the batch's parents and their ancestors, shared. (Every lookup of a big table below
+  -- goes by its index for the batch's ids, whatever the planner's statistics say of a table that
+  -- grows by the batch: an array, or a lateral probe kept from being flattened into a join by
+  -- offset 0.)
   create temporary table lifecycle_import_parents on commit drop as
   select distinct q.parent_id as id
     from (select q.parent_id from pg_temp.lifecycle_import_queue q
            where q.level = lvl and q.id >= from_id order by q.id limit max_rows) q
    where q.parent_id is not null;
   analyze pg_temp.lifecycle_import_parents;
-  perform 1 from lifecycle.namespaces n
-   where n.id = any (array(select p.id from pg_temp.lifecycle_import_parents p))
-   order by n.traversal_ids
-     for share of n;
-  -- Step 3: every sibling path.
-  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended('lifecycle sibling paths (all)', 0));
+  -- A move committed between reading the paths and locking them changes a path: then lock the
+  -- new one too (the ones held stay held).
+  loop
+    select pg_catalog.array_agg(distinct a.id) into path_ids
+      from lifecycle.namespaces n
+     cross join pg_catalog.unnest(n.traversal_ids) as a (id)
+     where n.id = any (array(select p.id from pg_temp.lifecycle_import_parents p));
+    perform lifecycle.namespace_lock_path(coalesce(path_ids, '{}'));
+    exit when not exists (select from lifecycle.namespaces n
+                           cross join pg_catalog.unnest(n.traversal_ids) as a (id)
+                           where n.id = any (array(select p.id from pg_temp.lifecycle_import_parents p))
+                             and a.id <> all (path_ids));
+  end loop;
 
   -- Every verdict in one statement, over the rows and what their parents are now (committed
   -- and locked): the row rules, first failure wins; then the path each valid row gets. A valid
@@ -2150,10 +2163,24 @@ begin
   noted := pg_catalog.set_config('lifecycle.import_cursor', lvl || ':' || after_id, false)
         || pg_catalog.set_config('lifecycle.import_left', left_after::text, false);
 
-  -- A normalised path with its suffix that a live namespace holds after all (bad luck): NS006.
+  -- Step 3: claim every path the batch makes live (as namespace_lock_sibling_path does one by
+  -- one), in one order. A creation that committed since the verdicts holds its path; one still
+  -- running is waited for; one that starts now waits for this batch.
+  with claimed as (
+    insert into lifecycle.path_claims as c (parent_id, path)
+    select b.parent_id, b.final_path
+      from pg_temp.lifecycle_import_verdicts b
+     where b.code is null and not b.state_pending
+     order by b.parent_id, b.final_path
+    on conflict do nothing
+    returning c.ctid)
+  select pg_catalog.array_agg(claimed.ctid) into claims from claimed;
+  delete from lifecycle.path_claims c where c.ctid = any (claims);
+  -- Checked again under the claims: a path a live namespace holds after all (a creation committed
+  -- since the verdicts, or a normalised path with its suffix, by bad luck): NS006.
   update pg_temp.lifecycle_import_verdicts b
      set code = 'NS006', reason = pg_catalog.format('path %s is taken by a live sibling', b.final_path)
-   where b.code is null and not b.state_pending and b.legacy_path
+   where b.code is null and not b.state_pending
      and exists (select from lifecycle.namespaces n
                   where coalesce(n.parent_id, 0) = coalesce(b.parent_id, 0) and n.path = b.final_path
                     and n.state <> 2 and n.state <> 4);
@@ -2257,7 +2284,8 @@ begin
     raise exception using errcode = 'NS010', message = 'no import is prepared in this session',
       hint = 'Use lifecycle.namespace_import_apply() or CALL lifecycle.namespace_import_run().';
   end if;
-  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended('lifecycle namespace import', 0));
+  -- One import at a time (namespace_import_batch takes the same row).
+  perform 1 from lifecycle.lock_rows l where l.name = 'namespace import' for update;
   with recursive below (id, blocker) as (
     select s.id, r.id
       from lifecycle.namespace_imports s
@@ -2430,64 +2458,10 @@ end
 $$;
 
 --
--- Name: namespace_lock_key(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
---
-
-CREATE FUNCTION lifecycle.namespace_lock_key(id bigint) RETURNS bigint
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    RETURN (id # '3001666571030907431'::bigint);
-
---
 -- Name: namespace_lock_path(bigint[], boolean); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
 CREATE FUNCTION lifecycle.namespace_lock_path(ids bigint[], exclusive boolean DEFAULT false) RETURNS void
-    LANGUAGE plpgsql
-    SET search_path TO ''
-    AS $$
-declare
-  taken int := coalesce(nullif(pg_catalog.current_setting('lifecycle.namespace_keys', true), '')::int, 0);
-  -- hashtextextended('lifecycle namespaces (all)', 0)
-  all_namespaces constant bigint := -8605443955290538006;
-  id bigint;
-  locked text;
-begin
-  -- (Assignments, evaluated without starting an executor, not a query per key.)
-  if taken < 0 or taken + pg_catalog.cardinality(ids) > 500 then
-    -- Held shared since this transaction's first key (when it has one); upgraded: the wait ends
-    -- when the other holders commit.
-    locked := pg_catalog.pg_advisory_xact_lock(all_namespaces)::text
-           || pg_catalog.set_config('lifecycle.namespace_keys', '-1', true);
-    return;
-  end if;
-  if taken = 0 then
-    locked := pg_catalog.pg_advisory_xact_lock_shared(all_namespaces)::text;
-  end if;
-  -- An ancestor's id comes before its descendants' in traversal_ids: callers pass paths root first.
-  if exclusive then
-    foreach id in array ids loop
-      locked := pg_catalog.pg_advisory_xact_lock(lifecycle.namespace_lock_key(id))::text;
-    end loop;
-  else
-    foreach id in array ids loop
-      locked := pg_catalog.pg_advisory_xact_lock_shared(lifecycle.namespace_lock_key(id))::text;
-    end loop;
-  end if;
-  locked := pg_catalog.set_config('lifecycle.namespace_keys', (taken + pg_catalog.cardinality(ids))::text, true);
-end
-$$;
-
---
--- Name: FUNCTION namespace_lock_path(ids bigint[], exclusive boolean); Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON FUNCTION lifecycle.namespace_lock_path(ids bigint[], exclusive boolean) IS 'Locks the given namespaces'' advisory keys, shared (step 1 of the global lock order: a path, root first) or exclusive (step 2: the namespace changed, after its row); past 500 keys in a transaction, the key of all namespaces exclusively instead.';
-
---
--- Name: namespace_lock_path_rows(bigint[]); Type: FUNCTION; Schema: lifecycle; Owner: -
---
-
-CREATE FUNCTION lifecycle.namespace_lock_path_rows(ids bigint[]) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     SET enable_seqscan TO 'off'
@@ -2495,49 +2469,42 @@ CREATE FUNCTION lifecycle.namespace_lock_path_rows(ids bigint[]) RETURNS void
     SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 begin
-  -- traversal_ids of an ancestor is a prefix of its descendants', so it sorts first, and rows are
-  -- locked in the order the sort returns them. PERFORM reads every row, so every row is locked.
-  perform 1
-     from lifecycle.namespaces n
-    where n.id = any (ids)
-    order by n.traversal_ids
-      for share of n;
+  if exclusive then
+    perform 1 from lifecycle.namespace_details d where d.namespace_id = any (ids) for update of d;
+  else
+    -- Root first: callers pass paths in traversal_ids order, and rows are locked in the order the
+    -- sort returns them. PERFORM reads every row, so every row is locked.
+    perform 1
+       from pg_catalog.unnest(ids) with ordinality as p (id, pos)
+       join lifecycle.namespace_details d on d.namespace_id = p.id
+      order by p.pos
+        for key share of d;
+  end if;
 end
 $$;
 
 --
--- Name: FUNCTION namespace_lock_path_rows(ids bigint[]); Type: COMMENT; Schema: lifecycle; Owner: -
+-- Name: FUNCTION namespace_lock_path(ids bigint[], exclusive boolean); Type: COMMENT; Schema: lifecycle; Owner: -
 --
 
-COMMENT ON FUNCTION lifecycle.namespace_lock_path_rows(ids bigint[]) IS 'Locks the given namespaces FOR SHARE, root first: step 1 of the global lock order for an INSERT.';
+COMMENT ON FUNCTION lifecycle.namespace_lock_path(ids bigint[], exclusive boolean) IS 'Locks the given namespaces'' lock rows (their namespace_details rows): FOR KEY SHARE, root first (step 1 of the global lock order: a path), or FOR UPDATE (step 2: the namespace changed, after its row).';
 
 --
 -- Name: namespace_lock_sibling_path(bigint, text); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
 CREATE FUNCTION lifecycle.namespace_lock_sibling_path(parent_id bigint, path text) RETURNS void
-    LANGUAGE plpgsql
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
 declare
-  taken int := coalesce(nullif(pg_catalog.current_setting('lifecycle.sibling_path_locks', true), '')::int, 0);
-  all_paths constant bigint := pg_catalog.hashtextextended('lifecycle sibling paths (all)', 0);
-  counted text;
+  claim tid;
 begin
-  if taken < 0 then
-    return; -- this transaction holds every sibling path already
-  end if;
-  if taken >= 1000 then
-    -- Held shared since its first path lock; upgraded (the wait ends when the other holders commit).
-    counted := pg_catalog.pg_advisory_xact_lock(all_paths)::text
-            || pg_catalog.set_config('lifecycle.sibling_path_locks', '-1', true);
-    return;
-  end if;
-  -- (Assignments, not PERFORM, which would run a whole query for each call.)
-  counted := pg_catalog.pg_advisory_xact_lock_shared(all_paths)::text
-          || pg_catalog.pg_advisory_xact_lock(
-               pg_catalog.hashtextextended('lifecycle sibling path ' || coalesce(parent_id, 0) || '/' || path, 0))::text
-          || pg_catalog.set_config('lifecycle.sibling_path_locks', (taken + 1)::text, true);
+  insert into lifecycle.path_claims as c (parent_id, path)
+  values (namespace_lock_sibling_path.parent_id, namespace_lock_sibling_path.path)
+  on conflict do nothing
+  returning c.ctid into claim;
+  delete from lifecycle.path_claims c where c.ctid = claim;
 end
 $$;
 
@@ -3154,6 +3121,7 @@ CREATE FUNCTION lifecycle.namespaces_effective_states() RETURNS trigger
 begin
   -- For plpgsql_check (a no-op at run time): the transition table.
   perform 'PRAGMA:TABLE: gone (id bigint)';
+  perform 1 from lifecycle.lock_rows l where l.name = 'effective_states' for key share;
   delete from lifecycle.effective_states e using gone g where e.namespace_id = g.id;
   return null;
 end
@@ -3528,10 +3496,9 @@ begin
   end if;
 
   -- Lock the parent's path root first (step 1 of the global lock order, namespace_lock_path; row
-  -- locks, which a bulk INSERT may take by the thousand: namespace_lock_path_rows): the parent and
-  -- its ancestors must not move, nor change state, until this row commits, so the path copied here
-  -- stays true. A move committed between the read and the lock changes the path; then
-  -- lock the new one.
+  -- locks, which a bulk INSERT may take by the thousand): the parent and its ancestors must not
+  -- move, nor change state, until this row commits, so the path copied here stays true. A move
+  -- committed between the read and the lock changes the path; then lock the new one.
   loop
     select n.traversal_ids into locked_path from lifecycle.namespaces n where n.id = new.parent_id;
     if not found then
@@ -3541,7 +3508,7 @@ begin
         detail = pg_catalog.format('parent_id=%s', new.parent_id),
         hint = 'Create the parent first, or pass the id of an existing namespace.';
     end if;
-    perform lifecycle.namespace_lock_path_rows(locked_path);
+    perform lifecycle.namespace_lock_path(locked_path);
     select n.type, n.traversal_ids
       into parent_type, parent_traversal_ids
       from lifecycle.namespaces n
@@ -5102,6 +5069,21 @@ ALTER TABLE lifecycle.legacy_bridges ALTER COLUMN id ADD GENERATED ALWAYS AS IDE
 );
 
 --
+-- Name: lock_rows; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.lock_rows (
+    name text NOT NULL,
+    why text NOT NULL
+);
+
+--
+-- Name: TABLE lock_rows; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.lock_rows IS 'Rows the schema''s functions lock to serialise work that no client may hold up (no role may lock them: FOR SHARE/UPDATE need UPDATE privilege, granted to none).';
+
+--
 -- Name: namespace_details; Type: TABLE; Schema: lifecycle; Owner: -
 --
 
@@ -5265,6 +5247,21 @@ CREATE TABLE lifecycle.operation_policies (
     description text NOT NULL,
     CONSTRAINT operation_policies_min_access_level_check CHECK ((min_access_level = ANY (ARRAY[10, 20, 30, 40, 50])))
 );
+
+--
+-- Name: path_claims; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE UNLOGGED TABLE lifecycle.path_claims (
+    parent_id bigint,
+    path text NOT NULL
+);
+
+--
+-- Name: TABLE path_claims; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.path_claims IS 'Claims of "path below parent" (step 3 of the global lock order, namespace_lock_sibling_path): a row inserted and deleted by the claiming transaction, which holds the key until it ends. Always empty between transactions.';
 
 --
 -- Name: reserved_paths; Type: TABLE; Schema: lifecycle; Owner: -
@@ -5509,6 +5506,13 @@ ALTER TABLE ONLY lifecycle.legacy_bridges
     ADD CONSTRAINT legacy_bridges_source_state_key UNIQUE (source, state);
 
 --
+-- Name: lock_rows lock_rows_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.lock_rows
+    ADD CONSTRAINT lock_rows_pkey PRIMARY KEY (name);
+
+--
 -- Name: namespace_details namespace_details_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
 --
 
@@ -5570,6 +5574,13 @@ ALTER TABLE ONLY lifecycle.notifications
 
 ALTER TABLE ONLY lifecycle.operation_policies
     ADD CONSTRAINT operation_policies_pkey PRIMARY KEY (operation);
+
+--
+-- Name: path_claims path_claims_key; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.path_claims
+    ADD CONSTRAINT path_claims_key UNIQUE NULLS NOT DISTINCT (parent_id, path);
 
 --
 -- Name: reserved_paths reserved_paths_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
@@ -6552,22 +6563,10 @@ GRANT ALL ON PROCEDURE lifecycle.namespace_import_run(IN batch_size integer, INO
 REVOKE ALL ON FUNCTION lifecycle.namespace_lock(namespace_id bigint) FROM PUBLIC;
 
 --
--- Name: FUNCTION namespace_lock_key(id bigint); Type: ACL; Schema: lifecycle; Owner: -
---
-
-REVOKE ALL ON FUNCTION lifecycle.namespace_lock_key(id bigint) FROM PUBLIC;
-
---
 -- Name: FUNCTION namespace_lock_path(ids bigint[], exclusive boolean); Type: ACL; Schema: lifecycle; Owner: -
 --
 
 REVOKE ALL ON FUNCTION lifecycle.namespace_lock_path(ids bigint[], exclusive boolean) FROM PUBLIC;
-
---
--- Name: FUNCTION namespace_lock_path_rows(ids bigint[]); Type: ACL; Schema: lifecycle; Owner: -
---
-
-REVOKE ALL ON FUNCTION lifecycle.namespace_lock_path_rows(ids bigint[]) FROM PUBLIC;
 
 --
 -- Name: FUNCTION namespace_lock_sibling_path(parent_id bigint, path text); Type: ACL; Schema: lifecycle; Owner: -

@@ -111,6 +111,12 @@ type LifecycleLegacyBridge struct {
 	CreatedAt       time.Time
 }
 
+// Rows the schema's functions lock to serialise work that no client may hold up (no role may lock them: FOR SHARE/UPDATE need UPDATE privilege, granted to none).
+type LifecycleLockRow struct {
+	Name string
+	Why  string
+}
+
 type LifecycleNamespaceDetail struct {
 	NamespaceID   int64
 	StateMetadata []byte
@@ -169,6 +175,12 @@ type LifecycleOperationPolicy struct {
 	Operation      string
 	MinAccessLevel int16
 	Description    string
+}
+
+// Claims of "path below parent" (step 3 of the global lock order, namespace_lock_sibling_path): a row inserted and deleted by the claiming transaction, which holds the key until it ends. Always empty between transactions.
+type LifecyclePathClaim struct {
+	ParentID *int64
+	Path     string
 }
 
 type LifecycleReservedPath struct {

@@ -332,6 +332,7 @@ func databaseName(kind string) string {
 
 // LoginAs creates a login role that is a member of group (lifecycle_app or lifecycle_worker), as a
 // user's application or worker would connect, and returns databaseURL with that role as its user.
+// With group "" the login is a member of nothing: any other user of a shared server.
 // Roles are cluster-wide: the name is unique to the test, and the role is dropped when the test
 // ends (after the test's pools, registered earlier, are closed).
 func LoginAs(t testing.TB, databaseURL, group string) string {
@@ -345,7 +346,11 @@ func LoginAs(t testing.TB, databaseURL, group string) string {
 	b := make([]byte, 4)
 	_, _ = rand.Read(b)
 	role := fmt.Sprintf("%s%d_%s_%s", DatabasePrefix, os.Getpid(), group, hex.EncodeToString(b))
-	if _, err := admin.Exec(ctx, "create role "+pgx.Identifier{role}.Sanitize()+" login in role "+pgx.Identifier{group}.Sanitize()); err != nil {
+	create := "create role " + pgx.Identifier{role}.Sanitize() + " login"
+	if group != "" {
+		create += " in role " + pgx.Identifier{group}.Sanitize()
+	}
+	if _, err := admin.Exec(ctx, create); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {

@@ -15,7 +15,7 @@
 -- there is one). Read within that moment, the tree would not show the change yet, and the rows
 -- written from it would stay wrong until the next change there. So this first waits until every
 -- source transaction is visible, which it almost always is already.
-create function lifecycle.effective_states_apply(facts jsonb[], source_xids bigint[] default '{}')
+create or replace function lifecycle.effective_states_apply(facts jsonb[], source_xids bigint[] default '{}')
 returns bigint
 language plpgsql
 security definer
@@ -53,8 +53,11 @@ begin
 
   -- One writer at a time (the syncer's update, a rebuild, a DELETE of namespaces: step 6 of the
   -- global lock order, namespace_lock_path): each statement below reads the tree after the lock,
-  -- so no row is written from a tree older than another writer's. Readers are not blocked.
-  lock table lifecycle.effective_states in share row exclusive mode;
+  -- so no row is written from a tree older than another writer's. Readers are not blocked. A row
+  -- of lifecycle.lock_rows, not a lock on the table: any role that may read the table may hold a
+  -- lock on it (PREPARE of an INSERT takes ROW EXCLUSIVE before privileges are checked), which
+  -- SHARE ROW EXCLUSIVE, taken here before, would wait for.
+  perform 1 from lifecycle.lock_rows l where l.name = 'effective_states' for update;
   if exists (select from pg_catalog.unnest(facts) f
               where (f ->> 'action' = 'table_truncated' and f -> 'details' -> 'tables' ? 'lifecycle.namespaces')
                  or (f ->> 'action' = 'namespaces_imported' and (f -> 'details' ->> 'backfill')::boolean)) then

@@ -12,7 +12,7 @@ set jit to off
 as $$
 begin
   -- One writer at a time, as in effective_states_apply (whose lock this is).
-  lock table lifecycle.effective_states in share row exclusive mode;
+  perform 1 from lifecycle.lock_rows l where l.name = 'effective_states' for update;
   -- Every root's subtree, as effective_states_apply writes one (the one writer of the rows);
   -- effective_states_computed, the recursive definition, stays the independent reference that
   -- effective_states_verify compares with.

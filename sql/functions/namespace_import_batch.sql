@@ -30,11 +30,12 @@
 -- client's row); everything they check is checked above, set-based. No fact per row: one
 -- namespaces_imported fact per batch, so an import notifies no one.
 --
--- Locks, in the global order (namespace_lock_path): the import's own key (one import at a time),
--- the parents FOR SHARE (step 1: none moves or is deleted under the batch), then the key of all
--- sibling paths exclusively (step 3: every other path-making write waits for this batch, a moment,
--- and none races it).
-create function lifecycle.namespace_import_batch(max_rows int)
+-- Locks, in the global order (namespace_lock_path): the import's row of lifecycle.lock_rows (one
+-- import at a time), the parents' paths shared (step 1: none moves, changes state or is deleted
+-- under the batch), then a claim of every path the batch makes live (step 3), after which the
+-- verdicts are checked again: a creation that committed in between keeps its path (NS006 for the
+-- staged row), one that comes later waits for this batch and is refused.
+create or replace function lifecycle.namespace_import_batch(max_rows int)
 returns table (imported bigint, rejected bigint, queued bigint)
 language plpgsql
 security definer
@@ -58,6 +59,8 @@ declare
   from_id bigint;
   taken bigint;
   left_after bigint;
+  path_ids bigint[];
+  claims tid[];
 begin
   -- For plpgsql_check (no-ops at run time): the queue namespace_import_prepare makes, and the
   -- tables below make.
@@ -72,7 +75,7 @@ begin
     raise exception using errcode = 'NS010', message = 'no import is prepared in this session',
       hint = 'Call lifecycle.namespace_import_prepare() first, or use lifecycle.namespace_import_apply() or CALL lifecycle.namespace_import_run().';
   end if;
-  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended('lifecycle namespace import', 0));
+  perform 1 from lifecycle.lock_rows l where l.name = 'namespace import' for update;
 
   -- The queue is read in (level, id) order from where the last batch stopped (the session's
   -- lifecycle.import_cursor, "level:id"), not emptied as it goes; one level per batch, so a row's
@@ -95,21 +98,29 @@ begin
     drop table pg_temp.lifecycle_import_verdicts;
     drop table pg_temp.lifecycle_import_parents;
   end if;
-  -- Step 1: the batch's parents, root first, FOR SHARE. (Every lookup of a big table below goes
-  -- by its index for the batch's ids, whatever the planner's statistics say of a table that grows
-  -- by the batch: an array, or a lateral probe kept from being flattened into a join by offset 0.)
+  -- Step 1: the batch's parents and their ancestors, shared. (Every lookup of a big table below
+  -- goes by its index for the batch's ids, whatever the planner's statistics say of a table that
+  -- grows by the batch: an array, or a lateral probe kept from being flattened into a join by
+  -- offset 0.)
   create temporary table lifecycle_import_parents on commit drop as
   select distinct q.parent_id as id
     from (select q.parent_id from pg_temp.lifecycle_import_queue q
            where q.level = lvl and q.id >= from_id order by q.id limit max_rows) q
    where q.parent_id is not null;
   analyze pg_temp.lifecycle_import_parents;
-  perform 1 from lifecycle.namespaces n
-   where n.id = any (array(select p.id from pg_temp.lifecycle_import_parents p))
-   order by n.traversal_ids
-     for share of n;
-  -- Step 3: every sibling path.
-  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended('lifecycle sibling paths (all)', 0));
+  -- A move committed between reading the paths and locking them changes a path: then lock the
+  -- new one too (the ones held stay held).
+  loop
+    select pg_catalog.array_agg(distinct a.id) into path_ids
+      from lifecycle.namespaces n
+     cross join pg_catalog.unnest(n.traversal_ids) as a (id)
+     where n.id = any (array(select p.id from pg_temp.lifecycle_import_parents p));
+    perform lifecycle.namespace_lock_path(coalesce(path_ids, '{}'));
+    exit when not exists (select from lifecycle.namespaces n
+                           cross join pg_catalog.unnest(n.traversal_ids) as a (id)
+                           where n.id = any (array(select p.id from pg_temp.lifecycle_import_parents p))
+                             and a.id <> all (path_ids));
+  end loop;
 
   -- Every verdict in one statement, over the rows and what their parents are now (committed
   -- and locked): the row rules, first failure wins; then the path each valid row gets. A valid
@@ -240,10 +251,24 @@ begin
   noted := pg_catalog.set_config('lifecycle.import_cursor', lvl || ':' || after_id, false)
         || pg_catalog.set_config('lifecycle.import_left', left_after::text, false);
 
-  -- A normalised path with its suffix that a live namespace holds after all (bad luck): NS006.
+  -- Step 3: claim every path the batch makes live (as namespace_lock_sibling_path does one by
+  -- one), in one order. A creation that committed since the verdicts holds its path; one still
+  -- running is waited for; one that starts now waits for this batch.
+  with claimed as (
+    insert into lifecycle.path_claims as c (parent_id, path)
+    select b.parent_id, b.final_path
+      from pg_temp.lifecycle_import_verdicts b
+     where b.code is null and not b.state_pending
+     order by b.parent_id, b.final_path
+    on conflict do nothing
+    returning c.ctid)
+  select pg_catalog.array_agg(claimed.ctid) into claims from claimed;
+  delete from lifecycle.path_claims c where c.ctid = any (claims);
+  -- Checked again under the claims: a path a live namespace holds after all (a creation committed
+  -- since the verdicts, or a normalised path with its suffix, by bad luck): NS006.
   update pg_temp.lifecycle_import_verdicts b
      set code = 'NS006', reason = pg_catalog.format('path %s is taken by a live sibling', b.final_path)
-   where b.code is null and not b.state_pending and b.legacy_path
+   where b.code is null and not b.state_pending
      and exists (select from lifecycle.namespaces n
                   where coalesce(n.parent_id, 0) = coalesce(b.parent_id, 0) and n.path = b.final_path
                     and n.state <> 2 and n.state <> 4);

@@ -1,7 +1,7 @@
 -- The last step of an import (docs/design.md §10): the staged rows no batch reached are judged.
 -- A row below a rejected row is rejected too, saying which (NS004); what is left sits on or below
 -- a cycle of parents (NS010). Returns how many staged rows are rejected in all.
-create function lifecycle.namespace_import_finish()
+create or replace function lifecycle.namespace_import_finish()
 returns bigint
 language plpgsql
 security definer
@@ -16,7 +16,8 @@ begin
     raise exception using errcode = 'NS010', message = 'no import is prepared in this session',
       hint = 'Use lifecycle.namespace_import_apply() or CALL lifecycle.namespace_import_run().';
   end if;
-  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended('lifecycle namespace import', 0));
+  -- One import at a time (namespace_import_batch takes the same row).
+  perform 1 from lifecycle.lock_rows l where l.name = 'namespace import' for update;
   with recursive below (id, blocker) as (
     select s.id, r.id
       from lifecycle.namespace_imports s

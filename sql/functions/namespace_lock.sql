@@ -1,11 +1,11 @@
 -- Locks a namespace for a change, in the global order (namespace_lock_path): a namespace in
 -- transfer first holds its accepted transfer request (step 0: any way out of transfer_in_progress
 -- closes the request, namespaces_state_record, and accept, cancel and the move take the request
--- before the namespace), then its ancestors' keys shared root first (step 1), then its row FOR NO
--- KEY UPDATE and its own key exclusively (step 2: changes below it, which hold that key shared,
--- finish first, and none starts until this transaction ends), and returns the row. A move
--- committed between the read and the locks changes the path; then it locks the new one. NS004
--- when it does not exist.
+-- before the namespace), then its ancestors' lock rows shared, root first (step 1), then its row
+-- FOR NO KEY UPDATE and its own lock row exclusively (step 2: changes below it, which hold that
+-- lock row shared, finish first, and none starts until this transaction ends), and returns the
+-- row. A move committed between the read and the locks changes the path; then it locks the new
+-- one. NS004 when it does not exist.
 create or replace function lifecycle.namespace_lock(namespace_id bigint)
 returns lifecycle.namespaces
 language plpgsql

@@ -9,7 +9,7 @@
 create or replace function lifecycle.namespaces_traversal_ids_maintain()
 returns trigger
 language plpgsql
--- Definer: locking the parent FOR SHARE needs a privilege the application role does not have.
+-- Definer: it reads rows and calls functions the application role may not.
 security definer
 set search_path to ''
 as $$
@@ -51,10 +51,9 @@ begin
   end if;
 
   -- Lock the parent's path root first (step 1 of the global lock order, namespace_lock_path; row
-  -- locks, which a bulk INSERT may take by the thousand: namespace_lock_path_rows): the parent and
-  -- its ancestors must not move, nor change state, until this row commits, so the path copied here
-  -- stays true. A move committed between the read and the lock changes the path; then
-  -- lock the new one.
+  -- locks, which a bulk INSERT may take by the thousand): the parent and its ancestors must not
+  -- move, nor change state, until this row commits, so the path copied here stays true. A move
+  -- committed between the read and the lock changes the path; then lock the new one.
   loop
     select n.traversal_ids into locked_path from lifecycle.namespaces n where n.id = new.parent_id;
     if not found then
@@ -64,7 +63,7 @@ begin
         detail = pg_catalog.format('parent_id=%s', new.parent_id),
         hint = 'Create the parent first, or pass the id of an existing namespace.';
     end if;
-    perform lifecycle.namespace_lock_path_rows(locked_path);
+    perform lifecycle.namespace_lock_path(locked_path);
     select n.type, n.traversal_ids
       into parent_type, parent_traversal_ids
       from lifecycle.namespaces n

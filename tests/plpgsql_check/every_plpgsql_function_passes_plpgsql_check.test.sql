@@ -29,9 +29,7 @@ insert into justified values
   -- the variable assigned is never read on purpose.
   ('lifecycle.namespace_lock(bigint)', 'never read variable "locked"', 'assignment instead of PERFORM'),
   ('lifecycle.namespaces_state_gate()', 'never read variable "locked"', 'assignment instead of PERFORM'),
-  ('lifecycle.namespace_lock_path(bigint[],boolean)', 'never read variable "locked"', 'assignment instead of PERFORM'),
   ('lifecycle.namespaces_paths()', 'never read variable "locked"', 'assignment instead of PERFORM'),
-  ('lifecycle.namespace_lock_sibling_path(bigint,text)', 'never read variable "counted"', 'assignment instead of PERFORM'),
   ('lifecycle.namespaces_visibility()', 'never read variable "noted"', 'assignment instead of PERFORM'),
   ('lifecycle.namespaces_state_record()', 'never read variable "noted"', 'assignment instead of PERFORM'),
   ('lifecycle.namespace_change_state(bigint,text,text,bigint,jsonb,text,timestamp with time zone)', 'never read variable "setting"', 'assignment instead of PERFORM'),
