@@ -17,7 +17,8 @@ import (
 // make a lifecycle operation wait (docs/reliability.md, "What a session can and cannot affect"). A
 // login with no grants and an application login hold, in open transactions, every advisory key the
 // product ever used (the constants of all namespaces, all sibling paths and the import; every
-// namespace's key; the sibling-path key of every path the operations make live), every PREPAREd
+// namespace's key and sweep claim; the sibling-path key of every path the operations make live),
+// every PREPAREd
 // write a reader may parse (which locks the table before privileges are checked) and the rows an
 // application may lock; meanwhile every operation runs as the application or the worker and must
 // finish at once. The bound that remains is documented: an application session holding a
@@ -55,7 +56,8 @@ func TestNoSessionOutsideTheProductCanMakeAnOperationWait(t *testing.T) {
 		`hashtextextended('lifecycle namespace import', 0)`,
 	}
 	for _, id := range ids {
-		keys = append(keys, fmt.Sprintf(`%d`, id), fmt.Sprintf(`%d # 3001666571030907431`, id))
+		keys = append(keys, fmt.Sprintf(`%d`, id), fmt.Sprintf(`%d # 3001666571030907431`, id),
+			fmt.Sprintf(`hashtextextended('lifecycle sweep %d', 0)`, id))
 	}
 	for parent, ps := range paths {
 		for _, p := range ps {
@@ -203,6 +205,24 @@ func TestNoSessionOutsideTheProductCanMakeAnOperationWait(t *testing.T) {
 				return fmt.Errorf("imported %d, rejected %d, want 1 and 0", imported, rejected)
 			}
 			return tx.Commit(ctx)
+		}},
+		{"the sweeper claims a namespace and gives it back (worker)", func(ctx context.Context) error {
+			conn, err := workerPool.Acquire(ctx)
+			if err != nil {
+				return err
+			}
+			defer conn.Release()
+			var claimed, released bool
+			if err := conn.QueryRow(ctx, `select lifecycle.sweep_claim($1)`, project).Scan(&claimed); err != nil {
+				return err
+			}
+			if err := conn.QueryRow(ctx, `select lifecycle.sweep_release($1)`, project).Scan(&released); err != nil {
+				return err
+			}
+			if !claimed || !released {
+				return fmt.Errorf("claimed %v, released %v, want both", claimed, released)
+			}
+			return nil
 		}},
 		{"rebuild effective_states (worker)", func(ctx context.Context) error {
 			_, err := workerPool.Exec(ctx, `select lifecycle.effective_states_refresh()`)

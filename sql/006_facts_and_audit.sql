@@ -110,7 +110,7 @@ values (pg_catalog.sha256(pg_catalog.convert_to(pg_catalog.gen_random_uuid()::te
 {{ template "snapshots/006/namespace_state_updates_facts.sql" . }}
 {{ template "triggers/transfer_requests_facts.sql" . }}
 {{ template "triggers/deleted_namespaces_facts.sql" . }}
-{{ template "triggers/namespace_members_facts.sql" . }}
+{{ template "snapshots/006/namespace_members_facts.sql" . }}
 {{ template "snapshots/006/audit_record.sql" . }}
 {{ template "functions/webhook_deliveries_claim.sql" . }}
 {{ template "functions/webhook_delivery_result.sql" . }}
@@ -119,7 +119,7 @@ values (pg_catalog.sha256(pg_catalog.convert_to(pg_catalog.gen_random_uuid()::te
 -- rename and set_visibility now tell the fact triggers who acted (and share their checks).
 {{ template "functions/operation_check.sql" . }}
 {{ template "functions/namespace_rename.sql" . }}
-{{ template "functions/namespace_set_visibility.sql" . }}
+{{ template "snapshots/006/namespace_set_visibility.sql" . }}
 
 revoke all on all functions in schema lifecycle from public;
 grant select on lifecycle.audit_events, lifecycle.notifications, lifecycle.webhooks, lifecycle.webhook_deliveries,

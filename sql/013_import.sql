@@ -49,7 +49,7 @@ alter table lifecycle.namespace_redirects
 {{ template "snapshots/013/namespaces_state_gate.sql" . }}
 {{ template "triggers/namespaces_visibility.sql" . }}
 {{ template "snapshots/013/namespaces_state_record.sql" . }}
-{{ template "triggers/namespaces_facts.sql" . }}
+{{ template "snapshots/013/namespaces_facts.sql" . }}
 {{ template "snapshots/013/namespace_state_updates_facts.sql" . }}
 {{ template "snapshots/013/namespace_details_validate.sql" . }}
 {{ template "functions/namespace_import_prepare.sql" . }}

@@ -45,12 +45,12 @@ drop function lifecycle.namespace_change_state(bigint, text, text, bigint, jsonb
 {{ template "functions/legacy_bridge_holds.sql" . }}
 {{ template "functions/legacy_bridge_write.sql" . }}
 {{ template "functions/legacy_bridge_apply.sql" . }}
-{{ template "functions/legacy_bridge_sync.sql" . }}
-{{ template "triggers/legacy_bridge_source.sql" . }}
-{{ template "triggers/legacy_bridge_state.sql" . }}
+{{ template "snapshots/014/legacy_bridge_sync.sql" . }}
+{{ template "snapshots/014/legacy_bridge_source.sql" . }}
+{{ template "snapshots/014/legacy_bridge_state.sql" . }}
 {{ template "functions/legacy_bridge_rows.sql" . }}
 {{ template "functions/legacy_bridge_check.sql" . }}
-{{ template "functions/legacy_bridge_backfill.sql" . }}
+{{ template "snapshots/014/legacy_bridge_backfill.sql" . }}
 {{ template "functions/legacy_bridge_add.sql" . }}
 {{ template "functions/legacy_bridge_drop.sql" . }}
 

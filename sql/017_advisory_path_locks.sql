@@ -16,7 +16,7 @@ drop function lifecycle.namespace_lock_path(bigint[]);
 {{ template "snapshots/017/namespace_lock_path_rows.sql" . }}
 {{ template "snapshots/017/namespace_lock.sql" . }}
 {{ template "snapshots/017/namespace_transfer_execute.sql" . }}
-{{ template "triggers/namespaces_state_gate.sql" . }}
+{{ template "snapshots/017/namespaces_state_gate.sql" . }}
 {{ template "snapshots/017/namespaces_traversal_ids_maintain.sql" . }}
 
 revoke all on function lifecycle.namespace_lock_key(bigint), lifecycle.namespace_lock_path(bigint[], boolean),

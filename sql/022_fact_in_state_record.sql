@@ -4,7 +4,7 @@
 -- lifecycle.states (021) instead of joining the table twice. The same facts, history rows and
 -- answers; one trigger and two lookups fewer per transition.
 
-{{ template "triggers/namespaces_state_record.sql" . }}
+{{ template "snapshots/022/namespaces_state_record.sql" . }}
 drop trigger namespace_state_updates_facts on lifecycle.namespace_state_updates;
 drop function lifecycle.namespace_state_updates_facts();
 {{ template "snapshots/022/namespace_change_state.sql" . }}

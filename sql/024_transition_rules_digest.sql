@@ -36,7 +36,7 @@ revoke all on function lifecycle.transition_rule(smallint, smallint), lifecycle.
 grant execute on function lifecycle.transition_rule(smallint, smallint), lifecycle.event_rule(text)
   to lifecycle_app, lifecycle_worker;
 
-{{ template "functions/transition_refusal.sql" . }}
+{{ template "snapshots/024/transition_refusal.sql" . }}
 {{ template "functions/namespace_change_state.sql" . }}
 
 ---- create above / drop below ----

@@ -3,7 +3,7 @@
 -- longer ends that transfer as failed: it reads the namespace as locked, and returns 'noop' when
 -- an accept committed after it looked for the accepted request (docs/design.md §5).
 
-{{ template "functions/namespace_transfer_execute.sql" . }}
+{{ template "snapshots/025/namespace_transfer_execute.sql" . }}
 
 ---- create above / drop below ----
 

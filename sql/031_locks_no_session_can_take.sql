@@ -11,6 +11,9 @@
 --     sibling paths past 1,000;
 --   step 6, the one writer of lifecycle.effective_states: its row in lifecycle.lock_rows, instead
 --     of SHARE ROW EXCLUSIVE on the table, which any reader could hold up with a PREPAREd INSERT;
+--   the sweeper's claim of a namespace across transactions: a row of lifecycle.sweep_claims naming
+--     its session instead of a session advisory lock (a session holding the key made the sweeper
+--     skip the namespace for as long as it lived);
 --   the import: its row in lifecycle.lock_rows instead of an advisory key (one import at a time),
 --     its parents' paths shared instead of their rows FOR SHARE, and a claim of each path it makes
 --     live instead of the key of all sibling paths.
@@ -38,6 +41,18 @@ insert into lifecycle.lock_rows (name, why) values
   ('effective_states', 'one writer of lifecycle.effective_states at a time (step 6 of the global lock order): FOR UPDATE by effective_states_apply and effective_states_refresh, FOR KEY SHARE by a DELETE of namespaces'),
   ('namespace import', 'one import batch at a time: FOR UPDATE by namespace_import_batch and namespace_import_finish');
 
+create unlogged table lifecycle.sweep_claims (
+  namespace_id bigint primary key,
+  pid int not null,
+  backend_start timestamptz not null,
+  claimed_at timestamptz not null default pg_catalog.now()
+);
+
+comment on table lifecycle.sweep_claims is
+  'The sweeper''s claims of namespaces (sweep_claim), held across the transactions of their work by a session named by pid and start time; taken over when that session is gone. Unlogged: no session outlives a crash.';
+
+{{ template "functions/sweep_claim.sql" . }}
+{{ template "functions/sweep_release.sql" . }}
 {{ template "functions/namespace_lock_path.sql" . }}
 {{ template "functions/namespace_lock_sibling_path.sql" . }}
 {{ template "functions/namespace_lock.sql" . }}
@@ -45,7 +60,7 @@ insert into lifecycle.lock_rows (name, why) values
 {{ template "functions/effective_states_refresh.sql" . }}
 {{ template "functions/effective_states_apply.sql" . }}
 {{ template "triggers/namespaces_effective_states.sql" . }}
-{{ template "functions/namespace_import_batch.sql" . }}
+{{ template "snapshots/031/namespace_import_batch.sql" . }}
 {{ template "functions/namespace_import_finish.sql" . }}
 
 drop function lifecycle.namespace_lock_path_rows(bigint[]);
@@ -54,6 +69,23 @@ revoke all on function lifecycle.namespace_lock_path(bigint[], boolean),
   lifecycle.namespace_lock_sibling_path(bigint, text) from public;
 
 ---- create above / drop below ----
+
+-- 005's claims, session advisory locks.
+create or replace function lifecycle.sweep_claim(namespace_id bigint)
+returns boolean
+language sql
+set search_path to ''
+as $$
+  select pg_catalog.pg_try_advisory_lock(pg_catalog.hashtextextended('lifecycle sweep ' || namespace_id, 0))
+$$;
+create or replace function lifecycle.sweep_release(namespace_id bigint)
+returns boolean
+language sql
+set search_path to ''
+as $$
+  select pg_catalog.pg_advisory_unlock(pg_catalog.hashtextextended('lifecycle sweep ' || namespace_id, 0))
+$$;
+drop table lifecycle.sweep_claims;
 
 drop function lifecycle.namespace_import_finish();
 {{ template "snapshots/013/namespace_import_finish.sql" . }}

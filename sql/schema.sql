@@ -959,7 +959,7 @@ begin
           having bool_or(r.holds)) f
     join lifecycle.namespaces n on n.id = f.ns and n.state = 0;
 
-  perform pg_catalog.set_config('lifecycle.importing', 'on', true);
+  perform lifecycle.transaction_flag_raise('importing'), pg_catalog.set_config('lifecycle.importing', 'on', true);
   update lifecycle.namespaces n
      set state = f.state, state_changes = n.state_changes + 1, updated_at = f.at,
          deletion_scheduled_at = case when f.state in (2, 4) then f.at end,
@@ -978,7 +978,7 @@ begin
            || case when f.state = 1 then '{}'::jsonb else pg_catalog.jsonb_build_object('preserved_state', f.preserved) end
     from pg_temp.lifecycle_backfill f
    where d.namespace_id = f.ns;
-  perform pg_catalog.set_config('lifecycle.importing', '', true);
+  perform lifecycle.transaction_flag_lower('importing'), pg_catalog.set_config('lifecycle.importing', '', true);
 
   if changed > 0 then
     perform lifecycle.fact_emit('namespaces_imported', null, '{}'::bigint[], null, null,
@@ -1216,10 +1216,10 @@ declare
   at timestamptz;
   actor bigint;
   touched bigint[] := '{}'::bigint[];
-  outer_applying text := coalesce(pg_catalog.current_setting('lifecycle.legacy_bridge_applying', true), '');
+  outermost boolean;
   ns_id bigint;
 begin
-  perform pg_catalog.set_config('lifecycle.legacy_bridge_applying', 'on', true);
+  outermost := lifecycle.transaction_flag_raise('legacy_bridge_applying');
   for b in select * from lifecycle.legacy_bridges x where x.source = tg_relid order by x.state loop
     ns_col := lifecycle.legacy_bridge_column(b.source, b.namespace_attnum);
     when_col := case when b.when_attnum is not null then lifecycle.legacy_bridge_column(b.source, b.when_attnum) end;
@@ -1247,10 +1247,10 @@ begin
       touched := touched || new_ns;
     end if;
   end loop;
-  perform pg_catalog.set_config('lifecycle.legacy_bridge_applying', outer_applying, true);
   -- Inside another source trigger's loop (an application trigger writing a bridged table), that
   -- one writes back at its end.
-  if outer_applying <> 'on' then
+  if outermost then
+    perform lifecycle.transaction_flag_lower('legacy_bridge_applying');
     foreach ns_id in array array(select distinct t from pg_catalog.unnest(touched) t order by t) loop
       perform lifecycle.legacy_bridge_sync(ns_id);
     end loop;
@@ -1268,7 +1268,7 @@ CREATE FUNCTION lifecycle.legacy_bridge_state() RETURNS trigger
     SET search_path TO ''
     AS $$
 begin
-  if new.state = old.state or pg_catalog.current_setting('lifecycle.legacy_bridge_applying', true) = 'on' then
+  if new.state = old.state or lifecycle.transaction_flag_raised('legacy_bridge_applying') then
     return null;
   end if;
   perform lifecycle.legacy_bridge_sync(new.id);
@@ -1288,14 +1288,18 @@ declare
   b lifecycle.legacy_bridges;
   ns lifecycle.namespaces;
   preserved text;
-  at timestamptz := coalesce(nullif(pg_catalog.current_setting('lifecycle.changed_at', true), '')::timestamptz, pg_catalog.now());
-  actor bigint := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
+  at timestamptz;
+  actor bigint;
 begin
   select * into ns from lifecycle.namespaces n where n.id = ns_id;
   if not found then
     return;
   end if;
-  select d.state_metadata ->> 'preserved_state' into preserved from lifecycle.namespace_details d where d.namespace_id = ns_id;
+  select d.state_metadata ->> 'preserved_state',
+         coalesce((d.state_metadata ->> 'last_updated_at')::timestamptz, pg_catalog.now()),
+         (d.state_metadata ->> 'last_changed_by_user_id')::bigint
+    into preserved, at, actor
+    from lifecycle.namespace_details d where d.namespace_id = ns_id;
   for b in select * from lifecycle.legacy_bridges x order by x.id loop
     continue when b.namespace_types is not null and not ns.type = any (b.namespace_types);
     perform lifecycle.legacy_bridge_write(b, ns.id, lifecycle.legacy_bridge_says(b.state, ns.state, preserved), at, actor);
@@ -2186,7 +2190,7 @@ begin
                     and n.state <> 2 and n.state <> 4);
 
   -- The rows: no INSERT trigger fires for them (traversal_ids given, lifecycle.importing set).
-  noted := pg_catalog.set_config('lifecycle.importing', 'on', true);
+  noted := lifecycle.transaction_flag_raise('importing')::text || pg_catalog.set_config('lifecycle.importing', 'on', true);
   -- Foreign keys would check each row again for a parent and a namespace checked above (and
   -- locked): when the schema's owner may (a superuser), the batch's writes skip them, and every
   -- trigger, in replica mode, until they are done. Otherwise they run; the outcome is the same.
@@ -2238,7 +2242,7 @@ begin
      and not exists (select from lifecycle.namespaces n
                       where coalesce(n.parent_id, 0) = coalesce(b.parent_id, 0) and n.path = pg_catalog.lower(b.path)
                         and n.state <> 2 and n.state <> 4);
-  noted := pg_catalog.set_config('lifecycle.importing', '', true);
+  noted := lifecycle.transaction_flag_lower('importing')::text || pg_catalog.set_config('lifecycle.importing', '', true);
   if replica then
     noted := pg_catalog.set_config('session_replication_role', 'origin', true);
   end if;
@@ -2545,7 +2549,7 @@ begin
   perform lifecycle.fact_emit(
     case tg_op when 'INSERT' then 'member_added' when 'UPDATE' then 'member_changed' else 'member_removed' end,
     m.namespace_id, ns.traversal_ids, lifecycle.namespace_full_path(m.namespace_id),
-    nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint,
+    null,
     pg_catalog.jsonb_build_object('user_id', m.user_id, 'access_level', m.access_level,
       'previous_access_level', case when tg_op = 'UPDATE' then old.access_level end));
   return null;
@@ -2762,7 +2766,10 @@ begin
   end if;
   perform lifecycle.operation_check(ns, actor_id, 'change_visibility', 'change the visibility of', true);
   -- The fact trigger reads who acted from the context (reset right after).
-  perform pg_catalog.set_config('lifecycle.actor_id', coalesce(actor_id::text, ''), true);
+  -- The context of its triggers, all of it written (visibility_lowering is a move's, never this
+  -- call's: a client's value must not let a decrease skip its descendants).
+  perform pg_catalog.set_config('lifecycle.actor_id', coalesce(actor_id::text, ''), true),
+          pg_catalog.set_config('lifecycle.visibility_lowering', '', true);
   update lifecycle.namespaces n set visibility = new_visibility, updated_at = pg_catalog.now()
    where n.id = ns.id;
   perform pg_catalog.set_config('lifecycle.actor_id', '', true);
@@ -2951,7 +2958,13 @@ begin
        where d.traversal_ids >= ns.traversal_ids
          and d.traversal_ids < ns.traversal_ids[1:pg_catalog.cardinality(ns.traversal_ids) - 1]
                                || (ns.traversal_ids[pg_catalog.cardinality(ns.traversal_ids)] + 1);
+      -- The context of the move's triggers, all of it written: who decided it (the actor of a
+      -- visibility_changed fact when it lowers visibilities), and nothing lowered yet.
+      perform pg_catalog.set_config('lifecycle.actor_id', coalesce(r.decided_by::text, ''), true),
+              pg_catalog.set_config('lifecycle.visibility_lowering', '', true),
+              pg_catalog.set_config('lifecycle.visibility_lowered', '', true);
       update lifecycle.namespaces n set parent_id = r.to_parent_id, updated_at = pg_catalog.now() where n.id = ns.id;
+      perform pg_catalog.set_config('lifecycle.actor_id', '', true);
       -- "<id>:<count>" when the move lowered visibilities (namespaces_visibility).
       lowered := pg_catalog.current_setting('lifecycle.visibility_lowered', true);
       lowered := case when pg_catalog.split_part(lowered, ':', 1) = ns.id::text then pg_catalog.split_part(lowered, ':', 2) end;
@@ -3136,15 +3149,16 @@ CREATE FUNCTION lifecycle.namespaces_facts() RETURNS trigger
     SET search_path TO ''
     AS $$
 declare
-  actor bigint := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
+  actor bigint;
   parent_path text;
 begin
   if tg_op = 'INSERT' then
-    perform lifecycle.fact_emit('namespace_created', new.id, new.traversal_ids, lifecycle.namespace_full_path(new.id), actor,
+    perform lifecycle.fact_emit('namespace_created', new.id, new.traversal_ids, lifecycle.namespace_full_path(new.id), null,
       pg_catalog.jsonb_build_object('type', new.type, 'path', new.path, 'name', new.name, 'parent_id', new.parent_id,
                                     'visibility', new.visibility, 'state', lifecycle.state_name(new.state)));
     return null;
   end if;
+  actor := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
   if new.path is distinct from old.path then
     parent_path := lifecycle.namespace_full_path(new.parent_id);
     perform lifecycle.fact_emit('renamed', new.id, new.traversal_ids, lifecycle.namespace_full_path(new.id), actor,
@@ -3250,6 +3264,7 @@ declare
   to_permanent boolean;
   locked text;
   happened timestamptz;
+  operation text;
 begin
   if tg_op = 'UPDATE' then
     if new.state = old.state then
@@ -3300,9 +3315,12 @@ begin
     end if;
   end if;
 
-  actor := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
+  if tg_op = 'UPDATE' then
+    actor := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
+    operation := nullif(pg_catalog.current_setting('lifecycle.operation', true), '');
+  end if;
   select * into refusal
-    from lifecycle.transition_refusal(new.id, new.traversal_ids, from_state, new.state, actor);
+    from lifecycle.transition_refusal(new.id, new.traversal_ids, from_state, new.state, actor, operation);
   if found then
     raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail,
       hint = refusal.hint;
@@ -3341,35 +3359,40 @@ CREATE FUNCTION lifecycle.namespaces_state_record() RETURNS trigger
     SET jit TO 'off'
     AS $$
 declare
-  actor bigint := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
-  call_metadata jsonb := coalesce(nullif(pg_catalog.current_setting('lifecycle.metadata', true), '')::jsonb, '{}');
-  -- The call's keys are merged, but for two: reason explains this one change and stays in its
-  -- history row; preserved_state is the gate's alone (a caller must not redirect a later restore).
-  -- The keys set here override whatever the call passed.
-  call_keys jsonb := call_metadata - array['reason', 'preserved_state'];
+  actor bigint;
+  call_metadata jsonb;
+  call_keys jsonb;
   from_operation text;
   from_name text;
   to_name text;
   action text;
   full_path text;
-  call_event text := nullif(pg_catalog.current_setting('lifecycle.event', true), '');
-  call_source text := coalesce(nullif(pg_catalog.current_setting('lifecycle.source', true), ''), 'sql');
+  call_event text;
+  call_source text;
   update_id bigint;
-  -- When the change happened: now, or the legacy time a bridged change carries.
-  happened timestamptz := coalesce(nullif(pg_catalog.current_setting('lifecycle.changed_at', true), '')::timestamptz,
-                                   pg_catalog.now());
+  happened timestamptz;
   noted text;
 begin
   if tg_op = 'INSERT' then
     insert into lifecycle.namespace_details (namespace_id, state_metadata)
     values (new.id, pg_catalog.jsonb_build_object('last_updated_at', pg_catalog.now(),
-                                                  'last_changed_by_user_id', actor));
+                                                  'last_changed_by_user_id', null));
     return null;
   end if;
 
   if new.state = old.state then
     return null;
   end if;
+  actor := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
+  call_metadata := coalesce(nullif(pg_catalog.current_setting('lifecycle.metadata', true), '')::jsonb, '{}');
+  -- The call's keys are merged, but for two: reason explains this one change and stays in its
+  -- history row; preserved_state is the gate's alone (a caller must not redirect a later restore).
+  -- The keys set here override whatever the call passed.
+  call_keys := call_metadata - array['reason', 'preserved_state'];
+  call_event := nullif(pg_catalog.current_setting('lifecycle.event', true), '');
+  call_source := coalesce(nullif(pg_catalog.current_setting('lifecycle.source', true), ''), 'sql');
+  -- When the change happened: now, or the legacy time a bridged change carries.
+  happened := coalesce(nullif(pg_catalog.current_setting('lifecycle.changed_at', true), '')::timestamptz, pg_catalog.now());
 
   -- One statement reads the two states (lifecycle.states) and the fact's action and full path,
   -- and reads and writes the details row, its row lock taken by the UPDATE (step 4 of the lock
@@ -3733,6 +3756,24 @@ CREATE FUNCTION lifecycle.read_only_refusal(namespace_id bigint, action text) RE
 $$;
 
 --
+-- Name: settings_confirmed(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.settings_confirmed() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if not lifecycle.transaction_flag_raised('importing') then
+    raise exception using errcode = 'NS010', message = 'lifecycle.importing is set outside the import',
+      detail = pg_catalog.format('table=%s setting=lifecycle.importing', tg_table_name),
+      hint = 'RESET lifecycle.importing: the import and the legacy backfill set it for their own statements.';
+  end if;
+  return null;
+end
+$$;
+
+--
 -- Name: settings; Type: TABLE; Schema: lifecycle; Owner: -
 --
 
@@ -4029,10 +4070,23 @@ $$;
 --
 
 CREATE FUNCTION lifecycle.sweep_claim(namespace_id bigint) RETURNS boolean
-    LANGUAGE sql
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
-  select pg_catalog.pg_try_advisory_lock(pg_catalog.hashtextextended('lifecycle sweep ' || namespace_id, 0))
+declare
+  me timestamptz := (select a.backend_start from pg_catalog.pg_stat_activity a where a.pid = pg_catalog.pg_backend_pid());
+  claimed boolean;
+begin
+  delete from lifecycle.sweep_claims c
+   where c.namespace_id = sweep_claim.namespace_id
+     and not exists (select from pg_catalog.pg_stat_activity a where a.pid = c.pid and a.backend_start = c.backend_start);
+  insert into lifecycle.sweep_claims as c (namespace_id, pid, backend_start)
+  values (sweep_claim.namespace_id, pg_catalog.pg_backend_pid(), me)
+  on conflict on constraint sweep_claims_pkey do update set claimed_at = pg_catalog.now()
+   where c.pid = pg_catalog.pg_backend_pid() and c.backend_start = me
+  returning true into claimed;
+  return coalesce(claimed, false);
+end
 $$;
 
 --
@@ -4088,10 +4142,15 @@ $$;
 --
 
 CREATE FUNCTION lifecycle.sweep_release(namespace_id bigint) RETURNS boolean
-    LANGUAGE sql
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
-  select pg_catalog.pg_advisory_unlock(pg_catalog.hashtextextended('lifecycle sweep ' || namespace_id, 0))
+begin
+  delete from lifecycle.sweep_claims c
+   where c.namespace_id = sweep_release.namespace_id and c.pid = pg_catalog.pg_backend_pid()
+     and c.backend_start = (select a.backend_start from pg_catalog.pg_stat_activity a where a.pid = pg_catalog.pg_backend_pid());
+  return found;
+end
 $$;
 
 --
@@ -4173,6 +4232,65 @@ begin
   return 'unchanged';
 end
 $_$;
+
+--
+-- Name: transaction_flags; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE UNLOGGED TABLE lifecycle.transaction_flags (
+    xact xid8 NOT NULL,
+    flag text NOT NULL
+);
+
+--
+-- Name: TABLE transaction_flags; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.transaction_flags IS 'Flags a function raises for the statements it makes in its transaction (transaction_flag_raise), which no client can forge as it can a setting. Empty between transactions: lowered by the function that raised them, or rolled back with it.';
+
+--
+-- Name: transaction_flag_lower(text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.transaction_flag_lower(flag text) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    BEGIN ATOMIC
+ DELETE FROM lifecycle.transaction_flags f
+   WHERE ((f.xact = pg_current_xact_id()) AND (f.flag = transaction_flag_lower.flag));
+END;
+
+--
+-- Name: transaction_flag_raise(text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.transaction_flag_raise(flag text) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  raised boolean := false;
+begin
+  insert into lifecycle.transaction_flags as f (xact, flag)
+  values (pg_catalog.pg_current_xact_id(), transaction_flag_raise.flag)
+  on conflict do nothing
+  returning true into raised;
+  return coalesce(raised, false);
+end
+$$;
+
+--
+-- Name: transaction_flag_raised(text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.transaction_flag_raised(flag text) RETURNS boolean
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    BEGIN ATOMIC
+ SELECT (EXISTS ( SELECT
+            FROM lifecycle.transaction_flags f
+           WHERE ((f.xact = pg_current_xact_id_if_assigned()) AND (f.flag = transaction_flag_raised.flag)))) AS "exists";
+END;
 
 --
 -- Name: transfer_requests; Type: TABLE; Schema: lifecycle; Owner: -
@@ -4413,10 +4531,10 @@ end
 $$;
 
 --
--- Name: transition_refusal(bigint, bigint[], smallint, smallint, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+-- Name: transition_refusal(bigint, bigint[], smallint, smallint, bigint, text); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
-CREATE FUNCTION lifecycle.transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint) RETURNS TABLE(code text, message text, detail text, hint text)
+CREATE FUNCTION lifecycle.transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint, operation text DEFAULT NULL::text) RETURNS TABLE(code text, message text, detail text, hint text)
     LANGUAGE plpgsql STABLE
     SET search_path TO ''
     SET enable_seqscan TO 'off'
@@ -4505,7 +4623,7 @@ begin
   -- 2. Authority over a state an operation owns; else authorization: the system (actor null) or
   -- an actor with the policy's access level.
   if from_operation is not null then
-    if pg_catalog.current_setting('lifecycle.operation', true) is distinct from from_operation
+    if operation is distinct from from_operation
        and not lifecycle.caller_may_act_as_system() then
       code := 'NS005';
       message := pg_catalog.format('only the %s itself or a worker may move a namespace out of %s',
@@ -4521,7 +4639,7 @@ begin
       return;
     end if;
   elsif from_state is not null
-        and pg_catalog.current_setting('lifecycle.operation', true) is distinct from 'legacy_bridge' then
+        and operation is distinct from 'legacy_bridge' then
     -- (A change the legacy bridge carries over was decided by the application's own old code
     -- path, whose authority the bridge is: its actor is attribution only. legacy_bridge_source.)
     return query
@@ -5293,6 +5411,23 @@ CREATE TABLE lifecycle.state_transitions (
 COMMENT ON TABLE lifecycle.state_transitions IS 'docs/design.md §3 transition matrix (ADR 003), one row per allowed pair; from_state null = creation.';
 
 --
+-- Name: sweep_claims; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE UNLOGGED TABLE lifecycle.sweep_claims (
+    namespace_id bigint NOT NULL,
+    pid integer NOT NULL,
+    backend_start timestamp with time zone NOT NULL,
+    claimed_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: TABLE sweep_claims; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.sweep_claims IS 'The sweeper''s claims of namespaces (sweep_claim), held across the transactions of their work by a session named by pid and start time; taken over when that session is gone. Unlogged: no session outlives a crash.';
+
+--
 -- Name: syncer_progress; Type: TABLE; Schema: lifecycle; Owner: -
 --
 
@@ -5625,11 +5760,25 @@ ALTER TABLE ONLY lifecycle.states
     ADD CONSTRAINT states_pkey PRIMARY KEY (code);
 
 --
+-- Name: sweep_claims sweep_claims_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.sweep_claims
+    ADD CONSTRAINT sweep_claims_pkey PRIMARY KEY (namespace_id);
+
+--
 -- Name: syncer_progress syncer_progress_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
 --
 
 ALTER TABLE ONLY lifecycle.syncer_progress
     ADD CONSTRAINT syncer_progress_pkey PRIMARY KEY (slot_name);
+
+--
+-- Name: transaction_flags transaction_flags_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.transaction_flags
+    ADD CONSTRAINT transaction_flags_pkey PRIMARY KEY (xact, flag);
 
 --
 -- Name: transfer_requests transfer_requests_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
@@ -5826,6 +5975,12 @@ CREATE INDEX webhooks_namespace_id_idx ON lifecycle.webhooks USING btree (namesp
 CREATE TRIGGER deleted_namespaces_facts AFTER INSERT ON lifecycle.deleted_namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.deleted_namespaces_facts();
 
 --
+-- Name: namespace_details namespace_details_0_settings_confirmed; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER namespace_details_0_settings_confirmed BEFORE INSERT OR UPDATE ON lifecycle.namespace_details FOR EACH STATEMENT WHEN ((current_setting('lifecycle.importing'::text, true) = 'on'::text)) EXECUTE FUNCTION lifecycle.settings_confirmed();
+
+--
 -- Name: namespace_details namespace_details_validate; Type: TRIGGER; Schema: lifecycle; Owner: -
 --
 
@@ -5842,6 +5997,12 @@ CREATE TRIGGER namespace_members_facts AFTER INSERT OR DELETE OR UPDATE ON lifec
 --
 
 CREATE TRIGGER namespace_members_validate BEFORE INSERT OR UPDATE ON lifecycle.namespace_members FOR EACH ROW EXECUTE FUNCTION lifecycle.namespace_members_validate();
+
+--
+-- Name: namespaces namespaces_0_settings_confirmed; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER namespaces_0_settings_confirmed BEFORE INSERT OR UPDATE ON lifecycle.namespaces FOR EACH STATEMENT WHEN ((current_setting('lifecycle.importing'::text, true) = 'on'::text)) EXECUTE FUNCTION lifecycle.settings_confirmed();
 
 --
 -- Name: namespaces namespaces_1_traversal_ids_cascade; Type: TRIGGER; Schema: lifecycle; Owner: -
@@ -6758,6 +6919,12 @@ REVOKE ALL ON FUNCTION lifecycle.path_slug_refusal(path text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION lifecycle.read_only_refusal(namespace_id bigint, action text) FROM PUBLIC;
 
 --
+-- Name: FUNCTION settings_confirmed(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.settings_confirmed() FROM PUBLIC;
+
+--
 -- Name: TABLE settings; Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -6876,6 +7043,24 @@ REVOKE ALL ON FUNCTION lifecycle.syncer_publication_ensure(publication_name text
 GRANT ALL ON FUNCTION lifecycle.syncer_publication_ensure(publication_name text) TO lifecycle_worker;
 
 --
+-- Name: FUNCTION transaction_flag_lower(flag text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.transaction_flag_lower(flag text) FROM PUBLIC;
+
+--
+-- Name: FUNCTION transaction_flag_raise(flag text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.transaction_flag_raise(flag text) FROM PUBLIC;
+
+--
+-- Name: FUNCTION transaction_flag_raised(flag text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.transaction_flag_raised(flag text) FROM PUBLIC;
+
+--
 -- Name: TABLE transfer_requests; Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -6920,10 +7105,10 @@ REVOKE ALL ON FUNCTION lifecycle.transfer_requests_facts() FROM PUBLIC;
 REVOKE ALL ON FUNCTION lifecycle.transfer_target_refusal(namespace_id bigint, to_parent_id bigint) FROM PUBLIC;
 
 --
--- Name: FUNCTION transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+-- Name: FUNCTION transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint, operation text); Type: ACL; Schema: lifecycle; Owner: -
 --
 
-REVOKE ALL ON FUNCTION lifecycle.transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION lifecycle.transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint, operation text) FROM PUBLIC;
 
 --
 -- Name: FUNCTION transition_rule(from_state smallint, to_state smallint); Type: ACL; Schema: lifecycle; Owner: -

@@ -223,11 +223,25 @@ type LifecycleStateTransition struct {
 	AuditAction string
 }
 
+// The sweeper's claims of namespaces (sweep_claim), held across the transactions of their work by a session named by pid and start time; taken over when that session is gone. Unlogged: no session outlives a crash.
+type LifecycleSweepClaim struct {
+	NamespaceID  int64
+	Pid          int32
+	BackendStart time.Time
+	ClaimedAt    time.Time
+}
+
 type LifecycleSyncerProgress struct {
 	SlotName    string
 	Lsn         interface{}
 	CommittedAt *time.Time
 	UpdatedAt   time.Time
+}
+
+// Flags a function raises for the statements it makes in its transaction (transaction_flag_raise), which no client can forge as it can a setting. Empty between transactions: lowered by the function that raised them, or rolled back with it.
+type LifecycleTransactionFlag struct {
+	Xact pgtype.Uint64
+	Flag string
 }
 
 // Offers to move a namespace below a new parent; the row's status is the audit fact of each step.

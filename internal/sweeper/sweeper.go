@@ -67,7 +67,7 @@ func (s *Summary) count(action, outcome string) {
 type run struct {
 	cfg     Config
 	log     *slog.Logger
-	conn    *pgxpool.Conn // one session: the claims are session-level advisory locks
+	conn    *pgxpool.Conn // one session: the claims (lifecycle.sweep_claim) name it
 	q       *db.Queries
 	sum     *Summary
 	handled int
@@ -417,11 +417,11 @@ func (r *run) release(ctx context.Context, id int64) {
 }
 
 // sessionHint adds what to do to an error that shows the sweeper is behind a transaction-mode
-// pooler. Its claims are session advisory locks held across the transactions of a namespace, so
-// it needs a session of its own, whatever the pooler does with prepared statements.
+// pooler. Its claims name its session (lifecycle.sweep_claim) and are held across the transactions
+// of a namespace, so it needs a session of its own, whatever the pooler does with prepared statements.
 func sessionHint(err error) error {
 	if errors.Is(err, nslifecycle.ErrTransactionPooler) {
-		return fmt.Errorf("%w; the sweeper needs a session of its own (it claims namespaces with session advisory locks "+
+		return fmt.Errorf("%w; the sweeper needs a session of its own (its claims of namespaces name its session and are "+
 			"held across transactions): point DATABASE_URL at PostgreSQL directly or at a session-mode pool (PgBouncer pool_mode=session)", err)
 	}
 	return err

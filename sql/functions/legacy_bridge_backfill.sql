@@ -9,7 +9,7 @@
 -- statement over every active namespace with legacy states. Namespaces with a state of their own
 -- are left alone (lifecycle.legacy_bridge_check reports any disagreement). Returns how many
 -- namespaces got a state.
-create function lifecycle.legacy_bridge_backfill()
+create or replace function lifecycle.legacy_bridge_backfill()
 returns bigint
 language plpgsql
 security definer
@@ -48,7 +48,7 @@ begin
           having bool_or(r.holds)) f
     join lifecycle.namespaces n on n.id = f.ns and n.state = 0;
 
-  perform pg_catalog.set_config('lifecycle.importing', 'on', true);
+  perform lifecycle.transaction_flag_raise('importing'), pg_catalog.set_config('lifecycle.importing', 'on', true);
   update lifecycle.namespaces n
      set state = f.state, state_changes = n.state_changes + 1, updated_at = f.at,
          deletion_scheduled_at = case when f.state in (2, 4) then f.at end,
@@ -67,7 +67,7 @@ begin
            || case when f.state = 1 then '{}'::jsonb else pg_catalog.jsonb_build_object('preserved_state', f.preserved) end
     from pg_temp.lifecycle_backfill f
    where d.namespace_id = f.ns;
-  perform pg_catalog.set_config('lifecycle.importing', '', true);
+  perform lifecycle.transaction_flag_lower('importing'), pg_catalog.set_config('lifecycle.importing', '', true);
 
   if changed > 0 then
     perform lifecycle.fact_emit('namespaces_imported', null, '{}'::bigint[], null, null,

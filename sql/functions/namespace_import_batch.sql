@@ -26,8 +26,9 @@
 -- sweeper's dates are the legacy ones), updated_at = state_changed_at, and its details row
 -- (last_updated_at, last_changed_by_user_id, previous_state, preserved_state). The row triggers of
 -- a plain INSERT do not fire for it: it arrives with its traversal_ids, which only the schema's
--- owner may write, and with lifecycle.importing set (which the INSERT triggers refuse to see on a
--- client's row); everything they check is checked above, set-based. No fact per row: one
+-- owner may write, and with lifecycle.importing set and its flag raised (transaction_flag_raise:
+-- a client that sets the setting alone is refused, settings_confirmed); everything they check is
+-- checked above, set-based. No fact per row: one
 -- namespaces_imported fact per batch, so an import notifies no one.
 --
 -- Locks, in the global order (namespace_lock_path): the import's row of lifecycle.lock_rows (one
@@ -274,7 +275,7 @@ begin
                     and n.state <> 2 and n.state <> 4);
 
   -- The rows: no INSERT trigger fires for them (traversal_ids given, lifecycle.importing set).
-  noted := pg_catalog.set_config('lifecycle.importing', 'on', true);
+  noted := lifecycle.transaction_flag_raise('importing')::text || pg_catalog.set_config('lifecycle.importing', 'on', true);
   -- Foreign keys would check each row again for a parent and a namespace checked above (and
   -- locked): when the schema's owner may (a superuser), the batch's writes skip them, and every
   -- trigger, in replica mode, until they are done. Otherwise they run; the outcome is the same.
@@ -326,7 +327,7 @@ begin
      and not exists (select from lifecycle.namespaces n
                       where coalesce(n.parent_id, 0) = coalesce(b.parent_id, 0) and n.path = pg_catalog.lower(b.path)
                         and n.state <> 2 and n.state <> 4);
-  noted := pg_catalog.set_config('lifecycle.importing', '', true);
+  noted := lifecycle.transaction_flag_lower('importing')::text || pg_catalog.set_config('lifecycle.importing', '', true);
   if replica then
     noted := pg_catalog.set_config('session_replication_role', 'origin', true);
   end if;

@@ -28,7 +28,10 @@ begin
   end if;
   perform lifecycle.operation_check(ns, actor_id, 'change_visibility', 'change the visibility of', true);
   -- The fact trigger reads who acted from the context (reset right after).
-  perform pg_catalog.set_config('lifecycle.actor_id', coalesce(actor_id::text, ''), true);
+  -- The context of its triggers, all of it written (visibility_lowering is a move's, never this
+  -- call's: a client's value must not let a decrease skip its descendants).
+  perform pg_catalog.set_config('lifecycle.actor_id', coalesce(actor_id::text, ''), true),
+          pg_catalog.set_config('lifecycle.visibility_lowering', '', true);
   update lifecycle.namespaces n set visibility = new_visibility, updated_at = pg_catalog.now()
    where n.id = ns.id;
   perform pg_catalog.set_config('lifecycle.actor_id', '', true);

@@ -104,7 +104,13 @@ begin
        where d.traversal_ids >= ns.traversal_ids
          and d.traversal_ids < ns.traversal_ids[1:pg_catalog.cardinality(ns.traversal_ids) - 1]
                                || (ns.traversal_ids[pg_catalog.cardinality(ns.traversal_ids)] + 1);
+      -- The context of the move's triggers, all of it written: who decided it (the actor of a
+      -- visibility_changed fact when it lowers visibilities), and nothing lowered yet.
+      perform pg_catalog.set_config('lifecycle.actor_id', coalesce(r.decided_by::text, ''), true),
+              pg_catalog.set_config('lifecycle.visibility_lowering', '', true),
+              pg_catalog.set_config('lifecycle.visibility_lowered', '', true);
       update lifecycle.namespaces n set parent_id = r.to_parent_id, updated_at = pg_catalog.now() where n.id = ns.id;
+      perform pg_catalog.set_config('lifecycle.actor_id', '', true);
       -- "<id>:<count>" when the move lowered visibilities (namespaces_visibility).
       lowered := pg_catalog.current_setting('lifecycle.visibility_lowered', true);
       lowered := case when pg_catalog.split_part(lowered, ':', 1) = ns.id::text then pg_catalog.split_part(lowered, ':', 2) end;

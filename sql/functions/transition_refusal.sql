@@ -9,8 +9,8 @@
 -- Authority is the calling role's; attribution is actor_id's (docs/design.md §4). A state an
 -- operation owns (lifecycle.states.operation: deletion_in_progress is the hard delete's,
 -- transfer_in_progress the transfer's) is left only by that operation's own code path (which says
--- so in the setting lifecycle.operation, set by namespace_change_state from its caller, never by a
--- client) or by a caller that may act as the system (lifecycle_worker, superusers), whatever actor
+-- so in operation: the gate passes what namespace_change_state was told by its caller, never a
+-- client's setting) or by a caller that may act as the system (lifecycle_worker, superusers), whatever actor
 -- the change is attributed to: the actor is then attribution only, and is not asked for an access
 -- level. Every other change needs the actor's level (or the system's right for actor null).
 --
@@ -26,7 +26,8 @@ create or replace function lifecycle.transition_refusal(
   traversal_ids bigint[],
   from_state smallint,
   to_state smallint,
-  actor_id bigint
+  actor_id bigint,
+  operation text default null
 )
 returns table (code text, message text, detail text, hint text)
 language plpgsql
@@ -127,7 +128,7 @@ begin
   -- 2. Authority over a state an operation owns; else authorization: the system (actor null) or
   -- an actor with the policy's access level.
   if from_operation is not null then
-    if pg_catalog.current_setting('lifecycle.operation', true) is distinct from from_operation
+    if operation is distinct from from_operation
        and not lifecycle.caller_may_act_as_system() then
       code := 'NS005';
       message := pg_catalog.format('only the %s itself or a worker may move a namespace out of %s',
@@ -143,7 +144,7 @@ begin
       return;
     end if;
   elsif from_state is not null
-        and pg_catalog.current_setting('lifecycle.operation', true) is distinct from 'legacy_bridge' then
+        and operation is distinct from 'legacy_bridge' then
     -- (A change the legacy bridge carries over was decided by the application's own old code
     -- path, whose authority the bridge is: its actor is attribution only. legacy_bridge_source.)
     return query

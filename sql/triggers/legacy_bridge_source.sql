@@ -4,12 +4,12 @@
 -- the gate, in the same transaction (legacy_bridge_apply): a refusal refuses the legacy
 -- statement. The actor and time come from the new row's by_column and at_column when the state is
 -- entered. The bridges are taken in the order of their states (archived before a deletion before
--- its run), with the writes back to the legacy data held until all are carried over
--- (lifecycle.legacy_bridge_applying): a statement that archives a project and marks it for
+-- its run), with the writes back to the legacy data held until all are carried over (the
+-- transaction flag legacy_bridge_applying, transaction_flag_raise): a statement that archives a project and marks it for
 -- deletion gets both, the deletion returning to archived. Then the legacy data of each namespace
 -- touched is written once from its final state (legacy_bridge_sync). Created on the table by
 -- lifecycle.legacy_bridge_add; runs as the schema's owner.
-create function lifecycle.legacy_bridge_source()
+create or replace function lifecycle.legacy_bridge_source()
 returns trigger
 language plpgsql
 security definer
@@ -28,10 +28,10 @@ declare
   at timestamptz;
   actor bigint;
   touched bigint[] := '{}'::bigint[];
-  outer_applying text := coalesce(pg_catalog.current_setting('lifecycle.legacy_bridge_applying', true), '');
+  outermost boolean;
   ns_id bigint;
 begin
-  perform pg_catalog.set_config('lifecycle.legacy_bridge_applying', 'on', true);
+  outermost := lifecycle.transaction_flag_raise('legacy_bridge_applying');
   for b in select * from lifecycle.legacy_bridges x where x.source = tg_relid order by x.state loop
     ns_col := lifecycle.legacy_bridge_column(b.source, b.namespace_attnum);
     when_col := case when b.when_attnum is not null then lifecycle.legacy_bridge_column(b.source, b.when_attnum) end;
@@ -59,10 +59,10 @@ begin
       touched := touched || new_ns;
     end if;
   end loop;
-  perform pg_catalog.set_config('lifecycle.legacy_bridge_applying', outer_applying, true);
   -- Inside another source trigger's loop (an application trigger writing a bridged table), that
   -- one writes back at its end.
-  if outer_applying <> 'on' then
+  if outermost then
+    perform lifecycle.transaction_flag_lower('legacy_bridge_applying');
     foreach ns_id in array array(select distinct t from pg_catalog.unnest(touched) t order by t) loop
       perform lifecycle.legacy_bridge_sync(ns_id);
     end loop;

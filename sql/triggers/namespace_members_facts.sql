@@ -1,6 +1,7 @@
 -- member_added, member_changed (access level), member_removed. Memberships removed with a hard
--- delete go with their namespace's hard_deleted fact instead.
-create function lifecycle.namespace_members_facts()
+-- delete go with their namespace's hard_deleted fact instead. No actor: a membership is written by
+-- the client itself, and no setting a client can make is read (docs/reliability.md).
+create or replace function lifecycle.namespace_members_facts()
 returns trigger
 language plpgsql
 -- Definer: facts are emitted by this schema alone (lifecycle.fact_emit is granted to no one).
@@ -21,13 +22,13 @@ begin
   perform lifecycle.fact_emit(
     case tg_op when 'INSERT' then 'member_added' when 'UPDATE' then 'member_changed' else 'member_removed' end,
     m.namespace_id, ns.traversal_ids, lifecycle.namespace_full_path(m.namespace_id),
-    nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint,
+    null,
     pg_catalog.jsonb_build_object('user_id', m.user_id, 'access_level', m.access_level,
       'previous_access_level', case when tg_op = 'UPDATE' then old.access_level end));
   return null;
 end
 $$;
 
-create trigger namespace_members_facts
+create or replace trigger namespace_members_facts
   after insert or update or delete on lifecycle.namespace_members
   for each row execute function lifecycle.namespace_members_facts();

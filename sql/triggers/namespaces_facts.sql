@@ -1,7 +1,9 @@
 -- Facts of lifecycle.namespaces on every write path: namespace_created, renamed (path change; the
 -- old full path is derived from the parent's), visibility_changed. State changes are the history
--- rows' facts; moves are their transfer request's. The actor comes from the API's context (none
--- for raw SQL). The descendants a move lowers in visibility emit none: the moved namespace's fact
+-- rows' facts; moves are their transfer request's. The actor of a rename or a visibility change
+-- comes from the API's context (namespace_rename, namespace_set_visibility write it before their
+-- UPDATE, which no client role may make); a creation, a client's own INSERT, has none: no setting
+-- a client can make is read for it. The descendants a move lowers in visibility emit none: the moved namespace's fact
 -- tells of them all (namespaces_visibility).
 create or replace function lifecycle.namespaces_facts()
 returns trigger
@@ -11,15 +13,16 @@ security definer
 set search_path to ''
 as $$
 declare
-  actor bigint := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
+  actor bigint;
   parent_path text;
 begin
   if tg_op = 'INSERT' then
-    perform lifecycle.fact_emit('namespace_created', new.id, new.traversal_ids, lifecycle.namespace_full_path(new.id), actor,
+    perform lifecycle.fact_emit('namespace_created', new.id, new.traversal_ids, lifecycle.namespace_full_path(new.id), null,
       pg_catalog.jsonb_build_object('type', new.type, 'path', new.path, 'name', new.name, 'parent_id', new.parent_id,
                                     'visibility', new.visibility, 'state', lifecycle.state_name(new.state)));
     return null;
   end if;
+  actor := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
   if new.path is distinct from old.path then
     parent_path := lifecycle.namespace_full_path(new.parent_id);
     perform lifecycle.fact_emit('renamed', new.id, new.traversal_ids, lifecycle.namespace_full_path(new.id), actor,

@@ -3,8 +3,11 @@
 -- and raises what transition_refusal returns: the matrix, authorization and guards. A same-state
 -- UPDATE passes untouched (no history).
 --
--- The actor comes from the context namespace_change_state sets; a raw UPDATE has none and is
--- judged as the system, which only superusers and lifecycle_worker members may act as.
+-- The actor and the operation come from the context namespace_change_state sets, read only for an
+-- UPDATE of state (which no client role may make: every one comes through namespace_change_state,
+-- which writes that context first, or is a raw UPDATE by the schema's owner, judged as the system,
+-- which only superusers and lifecycle_worker members may act as). An INSERT, which a client makes
+-- itself, reads no setting: creation needs no actor (docs/reliability.md).
 create or replace function lifecycle.namespaces_state_gate()
 returns trigger
 language plpgsql
@@ -23,6 +26,7 @@ declare
   to_permanent boolean;
   locked text;
   happened timestamptz;
+  operation text;
 begin
   if tg_op = 'UPDATE' then
     if new.state = old.state then
@@ -73,9 +77,12 @@ begin
     end if;
   end if;
 
-  actor := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
+  if tg_op = 'UPDATE' then
+    actor := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
+    operation := nullif(pg_catalog.current_setting('lifecycle.operation', true), '');
+  end if;
   select * into refusal
-    from lifecycle.transition_refusal(new.id, new.traversal_ids, from_state, new.state, actor);
+    from lifecycle.transition_refusal(new.id, new.traversal_ids, from_state, new.state, actor, operation);
   if found then
     raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail,
       hint = refusal.hint;

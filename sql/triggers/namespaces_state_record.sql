@@ -16,6 +16,9 @@
 -- its current run of temporary states: set when it leaves a permanent state for a temporary one,
 -- kept while it moves between temporary ones (deletion_scheduled ⇄ deletion_in_progress), dropped
 -- when it lands in a permanent state again.
+-- The call's context (actor, metadata, event, source, time) is read for an UPDATE of state only,
+-- which namespace_change_state makes after writing it (no client role may UPDATE state); an
+-- INSERT, which a client makes itself, reads no setting.
 create or replace function lifecycle.namespaces_state_record()
 returns trigger
 language plpgsql
@@ -30,35 +33,40 @@ set enable_seqscan to off
 set jit to off
 as $$
 declare
-  actor bigint := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
-  call_metadata jsonb := coalesce(nullif(pg_catalog.current_setting('lifecycle.metadata', true), '')::jsonb, '{}');
-  -- The call's keys are merged, but for two: reason explains this one change and stays in its
-  -- history row; preserved_state is the gate's alone (a caller must not redirect a later restore).
-  -- The keys set here override whatever the call passed.
-  call_keys jsonb := call_metadata - array['reason', 'preserved_state'];
+  actor bigint;
+  call_metadata jsonb;
+  call_keys jsonb;
   from_operation text;
   from_name text;
   to_name text;
   action text;
   full_path text;
-  call_event text := nullif(pg_catalog.current_setting('lifecycle.event', true), '');
-  call_source text := coalesce(nullif(pg_catalog.current_setting('lifecycle.source', true), ''), 'sql');
+  call_event text;
+  call_source text;
   update_id bigint;
-  -- When the change happened: now, or the legacy time a bridged change carries.
-  happened timestamptz := coalesce(nullif(pg_catalog.current_setting('lifecycle.changed_at', true), '')::timestamptz,
-                                   pg_catalog.now());
+  happened timestamptz;
   noted text;
 begin
   if tg_op = 'INSERT' then
     insert into lifecycle.namespace_details (namespace_id, state_metadata)
     values (new.id, pg_catalog.jsonb_build_object('last_updated_at', pg_catalog.now(),
-                                                  'last_changed_by_user_id', actor));
+                                                  'last_changed_by_user_id', null));
     return null;
   end if;
 
   if new.state = old.state then
     return null;
   end if;
+  actor := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
+  call_metadata := coalesce(nullif(pg_catalog.current_setting('lifecycle.metadata', true), '')::jsonb, '{}');
+  -- The call's keys are merged, but for two: reason explains this one change and stays in its
+  -- history row; preserved_state is the gate's alone (a caller must not redirect a later restore).
+  -- The keys set here override whatever the call passed.
+  call_keys := call_metadata - array['reason', 'preserved_state'];
+  call_event := nullif(pg_catalog.current_setting('lifecycle.event', true), '');
+  call_source := coalesce(nullif(pg_catalog.current_setting('lifecycle.source', true), ''), 'sql');
+  -- When the change happened: now, or the legacy time a bridged change carries.
+  happened := coalesce(nullif(pg_catalog.current_setting('lifecycle.changed_at', true), '')::timestamptz, pg_catalog.now());
 
   -- One statement reads the two states (lifecycle.states) and the fact's action and full path,
   -- and reads and writes the details row, its row lock taken by the UPDATE (step 4 of the lock

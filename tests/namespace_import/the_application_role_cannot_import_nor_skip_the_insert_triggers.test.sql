@@ -13,7 +13,7 @@ select throws_ok($$insert into lifecycle.namespace_imports (id, type, path, name
 select throws_ok($$select * from lifecycle.namespace_import_apply()$$, '42501', null, 'lifecycle_app: cannot run the import');
 set local lifecycle.importing = 'on';
 select throws_ok($$insert into lifecycle.namespaces (parent_id, type, path, name) values (lifecycle_test.id_of('acme'), 'group', 'Bad Path', 'b')$$,
-                 '23502', null, 'lifecycle_app: with lifecycle.importing set, an INSERT fails instead of skipping its checks');
+                 'NS010', 'lifecycle.importing is set outside the import', 'lifecycle_app: with lifecycle.importing set, an INSERT is refused (NS010) instead of skipping its checks');
 reset role;
 reset lifecycle.importing;
 
