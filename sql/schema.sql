@@ -204,6 +204,14 @@ end
 $$;
 
 --
+-- Name: character_refusal(text, text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.character_refusal(what text, value text) RETURNS text
+    LANGUAGE sql STABLE PARALLEL SAFE
+    RETURN CASE WHEN (value ~ '[\x01-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]'::text) THEN format('%s contains U+%s, a control or bidirectional formatting character'::text, what, upper(lpad(to_hex(ascii("substring"(value, '[\x01-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]'::text))), 4, '0'::text))) ELSE NULL::text END;
+
+--
 -- Name: check_invariants(); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -1371,7 +1379,7 @@ $_$;
 
 CREATE FUNCTION lifecycle.name_refusal(name text) RETURNS text
     LANGUAGE sql STABLE PARALLEL SAFE
-    RETURN CASE WHEN (name IS NULL) THEN 'name is required'::text WHEN (char_length(name) > 255) THEN format('name is %s characters long, more than 255'::text, char_length(name)) WHEN (btrim(name) = ''::text) THEN 'name is blank'::text WHEN (name ~ '[\x01-\x1f\x7f]'::text) THEN 'name contains a control character'::text ELSE NULL::text END;
+    RETURN CASE WHEN (name IS NULL) THEN 'name is required'::text WHEN (char_length(name) > 255) THEN format('name is %s characters long, more than 255'::text, char_length(name)) WHEN (btrim(name) = ''::text) THEN 'name is blank'::text ELSE lifecycle.character_refusal('name'::text, name) END;
 
 --
 -- Name: namespace_access_level(bigint[], bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -1621,6 +1629,7 @@ CREATE TABLE lifecycle.namespaces (
     deletion_scheduled_at timestamp with time zone,
     deletion_scheduled_by bigint,
     state_changes bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT namespaces_id_range CHECK (((id >= 1) AND (id <= '9223372036854775806'::bigint))),
     CONSTRAINT namespaces_no_self_parent CHECK ((parent_id <> id)),
     CONSTRAINT namespaces_organization_is_root CHECK (((type <> 'organization'::text) OR (parent_id IS NULL))),
     CONSTRAINT namespaces_type_check CHECK ((type = ANY (ARRAY['organization'::text, 'group'::text, 'project'::text, 'user'::text])))
@@ -1637,6 +1646,12 @@ COMMENT ON TABLE lifecycle.namespaces IS 'Organizations, groups, projects and us
 --
 
 COMMENT ON COLUMN lifecycle.namespaces.traversal_ids IS 'Ids from the root to this namespace, kept by the database; descendants of X are the rows with X as a prefix.';
+
+--
+-- Name: CONSTRAINT namespaces_id_range ON namespaces; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON CONSTRAINT namespaces_id_range ON lifecycle.namespaces IS '0 is the "no parent" key of sibling paths (coalesce(parent_id, 0)); the subtree bound of the guards is the last id + 1.';
 
 --
 -- Name: namespace_effective_state(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -1963,33 +1978,36 @@ declare
   last_id bigint;
   states jsonb;
   replica boolean := false;
-  cursor_at text;
   after_id bigint;
   from_id bigint;
   taken bigint;
+  left_before bigint;
   left_after bigint;
+  skip_rechecks boolean;
 begin
   -- For plpgsql_check (no-ops at run time): the queue namespace_import_prepare makes, and the
   -- tables below make.
   perform 'PRAGMA:TABLE: lifecycle_import_queue (level int, like lifecycle.namespace_imports)';
+  perform 'PRAGMA:TABLE: lifecycle_import_progress (level int, cursor_id bigint, queued bigint)';
   perform 'PRAGMA:TABLE: lifecycle_import_parents (id bigint)';
   perform 'PRAGMA:TABLE: lifecycle_import_verdicts (id bigint, parent_id bigint, type text, path text, name text, visibility text, state_name text, state smallint, state_permanent boolean, state_pending boolean, preserved smallint, preserved_name text, changed_at timestamptz, changed_by bigint, created_at timestamptz, parent_path bigint[], legacy_path boolean, final_path text, code text, reason text)';
   if max_rows is null or max_rows < 1 then
     raise exception using errcode = 'NS010', message = 'max_rows must be at least 1',
       detail = pg_catalog.format('max_rows=%s', max_rows), hint = 'Pass a positive batch size.';
   end if;
-  if pg_catalog.to_regclass('pg_temp.lifecycle_import_queue') is null then
+  perform lifecycle.namespace_import_tables_check();
+  if pg_catalog.to_regclass('pg_temp.lifecycle_import_queue') is null
+     or pg_catalog.to_regclass('pg_temp.lifecycle_import_progress') is null then
     raise exception using errcode = 'NS010', message = 'no import is prepared in this session',
       hint = 'Call lifecycle.namespace_import_prepare() first, or use lifecycle.namespace_import_apply() or CALL lifecycle.namespace_import_run().';
   end if;
+  skip_rechecks := lifecycle.namespace_import_skips_rechecks();
   perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended('lifecycle namespace import', 0));
 
-  -- The queue is read in (level, id) order from where the last batch stopped (the session's
-  -- lifecycle.import_cursor, "level:id"), not emptied as it goes; one level per batch, so a row's
-  -- parent was imported by an earlier batch, never the same one.
-  cursor_at := coalesce(nullif(pg_catalog.current_setting('lifecycle.import_cursor', true), ''), '0:0');
-  lvl := pg_catalog.split_part(cursor_at, ':', 1)::int;
-  after_id := pg_catalog.split_part(cursor_at, ':', 2)::bigint;
+  -- The queue is read in (level, id) order from where the last batch stopped (its progress row,
+  -- which only the import writes), not emptied as it goes; one level per batch, so a row's parent
+  -- was imported by an earlier batch, never the same one.
+  select p.level, p.cursor_id, p.queued into lvl, after_id, left_before from pg_temp.lifecycle_import_progress p;
   select q.level, q.id into lvl, from_id
     from pg_temp.lifecycle_import_queue q
    where (q.level, q.id) > (lvl, after_id)
@@ -2065,6 +2083,8 @@ begin
     select r.*,
            case when r.legacy_path then lifecycle.path_normalised(r.path) else r.path end as wanted_path,
            case
+       when r.id < 1 or r.id > 4611686018427387903
+         then 'NS010:' || pg_catalog.format('namespace id %s is outside 1 to 4611686018427387903 (2^62 - 1)', r.id)
        when r.id_used then 'NS010:' || pg_catalog.format('namespace id %s is in use', r.id)
        when r.type is null or r.type not in ('organization', 'group', 'project', 'user')
          then 'NS010:' || pg_catalog.format('unknown type %L', r.type)
@@ -2080,6 +2100,9 @@ begin
          then 'NS002:' || pg_catalog.format('%s, more visible than its parent (%s)', r.visibility, r.parent_visibility)
        when r.name_refused is not null then 'NS010:' || r.name_refused
        when r.path is null or r.path = '' then 'NS010:path is required'
+       -- (A valid slug holds no such character: only a legacy path is asked.)
+       when r.legacy_path and lifecycle.character_refusal('path', r.path) is not null
+         then 'NS010:' || lifecycle.character_refusal('path', r.path)
        when r.state is null then 'NS010:' || pg_catalog.format('unknown state %L', r.state_name)
        when r.state = 5 then 'NS010:a transfer in progress cannot be imported: finish or cancel it first'
        when r.preserved_name is not null and r.preserved is null
@@ -2146,9 +2169,8 @@ begin
               else r.reason end as reason
     from ranked r;
   select count(*), max(b.id) into taken, after_id from pg_temp.lifecycle_import_verdicts b;
-  left_after := pg_catalog.current_setting('lifecycle.import_left')::bigint - taken;
-  noted := pg_catalog.set_config('lifecycle.import_cursor', lvl || ':' || after_id, false)
-        || pg_catalog.set_config('lifecycle.import_left', left_after::text, false);
+  left_after := left_before - taken;
+  update pg_temp.lifecycle_import_progress p set level = lvl, cursor_id = after_id, queued = left_after;
 
   -- A normalised path with its suffix that a live namespace holds after all (bad luck): NS006.
   update pg_temp.lifecycle_import_verdicts b
@@ -2164,7 +2186,7 @@ begin
   -- locked): when the schema's owner may (a superuser), the batch's writes skip them, and every
   -- trigger, in replica mode, until they are done. Otherwise they run; the outcome is the same.
   -- lifecycle.import_skip_rechecks = off keeps them (the tests run both ways).
-  if pg_catalog.current_setting('lifecycle.import_skip_rechecks', true) is distinct from 'off' then
+  if skip_rechecks then
     begin
       noted := pg_catalog.set_config('session_replication_role', 'replica', true);
       replica := true;
@@ -2253,6 +2275,7 @@ declare
 begin
   -- For plpgsql_check (a no-op at run time): the queue namespace_import_prepare makes.
   perform 'PRAGMA:TABLE: lifecycle_import_queue (level int, like lifecycle.namespace_imports)';
+  perform lifecycle.namespace_import_tables_check();
   if pg_catalog.to_regclass('pg_temp.lifecycle_import_queue') is null then
     raise exception using errcode = 'NS010', message = 'no import is prepared in this session',
       hint = 'Use lifecycle.namespace_import_apply() or CALL lifecycle.namespace_import_run().';
@@ -2281,6 +2304,9 @@ begin
   if pg_catalog.to_regclass('pg_temp.lifecycle_import_queue') is not null then
     drop table pg_temp.lifecycle_import_queue;
   end if;
+  if pg_catalog.to_regclass('pg_temp.lifecycle_import_progress') is not null then
+    drop table pg_temp.lifecycle_import_progress;
+  end if;
   select count(*) into rejected from lifecycle.namespace_imports s where s.reject_code is not null;
   return rejected;
 end
@@ -2303,12 +2329,19 @@ declare
 begin
   -- For plpgsql_check (a no-op at run time): the queue made below.
   perform 'PRAGMA:TABLE: lifecycle_import_queue (level int, like lifecycle.namespace_imports)';
+  perform 'PRAGMA:TABLE: lifecycle_import_progress (level int, cursor_id bigint, queued bigint)';
+  -- Whatever would refuse a batch later refuses now, before a verdict is cleared.
+  perform lifecycle.namespace_import_tables_check();
+  perform lifecycle.namespace_import_skips_rechecks();
   update lifecycle.namespace_imports s set reject_code = null, reject_reason = null where s.reject_code is not null;
   -- A table just filled by COPY has no statistics; the walk below needs them to choose hash joins
   -- over a million index probes.
   analyze lifecycle.namespace_imports;
   if pg_catalog.to_regclass('pg_temp.lifecycle_import_queue') is not null then
     drop table pg_temp.lifecycle_import_queue;
+  end if;
+  if pg_catalog.to_regclass('pg_temp.lifecycle_import_progress') is not null then
+    drop table pg_temp.lifecycle_import_progress;
   end if;
   -- Level by level, each level written in id order, so the queue lies on disk in the order the
   -- batches read it (a temporary table lives in the session's small local buffers, where random
@@ -2334,10 +2367,9 @@ begin
     queued := queued + added;
     lvl := lvl + 1;
   end loop;
-  -- Batches read the queue from the start and count down what is left (session-level settings:
-  -- they live as long as the queue).
-  perform pg_catalog.set_config('lifecycle.import_cursor', '0:0', false);
-  perform pg_catalog.set_config('lifecycle.import_left', queued::text, false);
+  -- Batches read the queue from the start and count down what is left.
+  create temporary table lifecycle_import_progress on commit preserve rows as
+  select 0 as level, 0::bigint as cursor_id, queued as queued;
   create index on pg_temp.lifecycle_import_queue (level, id);
   analyze pg_temp.lifecycle_import_queue;
   return queued;
@@ -2358,6 +2390,11 @@ declare
   batches int := 0;
   so_far_rejected bigint := 0;
 begin
+  -- Before the prepare step, which clears the staged rows' verdicts and commits.
+  if batch_size is null or batch_size < 1 then
+    raise exception using errcode = 'NS010', message = 'batch_size must be at least 1',
+      detail = pg_catalog.format('batch_size=%s', batch_size), hint = 'Pass a positive batch size, or none (10000).';
+  end if;
   imported := 0;
   queued := lifecycle.namespace_import_prepare();
   commit;
@@ -2385,6 +2422,55 @@ $$;
 --
 
 COMMENT ON PROCEDURE lifecycle.namespace_import_run(IN batch_size integer, INOUT imported bigint, INOUT rejected bigint) IS 'Import lifecycle.namespace_imports in committed batches with progress; resumable; returns (imported, rejected).';
+
+--
+-- Name: namespace_import_skips_rechecks(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_import_skips_rechecks() RETURNS boolean
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $$
+declare
+  said constant text := pg_catalog.lower(pg_catalog.btrim(
+    coalesce(pg_catalog.current_setting('lifecycle.import_skip_rechecks', true), '')));
+begin
+  if said in ('', 'on', 'true', 'yes', '1') then
+    return true;
+  elsif said in ('off', 'false', 'no', '0') then
+    return false;
+  end if;
+  raise exception using errcode = 'NS010', message = 'lifecycle.import_skip_rechecks is neither on nor off',
+    hint = 'SET lifecycle.import_skip_rechecks to on or off, or RESET it.';
+end
+$$;
+
+--
+-- Name: namespace_import_tables_check(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_import_tables_check() RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  planted text;
+begin
+  select c.relname into planted
+    from pg_catalog.pg_class c
+   where c.relnamespace = pg_catalog.pg_my_temp_schema()
+     and c.relname in ('lifecycle_import_queue', 'lifecycle_import_progress', 'lifecycle_import_parents',
+                       'lifecycle_import_verdicts')
+     and pg_catalog.pg_get_userbyid(c.relowner) <> current_user
+   limit 1;
+  if found then
+    raise exception using errcode = 'NS010',
+      message = pg_catalog.format('a temporary table pg_temp.%s that the import did not make is in the way', planted),
+      detail = pg_catalog.format('table=pg_temp.%s', planted),
+      hint = 'Drop it, or import from another session.';
+  end if;
+end
+$$;
 
 --
 -- Name: namespace_lock(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -3740,7 +3826,7 @@ $$;
 
 CREATE FUNCTION lifecycle.path_slug_refusal(path text) RETURNS text
     LANGUAGE sql STABLE PARALLEL SAFE
-    RETURN CASE WHEN ((path ~ '^(?!.*\.\.)(?!.*\.(git|atom)$)[a-z0-9]([a-z0-9._-]*[a-z0-9])?$'::text) AND (length(path) <= 100)) THEN NULL::text WHEN (path IS NULL) THEN 'path is required'::text WHEN (length(path) > 100) THEN format('path is %s characters long, more than 100'::text, length(path)) WHEN (path !~ '^[a-z0-9]([a-z0-9._-]*[a-z0-9])?$'::text) THEN format('path %L is not a lowercase slug (a-z, 0-9, _ - . inside; a letter or digit at both ends)'::text, path) WHEN (path ~ '\.\.'::text) THEN format('path %L contains ".."'::text, path) WHEN (path ~ '\.(git|atom)$'::text) THEN format('path %L ends in .git or .atom'::text, path) ELSE NULL::text END;
+    RETURN CASE WHEN ((path ~ '^(?!.*\.\.)(?!.*\.(git|atom)$)[a-z0-9]([a-z0-9._-]*[a-z0-9])?$'::text) AND (length(path) <= 100)) THEN NULL::text WHEN (path IS NULL) THEN 'path is required'::text WHEN (lifecycle.character_refusal('path'::text, path) IS NOT NULL) THEN lifecycle.character_refusal('path'::text, path) WHEN (length(path) > 100) THEN format('path is %s characters long, more than 100'::text, length(path)) WHEN (path !~ '^[a-z0-9]([a-z0-9._-]*[a-z0-9])?$'::text) THEN format('path %L is not a lowercase slug (a-z, 0-9, _ - . inside; a letter or digit at both ends)'::text, path) WHEN (path ~ '\.\.'::text) THEN format('path %L contains ".."'::text, path) WHEN (path ~ '\.(git|atom)$'::text) THEN format('path %L ends in .git or .atom'::text, path) ELSE NULL::text END;
 
 --
 -- Name: read_only_refusal(bigint, text); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -6183,6 +6269,12 @@ GRANT ALL ON FUNCTION lifecycle.audit_record(idempotency_key text, source_lsn pg
 REVOKE ALL ON FUNCTION lifecycle.caller_may_act_as_system() FROM PUBLIC;
 
 --
+-- Name: FUNCTION character_refusal(what text, value text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.character_refusal(what text, value text) FROM PUBLIC;
+
+--
 -- Name: FUNCTION check_invariants(); Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -6544,6 +6636,18 @@ GRANT ALL ON FUNCTION lifecycle.namespace_import_prepare() TO lifecycle_worker;
 
 REVOKE ALL ON PROCEDURE lifecycle.namespace_import_run(IN batch_size integer, INOUT imported bigint, INOUT rejected bigint) FROM PUBLIC;
 GRANT ALL ON PROCEDURE lifecycle.namespace_import_run(IN batch_size integer, INOUT imported bigint, INOUT rejected bigint) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION namespace_import_skips_rechecks(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_import_skips_rechecks() FROM PUBLIC;
+
+--
+-- Name: FUNCTION namespace_import_tables_check(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_import_tables_check() FROM PUBLIC;
 
 --
 -- Name: FUNCTION namespace_lock(namespace_id bigint); Type: ACL; Schema: lifecycle; Owner: -
