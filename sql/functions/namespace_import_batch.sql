@@ -5,12 +5,13 @@
 -- imported and rejected, and how many rows are still queued.
 --
 -- The rules a staged row must meet, first failure wins:
---   NS010 an id outside 1 to 2^62 - 1 (see below); an id already in use; an unknown type; an organization with a parent; a project as
---         parent; deeper than namespace_max_depth(); an unknown visibility; a name name_refusal
---         refuses; no path; a path with a control or bidirectional formatting character
---         (character_refusal: not normalised, refused); an unknown state or preserved_state; transfer_in_progress (its move
---         cannot be imported: finish or cancel it first); a preserved_state that is not a
---         permanent state, or not one the matrix leads from to the staged state
+--   NS010 an id outside 1 to 2^62 - 1 (see below); an id already in use; an unknown type; an
+--         organization with a parent; a project as parent; deeper than namespace_max_depth(); an
+--         unknown visibility; a name name_refusal refuses; no path; a path with a control or
+--         bidirectional formatting character (character_refusal: refused, not normalised); an
+--         unknown state or preserved_state; transfer_in_progress (its move cannot be imported:
+--         finish or cancel it first); a preserved_state that is not a permanent state, or not one
+--         the matrix leads from to the staged state
 --   NS004 a parent neither in lifecycle.namespaces nor importable (rejected itself: "below
 --         rejected row N")
 --   NS002 more visible than its parent
