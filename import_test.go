@@ -193,3 +193,40 @@ func TestAnImportAndAnInsertRacingForAPathEndInNS006(t *testing.T) {
 		}
 	}
 }
+
+// CALL lifecycle.namespace_import_run(batch_size) commits its prepare step, which clears the
+// staged rows' verdicts, before its first batch: a null, zero or negative batch size is refused
+// with NS010 before that step, outside a transaction as an operator calls it, and every staged
+// row keeps its code and reason.
+func TestAnImportRunWithABadBatchSizeCommitsNothing(t *testing.T) {
+	ctx := context.Background()
+	url := dbtest.NewDatabase(t)
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	if _, err := pool.Exec(ctx, `insert into lifecycle.namespace_imports (id, parent_id, type, path, name, reject_code, reject_reason)
+		values (8100, null, 'team', 'bad-type', 'Bad', 'NS010', 'earlier verdict')`); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, dbtest.LoginAs(t, url, "lifecycle_worker"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	for _, size := range []string{"null", "0", "-1"} {
+		_, err := conn.Exec(ctx, `call lifecycle.namespace_import_run(`+size+`)`)
+		var pgErr *pgconn.PgError
+		if !errors.As(err, &pgErr) || pgErr.Code != "NS010" {
+			t.Fatalf("namespace_import_run(%s): %v, want NS010", size, err)
+		}
+		var code, reason string
+		if err := pool.QueryRow(ctx, `select coalesce(reject_code, 'none'), coalesce(reject_reason, 'none') from lifecycle.namespace_imports where id = 8100`).Scan(&code, &reason); err != nil {
+			t.Fatal(err)
+		}
+		if code != "NS010" || reason != "earlier verdict" {
+			t.Fatalf("after namespace_import_run(%s): the staged row says %s %q, want its earlier verdict kept", size, code, reason)
+		}
+	}
+}

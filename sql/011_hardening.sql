@@ -28,7 +28,7 @@ update lifecycle.states set operation = 'hard_delete' where code = 4;
 update lifecycle.states set operation = 'transfer' where code = 5;
 
 {{ template "functions/namespace_max_depth.sql" . }}
-{{ template "functions/name_refusal.sql" . }}
+{{ template "snapshots/011/name_refusal.sql" . }}
 {{ template "snapshots/011/namespace_lock_sibling_path.sql" . }}
 {{ template "snapshots/011/namespaces_paths.sql" . }}
 {{ template "snapshots/011/namespaces_visibility.sql" . }}

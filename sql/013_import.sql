@@ -41,7 +41,7 @@ alter table lifecycle.namespace_redirects drop constraint namespace_redirects_ki
 alter table lifecycle.namespace_redirects
   add constraint namespace_redirects_kind_check check (kind in ('rename', 'transfer', 'import'));
 
-{{ template "functions/path_slug_refusal.sql" . }}
+{{ template "snapshots/013/path_slug_refusal.sql" . }}
 {{ template "functions/path_refusal.sql" . }}
 {{ template "functions/path_normalised.sql" . }}
 {{ template "snapshots/013/namespaces_traversal_ids_maintain.sql" . }}
@@ -52,11 +52,11 @@ alter table lifecycle.namespace_redirects
 {{ template "snapshots/013/namespaces_facts.sql" . }}
 {{ template "snapshots/013/namespace_state_updates_facts.sql" . }}
 {{ template "snapshots/013/namespace_details_validate.sql" . }}
-{{ template "functions/namespace_import_prepare.sql" . }}
+{{ template "snapshots/013/namespace_import_prepare.sql" . }}
 {{ template "snapshots/013/namespace_import_batch.sql" . }}
 {{ template "snapshots/013/namespace_import_finish.sql" . }}
 {{ template "functions/namespace_import_apply.sql" . }}
-{{ template "functions/namespace_import_run.sql" . }}
+{{ template "snapshots/013/namespace_import_run.sql" . }}
 
 revoke all on all functions in schema lifecycle from public;
 revoke all on all procedures in schema lifecycle from public;

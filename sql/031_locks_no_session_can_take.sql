@@ -88,9 +88,9 @@ $$;
 drop table lifecycle.sweep_claims;
 
 drop function lifecycle.namespace_import_finish();
-{{ template "snapshots/013/namespace_import_finish.sql" . }}
+{{ template "snapshots/029/namespace_import_finish.sql" . }}
 drop function lifecycle.namespace_import_batch(int);
-{{ template "snapshots/013/namespace_import_batch.sql" . }}
+{{ template "snapshots/029/namespace_import_batch.sql" . }}
 revoke all on function lifecycle.namespace_import_batch(int), lifecycle.namespace_import_finish() from public;
 grant execute on function lifecycle.namespace_import_batch(int), lifecycle.namespace_import_finish() to lifecycle_worker;
 

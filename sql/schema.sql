@@ -204,6 +204,14 @@ end
 $$;
 
 --
+-- Name: character_refusal(text, text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.character_refusal(what text, value text) RETURNS text
+    LANGUAGE sql STABLE PARALLEL SAFE
+    RETURN CASE WHEN (value ~ '[\x01-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]'::text) THEN format('%s contains U+%s, a control or bidirectional formatting character'::text, what, upper(lpad(to_hex(ascii("substring"(value, '[\x01-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]'::text))), 4, '0'::text))) ELSE NULL::text END;
+
+--
 -- Name: check_invariants(); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -342,11 +350,8 @@ begin
 
   -- One writer at a time (the syncer's update, a rebuild, a DELETE of namespaces: step 6 of the
   -- global lock order, namespace_lock_path): each statement below reads the tree after the lock,
-  -- so no row is written from a tree older than another writer's. Readers are not blocked. A row
-  -- of lifecycle.lock_rows, not a lock on the table: any role that may read the table may hold a
-  -- lock on it (PREPARE of an INSERT takes ROW EXCLUSIVE before privileges are checked), which
-  -- SHARE ROW EXCLUSIVE, taken here before, would wait for.
-  perform 1 from lifecycle.lock_rows l where l.name = 'effective_states' for update;
+  -- so no row is written from a tree older than another writer's. Readers are not blocked.
+  lock table lifecycle.effective_states in share row exclusive mode;
   if exists (select from pg_catalog.unnest(facts) f
               where (f ->> 'action' = 'table_truncated' and f -> 'details' -> 'tables' ? 'lifecycle.namespaces')
                  or (f ->> 'action' = 'namespaces_imported' and (f -> 'details' ->> 'backfill')::boolean)) then
@@ -396,7 +401,7 @@ CREATE FUNCTION lifecycle.effective_states_refresh() RETURNS void
     AS $$
 begin
   -- One writer at a time, as in effective_states_apply (whose lock this is).
-  perform 1 from lifecycle.lock_rows l where l.name = 'effective_states' for update;
+  lock table lifecycle.effective_states in share row exclusive mode;
   -- Every root's subtree, as effective_states_apply writes one (the one writer of the rows);
   -- effective_states_computed, the recursive definition, stays the independent reference that
   -- effective_states_verify compares with.
@@ -959,7 +964,7 @@ begin
           having bool_or(r.holds)) f
     join lifecycle.namespaces n on n.id = f.ns and n.state = 0;
 
-  perform lifecycle.transaction_flag_raise('importing'), pg_catalog.set_config('lifecycle.importing', 'on', true);
+  perform pg_catalog.set_config('lifecycle.importing', 'on', true);
   update lifecycle.namespaces n
      set state = f.state, state_changes = n.state_changes + 1, updated_at = f.at,
          deletion_scheduled_at = case when f.state in (2, 4) then f.at end,
@@ -978,7 +983,7 @@ begin
            || case when f.state = 1 then '{}'::jsonb else pg_catalog.jsonb_build_object('preserved_state', f.preserved) end
     from pg_temp.lifecycle_backfill f
    where d.namespace_id = f.ns;
-  perform lifecycle.transaction_flag_lower('importing'), pg_catalog.set_config('lifecycle.importing', '', true);
+  perform pg_catalog.set_config('lifecycle.importing', '', true);
 
   if changed > 0 then
     perform lifecycle.fact_emit('namespaces_imported', null, '{}'::bigint[], null, null,
@@ -1216,10 +1221,10 @@ declare
   at timestamptz;
   actor bigint;
   touched bigint[] := '{}'::bigint[];
-  outermost boolean;
+  outer_applying text := coalesce(pg_catalog.current_setting('lifecycle.legacy_bridge_applying', true), '');
   ns_id bigint;
 begin
-  outermost := lifecycle.transaction_flag_raise('legacy_bridge_applying');
+  perform pg_catalog.set_config('lifecycle.legacy_bridge_applying', 'on', true);
   for b in select * from lifecycle.legacy_bridges x where x.source = tg_relid order by x.state loop
     ns_col := lifecycle.legacy_bridge_column(b.source, b.namespace_attnum);
     when_col := case when b.when_attnum is not null then lifecycle.legacy_bridge_column(b.source, b.when_attnum) end;
@@ -1247,10 +1252,10 @@ begin
       touched := touched || new_ns;
     end if;
   end loop;
+  perform pg_catalog.set_config('lifecycle.legacy_bridge_applying', outer_applying, true);
   -- Inside another source trigger's loop (an application trigger writing a bridged table), that
   -- one writes back at its end.
-  if outermost then
-    perform lifecycle.transaction_flag_lower('legacy_bridge_applying');
+  if outer_applying <> 'on' then
     foreach ns_id in array array(select distinct t from pg_catalog.unnest(touched) t order by t) loop
       perform lifecycle.legacy_bridge_sync(ns_id);
     end loop;
@@ -1268,7 +1273,7 @@ CREATE FUNCTION lifecycle.legacy_bridge_state() RETURNS trigger
     SET search_path TO ''
     AS $$
 begin
-  if new.state = old.state or lifecycle.transaction_flag_raised('legacy_bridge_applying') then
+  if new.state = old.state or pg_catalog.current_setting('lifecycle.legacy_bridge_applying', true) = 'on' then
     return null;
   end if;
   perform lifecycle.legacy_bridge_sync(new.id);
@@ -1288,18 +1293,14 @@ declare
   b lifecycle.legacy_bridges;
   ns lifecycle.namespaces;
   preserved text;
-  at timestamptz;
-  actor bigint;
+  at timestamptz := coalesce(nullif(pg_catalog.current_setting('lifecycle.changed_at', true), '')::timestamptz, pg_catalog.now());
+  actor bigint := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
 begin
   select * into ns from lifecycle.namespaces n where n.id = ns_id;
   if not found then
     return;
   end if;
-  select d.state_metadata ->> 'preserved_state',
-         coalesce((d.state_metadata ->> 'last_updated_at')::timestamptz, pg_catalog.now()),
-         (d.state_metadata ->> 'last_changed_by_user_id')::bigint
-    into preserved, at, actor
-    from lifecycle.namespace_details d where d.namespace_id = ns_id;
+  select d.state_metadata ->> 'preserved_state' into preserved from lifecycle.namespace_details d where d.namespace_id = ns_id;
   for b in select * from lifecycle.legacy_bridges x order by x.id loop
     continue when b.namespace_types is not null and not ns.type = any (b.namespace_types);
     perform lifecycle.legacy_bridge_write(b, ns.id, lifecycle.legacy_bridge_says(b.state, ns.state, preserved), at, actor);
@@ -1378,7 +1379,7 @@ $_$;
 
 CREATE FUNCTION lifecycle.name_refusal(name text) RETURNS text
     LANGUAGE sql STABLE PARALLEL SAFE
-    RETURN CASE WHEN (name IS NULL) THEN 'name is required'::text WHEN (char_length(name) > 255) THEN format('name is %s characters long, more than 255'::text, char_length(name)) WHEN (btrim(name) = ''::text) THEN 'name is blank'::text WHEN (name ~ '[\x01-\x1f\x7f]'::text) THEN 'name contains a control character'::text ELSE NULL::text END;
+    RETURN CASE WHEN (name IS NULL) THEN 'name is required'::text WHEN (char_length(name) > 255) THEN format('name is %s characters long, more than 255'::text, char_length(name)) WHEN (btrim(name) = ''::text) THEN 'name is blank'::text ELSE lifecycle.character_refusal('name'::text, name) END;
 
 --
 -- Name: namespace_access_level(bigint[], bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -1628,6 +1629,7 @@ CREATE TABLE lifecycle.namespaces (
     deletion_scheduled_at timestamp with time zone,
     deletion_scheduled_by bigint,
     state_changes bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT namespaces_id_range CHECK (((id >= 1) AND (id <= '9223372036854775806'::bigint))),
     CONSTRAINT namespaces_no_self_parent CHECK ((parent_id <> id)),
     CONSTRAINT namespaces_organization_is_root CHECK (((type <> 'organization'::text) OR (parent_id IS NULL))),
     CONSTRAINT namespaces_type_check CHECK ((type = ANY (ARRAY['organization'::text, 'group'::text, 'project'::text, 'user'::text])))
@@ -1644,6 +1646,12 @@ COMMENT ON TABLE lifecycle.namespaces IS 'Organizations, groups, projects and us
 --
 
 COMMENT ON COLUMN lifecycle.namespaces.traversal_ids IS 'Ids from the root to this namespace, kept by the database; descendants of X are the rows with X as a prefix.';
+
+--
+-- Name: CONSTRAINT namespaces_id_range ON namespaces; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON CONSTRAINT namespaces_id_range ON lifecycle.namespaces IS '0 is the "no parent" key of sibling paths (coalesce(parent_id, 0)); the subtree bound of the guards is the last id + 1.';
 
 --
 -- Name: namespace_effective_state(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -1970,35 +1978,36 @@ declare
   last_id bigint;
   states jsonb;
   replica boolean := false;
-  cursor_at text;
   after_id bigint;
   from_id bigint;
   taken bigint;
+  left_before bigint;
   left_after bigint;
-  path_ids bigint[];
-  claims tid[];
+  skip_rechecks boolean;
 begin
   -- For plpgsql_check (no-ops at run time): the queue namespace_import_prepare makes, and the
   -- tables below make.
   perform 'PRAGMA:TABLE: lifecycle_import_queue (level int, like lifecycle.namespace_imports)';
+  perform 'PRAGMA:TABLE: lifecycle_import_progress (level int, cursor_id bigint, queued bigint)';
   perform 'PRAGMA:TABLE: lifecycle_import_parents (id bigint)';
   perform 'PRAGMA:TABLE: lifecycle_import_verdicts (id bigint, parent_id bigint, type text, path text, name text, visibility text, state_name text, state smallint, state_permanent boolean, state_pending boolean, preserved smallint, preserved_name text, changed_at timestamptz, changed_by bigint, created_at timestamptz, parent_path bigint[], legacy_path boolean, final_path text, code text, reason text)';
   if max_rows is null or max_rows < 1 then
     raise exception using errcode = 'NS010', message = 'max_rows must be at least 1',
       detail = pg_catalog.format('max_rows=%s', max_rows), hint = 'Pass a positive batch size.';
   end if;
-  if pg_catalog.to_regclass('pg_temp.lifecycle_import_queue') is null then
+  perform lifecycle.namespace_import_tables_check();
+  if pg_catalog.to_regclass('pg_temp.lifecycle_import_queue') is null
+     or pg_catalog.to_regclass('pg_temp.lifecycle_import_progress') is null then
     raise exception using errcode = 'NS010', message = 'no import is prepared in this session',
       hint = 'Call lifecycle.namespace_import_prepare() first, or use lifecycle.namespace_import_apply() or CALL lifecycle.namespace_import_run().';
   end if;
-  perform 1 from lifecycle.lock_rows l where l.name = 'namespace import' for update;
+  skip_rechecks := lifecycle.namespace_import_skips_rechecks();
+  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended('lifecycle namespace import', 0));
 
-  -- The queue is read in (level, id) order from where the last batch stopped (the session's
-  -- lifecycle.import_cursor, "level:id"), not emptied as it goes; one level per batch, so a row's
-  -- parent was imported by an earlier batch, never the same one.
-  cursor_at := coalesce(nullif(pg_catalog.current_setting('lifecycle.import_cursor', true), ''), '0:0');
-  lvl := pg_catalog.split_part(cursor_at, ':', 1)::int;
-  after_id := pg_catalog.split_part(cursor_at, ':', 2)::bigint;
+  -- The queue is read in (level, id) order from where the last batch stopped (its progress row,
+  -- which only the import writes), not emptied as it goes; one level per batch, so a row's parent
+  -- was imported by an earlier batch, never the same one.
+  select p.level, p.cursor_id, p.queued into lvl, after_id, left_before from pg_temp.lifecycle_import_progress p;
   select q.level, q.id into lvl, from_id
     from pg_temp.lifecycle_import_queue q
    where (q.level, q.id) > (lvl, after_id)
@@ -2014,29 +2023,21 @@ begin
     drop table pg_temp.lifecycle_import_verdicts;
     drop table pg_temp.lifecycle_import_parents;
   end if;
-  -- Step 1: the batch's parents and their ancestors, shared. (Every lookup of a big table below
-  -- goes by its index for the batch's ids, whatever the planner's statistics say of a table that
-  -- grows by the batch: an array, or a lateral probe kept from being flattened into a join by
-  -- offset 0.)
+  -- Step 1: the batch's parents, root first, FOR SHARE. (Every lookup of a big table below goes
+  -- by its index for the batch's ids, whatever the planner's statistics say of a table that grows
+  -- by the batch: an array, or a lateral probe kept from being flattened into a join by offset 0.)
   create temporary table lifecycle_import_parents on commit drop as
   select distinct q.parent_id as id
     from (select q.parent_id from pg_temp.lifecycle_import_queue q
            where q.level = lvl and q.id >= from_id order by q.id limit max_rows) q
    where q.parent_id is not null;
   analyze pg_temp.lifecycle_import_parents;
-  -- A move committed between reading the paths and locking them changes a path: then lock the
-  -- new one too (the ones held stay held).
-  loop
-    select pg_catalog.array_agg(distinct a.id) into path_ids
-      from lifecycle.namespaces n
-     cross join pg_catalog.unnest(n.traversal_ids) as a (id)
-     where n.id = any (array(select p.id from pg_temp.lifecycle_import_parents p));
-    perform lifecycle.namespace_lock_path(coalesce(path_ids, '{}'));
-    exit when not exists (select from lifecycle.namespaces n
-                           cross join pg_catalog.unnest(n.traversal_ids) as a (id)
-                           where n.id = any (array(select p.id from pg_temp.lifecycle_import_parents p))
-                             and a.id <> all (path_ids));
-  end loop;
+  perform 1 from lifecycle.namespaces n
+   where n.id = any (array(select p.id from pg_temp.lifecycle_import_parents p))
+   order by n.traversal_ids
+     for share of n;
+  -- Step 3: every sibling path.
+  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended('lifecycle sibling paths (all)', 0));
 
   -- Every verdict in one statement, over the rows and what their parents are now (committed
   -- and locked): the row rules, first failure wins; then the path each valid row gets. A valid
@@ -2082,6 +2083,8 @@ begin
     select r.*,
            case when r.legacy_path then lifecycle.path_normalised(r.path) else r.path end as wanted_path,
            case
+       when r.id < 1 or r.id > 4611686018427387903
+         then 'NS010:' || pg_catalog.format('namespace id %s is outside 1 to 4611686018427387903 (2^62 - 1)', r.id)
        when r.id_used then 'NS010:' || pg_catalog.format('namespace id %s is in use', r.id)
        when r.type is null or r.type not in ('organization', 'group', 'project', 'user')
          then 'NS010:' || pg_catalog.format('unknown type %L', r.type)
@@ -2097,6 +2100,9 @@ begin
          then 'NS002:' || pg_catalog.format('%s, more visible than its parent (%s)', r.visibility, r.parent_visibility)
        when r.name_refused is not null then 'NS010:' || r.name_refused
        when r.path is null or r.path = '' then 'NS010:path is required'
+       -- (A valid slug holds no such character: only a legacy path is asked.)
+       when r.legacy_path and lifecycle.character_refusal('path', r.path) is not null
+         then 'NS010:' || lifecycle.character_refusal('path', r.path)
        when r.state is null then 'NS010:' || pg_catalog.format('unknown state %L', r.state_name)
        when r.state = 5 then 'NS010:a transfer in progress cannot be imported: finish or cancel it first'
        when r.preserved_name is not null and r.preserved is null
@@ -2163,39 +2169,24 @@ begin
               else r.reason end as reason
     from ranked r;
   select count(*), max(b.id) into taken, after_id from pg_temp.lifecycle_import_verdicts b;
-  left_after := pg_catalog.current_setting('lifecycle.import_left')::bigint - taken;
-  noted := pg_catalog.set_config('lifecycle.import_cursor', lvl || ':' || after_id, false)
-        || pg_catalog.set_config('lifecycle.import_left', left_after::text, false);
+  left_after := left_before - taken;
+  update pg_temp.lifecycle_import_progress p set level = lvl, cursor_id = after_id, queued = left_after;
 
-  -- Step 3: claim every path the batch makes live (as namespace_lock_sibling_path does one by
-  -- one), in one order. A creation that committed since the verdicts holds its path; one still
-  -- running is waited for; one that starts now waits for this batch.
-  with claimed as (
-    insert into lifecycle.path_claims as c (parent_id, path)
-    select b.parent_id, b.final_path
-      from pg_temp.lifecycle_import_verdicts b
-     where b.code is null and not b.state_pending
-     order by b.parent_id, b.final_path
-    on conflict do nothing
-    returning c.ctid)
-  select pg_catalog.array_agg(claimed.ctid) into claims from claimed;
-  delete from lifecycle.path_claims c where c.ctid = any (claims);
-  -- Checked again under the claims: a path a live namespace holds after all (a creation committed
-  -- since the verdicts, or a normalised path with its suffix, by bad luck): NS006.
+  -- A normalised path with its suffix that a live namespace holds after all (bad luck): NS006.
   update pg_temp.lifecycle_import_verdicts b
      set code = 'NS006', reason = pg_catalog.format('path %s is taken by a live sibling', b.final_path)
-   where b.code is null and not b.state_pending
+   where b.code is null and not b.state_pending and b.legacy_path
      and exists (select from lifecycle.namespaces n
                   where coalesce(n.parent_id, 0) = coalesce(b.parent_id, 0) and n.path = b.final_path
                     and n.state <> 2 and n.state <> 4);
 
   -- The rows: no INSERT trigger fires for them (traversal_ids given, lifecycle.importing set).
-  noted := lifecycle.transaction_flag_raise('importing')::text || pg_catalog.set_config('lifecycle.importing', 'on', true);
+  noted := pg_catalog.set_config('lifecycle.importing', 'on', true);
   -- Foreign keys would check each row again for a parent and a namespace checked above (and
   -- locked): when the schema's owner may (a superuser), the batch's writes skip them, and every
   -- trigger, in replica mode, until they are done. Otherwise they run; the outcome is the same.
   -- lifecycle.import_skip_rechecks = off keeps them (the tests run both ways).
-  if pg_catalog.current_setting('lifecycle.import_skip_rechecks', true) is distinct from 'off' then
+  if skip_rechecks then
     begin
       noted := pg_catalog.set_config('session_replication_role', 'replica', true);
       replica := true;
@@ -2242,7 +2233,7 @@ begin
      and not exists (select from lifecycle.namespaces n
                       where coalesce(n.parent_id, 0) = coalesce(b.parent_id, 0) and n.path = pg_catalog.lower(b.path)
                         and n.state <> 2 and n.state <> 4);
-  noted := lifecycle.transaction_flag_lower('importing')::text || pg_catalog.set_config('lifecycle.importing', '', true);
+  noted := pg_catalog.set_config('lifecycle.importing', '', true);
   if replica then
     noted := pg_catalog.set_config('session_replication_role', 'origin', true);
   end if;
@@ -2284,12 +2275,12 @@ declare
 begin
   -- For plpgsql_check (a no-op at run time): the queue namespace_import_prepare makes.
   perform 'PRAGMA:TABLE: lifecycle_import_queue (level int, like lifecycle.namespace_imports)';
+  perform lifecycle.namespace_import_tables_check();
   if pg_catalog.to_regclass('pg_temp.lifecycle_import_queue') is null then
     raise exception using errcode = 'NS010', message = 'no import is prepared in this session',
       hint = 'Use lifecycle.namespace_import_apply() or CALL lifecycle.namespace_import_run().';
   end if;
-  -- One import at a time (namespace_import_batch takes the same row).
-  perform 1 from lifecycle.lock_rows l where l.name = 'namespace import' for update;
+  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended('lifecycle namespace import', 0));
   with recursive below (id, blocker) as (
     select s.id, r.id
       from lifecycle.namespace_imports s
@@ -2313,6 +2304,9 @@ begin
   if pg_catalog.to_regclass('pg_temp.lifecycle_import_queue') is not null then
     drop table pg_temp.lifecycle_import_queue;
   end if;
+  if pg_catalog.to_regclass('pg_temp.lifecycle_import_progress') is not null then
+    drop table pg_temp.lifecycle_import_progress;
+  end if;
   select count(*) into rejected from lifecycle.namespace_imports s where s.reject_code is not null;
   return rejected;
 end
@@ -2335,12 +2329,19 @@ declare
 begin
   -- For plpgsql_check (a no-op at run time): the queue made below.
   perform 'PRAGMA:TABLE: lifecycle_import_queue (level int, like lifecycle.namespace_imports)';
+  perform 'PRAGMA:TABLE: lifecycle_import_progress (level int, cursor_id bigint, queued bigint)';
+  -- Whatever would refuse a batch later refuses now, before a verdict is cleared.
+  perform lifecycle.namespace_import_tables_check();
+  perform lifecycle.namespace_import_skips_rechecks();
   update lifecycle.namespace_imports s set reject_code = null, reject_reason = null where s.reject_code is not null;
   -- A table just filled by COPY has no statistics; the walk below needs them to choose hash joins
   -- over a million index probes.
   analyze lifecycle.namespace_imports;
   if pg_catalog.to_regclass('pg_temp.lifecycle_import_queue') is not null then
     drop table pg_temp.lifecycle_import_queue;
+  end if;
+  if pg_catalog.to_regclass('pg_temp.lifecycle_import_progress') is not null then
+    drop table pg_temp.lifecycle_import_progress;
   end if;
   -- Level by level, each level written in id order, so the queue lies on disk in the order the
   -- batches read it (a temporary table lives in the session's small local buffers, where random
@@ -2366,10 +2367,9 @@ begin
     queued := queued + added;
     lvl := lvl + 1;
   end loop;
-  -- Batches read the queue from the start and count down what is left (session-level settings:
-  -- they live as long as the queue).
-  perform pg_catalog.set_config('lifecycle.import_cursor', '0:0', false);
-  perform pg_catalog.set_config('lifecycle.import_left', queued::text, false);
+  -- Batches read the queue from the start and count down what is left.
+  create temporary table lifecycle_import_progress on commit preserve rows as
+  select 0 as level, 0::bigint as cursor_id, queued as queued;
   create index on pg_temp.lifecycle_import_queue (level, id);
   analyze pg_temp.lifecycle_import_queue;
   return queued;
@@ -2390,6 +2390,11 @@ declare
   batches int := 0;
   so_far_rejected bigint := 0;
 begin
+  -- Before the prepare step, which clears the staged rows' verdicts and commits.
+  if batch_size is null or batch_size < 1 then
+    raise exception using errcode = 'NS010', message = 'batch_size must be at least 1',
+      detail = pg_catalog.format('batch_size=%s', batch_size), hint = 'Pass a positive batch size, or none (10000).';
+  end if;
   imported := 0;
   queued := lifecycle.namespace_import_prepare();
   commit;
@@ -2417,6 +2422,55 @@ $$;
 --
 
 COMMENT ON PROCEDURE lifecycle.namespace_import_run(IN batch_size integer, INOUT imported bigint, INOUT rejected bigint) IS 'Import lifecycle.namespace_imports in committed batches with progress; resumable; returns (imported, rejected).';
+
+--
+-- Name: namespace_import_skips_rechecks(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_import_skips_rechecks() RETURNS boolean
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $$
+declare
+  said constant text := pg_catalog.lower(pg_catalog.btrim(
+    coalesce(pg_catalog.current_setting('lifecycle.import_skip_rechecks', true), '')));
+begin
+  if said in ('', 'on', 'true', 'yes', '1') then
+    return true;
+  elsif said in ('off', 'false', 'no', '0') then
+    return false;
+  end if;
+  raise exception using errcode = 'NS010', message = 'lifecycle.import_skip_rechecks is neither on nor off',
+    hint = 'SET lifecycle.import_skip_rechecks to on or off, or RESET it.';
+end
+$$;
+
+--
+-- Name: namespace_import_tables_check(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_import_tables_check() RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  planted text;
+begin
+  select c.relname into planted
+    from pg_catalog.pg_class c
+   where c.relnamespace = pg_catalog.pg_my_temp_schema()
+     and c.relname in ('lifecycle_import_queue', 'lifecycle_import_progress', 'lifecycle_import_parents',
+                       'lifecycle_import_verdicts')
+     and pg_catalog.pg_get_userbyid(c.relowner) <> current_user
+   limit 1;
+  if found then
+    raise exception using errcode = 'NS010',
+      message = pg_catalog.format('a temporary table pg_temp.%s that the import did not make is in the way', planted),
+      detail = pg_catalog.format('table=pg_temp.%s', planted),
+      hint = 'Drop it, or import from another session.';
+  end if;
+end
+$$;
 
 --
 -- Name: namespace_lock(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -2462,28 +2516,50 @@ end
 $$;
 
 --
+-- Name: namespace_lock_key(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_lock_key(id bigint) RETURNS bigint
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN (id # '3001666571030907431'::bigint);
+
+--
 -- Name: namespace_lock_path(bigint[], boolean); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
 CREATE FUNCTION lifecycle.namespace_lock_path(ids bigint[], exclusive boolean DEFAULT false) RETURNS void
-    LANGUAGE plpgsql SECURITY DEFINER
+    LANGUAGE plpgsql
     SET search_path TO ''
-    SET enable_seqscan TO 'off'
-    SET jit TO 'off'
-    SET plan_cache_mode TO 'force_generic_plan'
     AS $$
+declare
+  taken int := coalesce(nullif(pg_catalog.current_setting('lifecycle.namespace_keys', true), '')::int, 0);
+  -- hashtextextended('lifecycle namespaces (all)', 0)
+  all_namespaces constant bigint := -8605443955290538006;
+  id bigint;
+  locked text;
 begin
-  if exclusive then
-    perform 1 from lifecycle.namespace_details d where d.namespace_id = any (ids) for update of d;
-  else
-    -- Root first: callers pass paths in traversal_ids order, and rows are locked in the order the
-    -- sort returns them. PERFORM reads every row, so every row is locked.
-    perform 1
-       from pg_catalog.unnest(ids) with ordinality as p (id, pos)
-       join lifecycle.namespace_details d on d.namespace_id = p.id
-      order by p.pos
-        for key share of d;
+  -- (Assignments, evaluated without starting an executor, not a query per key.)
+  if taken < 0 or taken + pg_catalog.cardinality(ids) > 500 then
+    -- Held shared since this transaction's first key (when it has one); upgraded: the wait ends
+    -- when the other holders commit.
+    locked := pg_catalog.pg_advisory_xact_lock(all_namespaces)::text
+           || pg_catalog.set_config('lifecycle.namespace_keys', '-1', true);
+    return;
   end if;
+  if taken = 0 then
+    locked := pg_catalog.pg_advisory_xact_lock_shared(all_namespaces)::text;
+  end if;
+  -- An ancestor's id comes before its descendants' in traversal_ids: callers pass paths root first.
+  if exclusive then
+    foreach id in array ids loop
+      locked := pg_catalog.pg_advisory_xact_lock(lifecycle.namespace_lock_key(id))::text;
+    end loop;
+  else
+    foreach id in array ids loop
+      locked := pg_catalog.pg_advisory_xact_lock_shared(lifecycle.namespace_lock_key(id))::text;
+    end loop;
+  end if;
+  locked := pg_catalog.set_config('lifecycle.namespace_keys', (taken + pg_catalog.cardinality(ids))::text, true);
 end
 $$;
 
@@ -2491,24 +2567,63 @@ $$;
 -- Name: FUNCTION namespace_lock_path(ids bigint[], exclusive boolean); Type: COMMENT; Schema: lifecycle; Owner: -
 --
 
-COMMENT ON FUNCTION lifecycle.namespace_lock_path(ids bigint[], exclusive boolean) IS 'Locks the given namespaces'' lock rows (their namespace_details rows): FOR KEY SHARE, root first (step 1 of the global lock order: a path), or FOR UPDATE (step 2: the namespace changed, after its row).';
+COMMENT ON FUNCTION lifecycle.namespace_lock_path(ids bigint[], exclusive boolean) IS 'Locks the given namespaces'' advisory keys, shared (step 1 of the global lock order: a path, root first) or exclusive (step 2: the namespace changed, after its row); past 500 keys in a transaction, the key of all namespaces exclusively instead.';
+
+--
+-- Name: namespace_lock_path_rows(bigint[]); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_lock_path_rows(ids bigint[]) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    SET enable_seqscan TO 'off'
+    SET jit TO 'off'
+    SET plan_cache_mode TO 'force_generic_plan'
+    AS $$
+begin
+  -- traversal_ids of an ancestor is a prefix of its descendants', so it sorts first, and rows are
+  -- locked in the order the sort returns them. PERFORM reads every row, so every row is locked.
+  perform 1
+     from lifecycle.namespaces n
+    where n.id = any (ids)
+    order by n.traversal_ids
+      for share of n;
+end
+$$;
+
+--
+-- Name: FUNCTION namespace_lock_path_rows(ids bigint[]); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.namespace_lock_path_rows(ids bigint[]) IS 'Locks the given namespaces FOR SHARE, root first: step 1 of the global lock order for an INSERT.';
 
 --
 -- Name: namespace_lock_sibling_path(bigint, text); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
 CREATE FUNCTION lifecycle.namespace_lock_sibling_path(parent_id bigint, path text) RETURNS void
-    LANGUAGE plpgsql SECURITY DEFINER
+    LANGUAGE plpgsql
     SET search_path TO ''
     AS $$
 declare
-  claim tid;
+  taken int := coalesce(nullif(pg_catalog.current_setting('lifecycle.sibling_path_locks', true), '')::int, 0);
+  all_paths constant bigint := pg_catalog.hashtextextended('lifecycle sibling paths (all)', 0);
+  counted text;
 begin
-  insert into lifecycle.path_claims as c (parent_id, path)
-  values (namespace_lock_sibling_path.parent_id, namespace_lock_sibling_path.path)
-  on conflict do nothing
-  returning c.ctid into claim;
-  delete from lifecycle.path_claims c where c.ctid = claim;
+  if taken < 0 then
+    return; -- this transaction holds every sibling path already
+  end if;
+  if taken >= 1000 then
+    -- Held shared since its first path lock; upgraded (the wait ends when the other holders commit).
+    counted := pg_catalog.pg_advisory_xact_lock(all_paths)::text
+            || pg_catalog.set_config('lifecycle.sibling_path_locks', '-1', true);
+    return;
+  end if;
+  -- (Assignments, not PERFORM, which would run a whole query for each call.)
+  counted := pg_catalog.pg_advisory_xact_lock_shared(all_paths)::text
+          || pg_catalog.pg_advisory_xact_lock(
+               pg_catalog.hashtextextended('lifecycle sibling path ' || coalesce(parent_id, 0) || '/' || path, 0))::text
+          || pg_catalog.set_config('lifecycle.sibling_path_locks', (taken + 1)::text, true);
 end
 $$;
 
@@ -2549,7 +2664,7 @@ begin
   perform lifecycle.fact_emit(
     case tg_op when 'INSERT' then 'member_added' when 'UPDATE' then 'member_changed' else 'member_removed' end,
     m.namespace_id, ns.traversal_ids, lifecycle.namespace_full_path(m.namespace_id),
-    null,
+    nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint,
     pg_catalog.jsonb_build_object('user_id', m.user_id, 'access_level', m.access_level,
       'previous_access_level', case when tg_op = 'UPDATE' then old.access_level end));
   return null;
@@ -2766,10 +2881,7 @@ begin
   end if;
   perform lifecycle.operation_check(ns, actor_id, 'change_visibility', 'change the visibility of', true);
   -- The fact trigger reads who acted from the context (reset right after).
-  -- The context of its triggers, all of it written (visibility_lowering is a move's, never this
-  -- call's: a client's value must not let a decrease skip its descendants).
-  perform pg_catalog.set_config('lifecycle.actor_id', coalesce(actor_id::text, ''), true),
-          pg_catalog.set_config('lifecycle.visibility_lowering', '', true);
+  perform pg_catalog.set_config('lifecycle.actor_id', coalesce(actor_id::text, ''), true);
   update lifecycle.namespaces n set visibility = new_visibility, updated_at = pg_catalog.now()
    where n.id = ns.id;
   perform pg_catalog.set_config('lifecycle.actor_id', '', true);
@@ -2958,13 +3070,7 @@ begin
        where d.traversal_ids >= ns.traversal_ids
          and d.traversal_ids < ns.traversal_ids[1:pg_catalog.cardinality(ns.traversal_ids) - 1]
                                || (ns.traversal_ids[pg_catalog.cardinality(ns.traversal_ids)] + 1);
-      -- The context of the move's triggers, all of it written: who decided it (the actor of a
-      -- visibility_changed fact when it lowers visibilities), and nothing lowered yet.
-      perform pg_catalog.set_config('lifecycle.actor_id', coalesce(r.decided_by::text, ''), true),
-              pg_catalog.set_config('lifecycle.visibility_lowering', '', true),
-              pg_catalog.set_config('lifecycle.visibility_lowered', '', true);
       update lifecycle.namespaces n set parent_id = r.to_parent_id, updated_at = pg_catalog.now() where n.id = ns.id;
-      perform pg_catalog.set_config('lifecycle.actor_id', '', true);
       -- "<id>:<count>" when the move lowered visibilities (namespaces_visibility).
       lowered := pg_catalog.current_setting('lifecycle.visibility_lowered', true);
       lowered := case when pg_catalog.split_part(lowered, ':', 1) = ns.id::text then pg_catalog.split_part(lowered, ':', 2) end;
@@ -3134,7 +3240,6 @@ CREATE FUNCTION lifecycle.namespaces_effective_states() RETURNS trigger
 begin
   -- For plpgsql_check (a no-op at run time): the transition table.
   perform 'PRAGMA:TABLE: gone (id bigint)';
-  perform 1 from lifecycle.lock_rows l where l.name = 'effective_states' for key share;
   delete from lifecycle.effective_states e using gone g where e.namespace_id = g.id;
   return null;
 end
@@ -3149,16 +3254,15 @@ CREATE FUNCTION lifecycle.namespaces_facts() RETURNS trigger
     SET search_path TO ''
     AS $$
 declare
-  actor bigint;
+  actor bigint := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
   parent_path text;
 begin
   if tg_op = 'INSERT' then
-    perform lifecycle.fact_emit('namespace_created', new.id, new.traversal_ids, lifecycle.namespace_full_path(new.id), null,
+    perform lifecycle.fact_emit('namespace_created', new.id, new.traversal_ids, lifecycle.namespace_full_path(new.id), actor,
       pg_catalog.jsonb_build_object('type', new.type, 'path', new.path, 'name', new.name, 'parent_id', new.parent_id,
                                     'visibility', new.visibility, 'state', lifecycle.state_name(new.state)));
     return null;
   end if;
-  actor := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
   if new.path is distinct from old.path then
     parent_path := lifecycle.namespace_full_path(new.parent_id);
     perform lifecycle.fact_emit('renamed', new.id, new.traversal_ids, lifecycle.namespace_full_path(new.id), actor,
@@ -3264,7 +3368,6 @@ declare
   to_permanent boolean;
   locked text;
   happened timestamptz;
-  operation text;
 begin
   if tg_op = 'UPDATE' then
     if new.state = old.state then
@@ -3315,12 +3418,9 @@ begin
     end if;
   end if;
 
-  if tg_op = 'UPDATE' then
-    actor := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
-    operation := nullif(pg_catalog.current_setting('lifecycle.operation', true), '');
-  end if;
+  actor := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
   select * into refusal
-    from lifecycle.transition_refusal(new.id, new.traversal_ids, from_state, new.state, actor, operation);
+    from lifecycle.transition_refusal(new.id, new.traversal_ids, from_state, new.state, actor);
   if found then
     raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail,
       hint = refusal.hint;
@@ -3359,40 +3459,35 @@ CREATE FUNCTION lifecycle.namespaces_state_record() RETURNS trigger
     SET jit TO 'off'
     AS $$
 declare
-  actor bigint;
-  call_metadata jsonb;
-  call_keys jsonb;
+  actor bigint := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
+  call_metadata jsonb := coalesce(nullif(pg_catalog.current_setting('lifecycle.metadata', true), '')::jsonb, '{}');
+  -- The call's keys are merged, but for two: reason explains this one change and stays in its
+  -- history row; preserved_state is the gate's alone (a caller must not redirect a later restore).
+  -- The keys set here override whatever the call passed.
+  call_keys jsonb := call_metadata - array['reason', 'preserved_state'];
   from_operation text;
   from_name text;
   to_name text;
   action text;
   full_path text;
-  call_event text;
-  call_source text;
+  call_event text := nullif(pg_catalog.current_setting('lifecycle.event', true), '');
+  call_source text := coalesce(nullif(pg_catalog.current_setting('lifecycle.source', true), ''), 'sql');
   update_id bigint;
-  happened timestamptz;
+  -- When the change happened: now, or the legacy time a bridged change carries.
+  happened timestamptz := coalesce(nullif(pg_catalog.current_setting('lifecycle.changed_at', true), '')::timestamptz,
+                                   pg_catalog.now());
   noted text;
 begin
   if tg_op = 'INSERT' then
     insert into lifecycle.namespace_details (namespace_id, state_metadata)
     values (new.id, pg_catalog.jsonb_build_object('last_updated_at', pg_catalog.now(),
-                                                  'last_changed_by_user_id', null));
+                                                  'last_changed_by_user_id', actor));
     return null;
   end if;
 
   if new.state = old.state then
     return null;
   end if;
-  actor := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
-  call_metadata := coalesce(nullif(pg_catalog.current_setting('lifecycle.metadata', true), '')::jsonb, '{}');
-  -- The call's keys are merged, but for two: reason explains this one change and stays in its
-  -- history row; preserved_state is the gate's alone (a caller must not redirect a later restore).
-  -- The keys set here override whatever the call passed.
-  call_keys := call_metadata - array['reason', 'preserved_state'];
-  call_event := nullif(pg_catalog.current_setting('lifecycle.event', true), '');
-  call_source := coalesce(nullif(pg_catalog.current_setting('lifecycle.source', true), ''), 'sql');
-  -- When the change happened: now, or the legacy time a bridged change carries.
-  happened := coalesce(nullif(pg_catalog.current_setting('lifecycle.changed_at', true), '')::timestamptz, pg_catalog.now());
 
   -- One statement reads the two states (lifecycle.states) and the fact's action and full path,
   -- and reads and writes the details row, its row lock taken by the UPDATE (step 4 of the lock
@@ -3519,9 +3614,10 @@ begin
   end if;
 
   -- Lock the parent's path root first (step 1 of the global lock order, namespace_lock_path; row
-  -- locks, which a bulk INSERT may take by the thousand): the parent and its ancestors must not
-  -- move, nor change state, until this row commits, so the path copied here stays true. A move
-  -- committed between the read and the lock changes the path; then lock the new one.
+  -- locks, which a bulk INSERT may take by the thousand: namespace_lock_path_rows): the parent and
+  -- its ancestors must not move, nor change state, until this row commits, so the path copied here
+  -- stays true. A move committed between the read and the lock changes the path; then
+  -- lock the new one.
   loop
     select n.traversal_ids into locked_path from lifecycle.namespaces n where n.id = new.parent_id;
     if not found then
@@ -3531,7 +3627,7 @@ begin
         detail = pg_catalog.format('parent_id=%s', new.parent_id),
         hint = 'Create the parent first, or pass the id of an existing namespace.';
     end if;
-    perform lifecycle.namespace_lock_path(locked_path);
+    perform lifecycle.namespace_lock_path_rows(locked_path);
     select n.type, n.traversal_ids
       into parent_type, parent_traversal_ids
       from lifecycle.namespaces n
@@ -3730,7 +3826,7 @@ $$;
 
 CREATE FUNCTION lifecycle.path_slug_refusal(path text) RETURNS text
     LANGUAGE sql STABLE PARALLEL SAFE
-    RETURN CASE WHEN ((path ~ '^(?!.*\.\.)(?!.*\.(git|atom)$)[a-z0-9]([a-z0-9._-]*[a-z0-9])?$'::text) AND (length(path) <= 100)) THEN NULL::text WHEN (path IS NULL) THEN 'path is required'::text WHEN (length(path) > 100) THEN format('path is %s characters long, more than 100'::text, length(path)) WHEN (path !~ '^[a-z0-9]([a-z0-9._-]*[a-z0-9])?$'::text) THEN format('path %L is not a lowercase slug (a-z, 0-9, _ - . inside; a letter or digit at both ends)'::text, path) WHEN (path ~ '\.\.'::text) THEN format('path %L contains ".."'::text, path) WHEN (path ~ '\.(git|atom)$'::text) THEN format('path %L ends in .git or .atom'::text, path) ELSE NULL::text END;
+    RETURN CASE WHEN ((path ~ '^(?!.*\.\.)(?!.*\.(git|atom)$)[a-z0-9]([a-z0-9._-]*[a-z0-9])?$'::text) AND (length(path) <= 100)) THEN NULL::text WHEN (path IS NULL) THEN 'path is required'::text WHEN (lifecycle.character_refusal('path'::text, path) IS NOT NULL) THEN lifecycle.character_refusal('path'::text, path) WHEN (length(path) > 100) THEN format('path is %s characters long, more than 100'::text, length(path)) WHEN (path !~ '^[a-z0-9]([a-z0-9._-]*[a-z0-9])?$'::text) THEN format('path %L is not a lowercase slug (a-z, 0-9, _ - . inside; a letter or digit at both ends)'::text, path) WHEN (path ~ '\.\.'::text) THEN format('path %L contains ".."'::text, path) WHEN (path ~ '\.(git|atom)$'::text) THEN format('path %L ends in .git or .atom'::text, path) ELSE NULL::text END;
 
 --
 -- Name: read_only_refusal(bigint, text); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -3753,24 +3849,6 @@ CREATE FUNCTION lifecycle.read_only_refusal(namespace_id bigint, action text) RE
    where n.id = read_only_refusal.namespace_id and s.read_only
    order by pg_catalog.cardinality(a.traversal_ids) desc
    limit 1
-$$;
-
---
--- Name: settings_confirmed(); Type: FUNCTION; Schema: lifecycle; Owner: -
---
-
-CREATE FUNCTION lifecycle.settings_confirmed() RETURNS trigger
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO ''
-    AS $$
-begin
-  if not lifecycle.transaction_flag_raised('importing') then
-    raise exception using errcode = 'NS010', message = 'lifecycle.importing is set outside the import',
-      detail = pg_catalog.format('table=%s setting=lifecycle.importing', tg_table_name),
-      hint = 'RESET lifecycle.importing: the import and the legacy backfill set it for their own statements.';
-  end if;
-  return null;
-end
 $$;
 
 --
@@ -4070,23 +4148,10 @@ $$;
 --
 
 CREATE FUNCTION lifecycle.sweep_claim(namespace_id bigint) RETURNS boolean
-    LANGUAGE plpgsql SECURITY DEFINER
+    LANGUAGE sql
     SET search_path TO ''
     AS $$
-declare
-  me timestamptz := (select a.backend_start from pg_catalog.pg_stat_activity a where a.pid = pg_catalog.pg_backend_pid());
-  claimed boolean;
-begin
-  delete from lifecycle.sweep_claims c
-   where c.namespace_id = sweep_claim.namespace_id
-     and not exists (select from pg_catalog.pg_stat_activity a where a.pid = c.pid and a.backend_start = c.backend_start);
-  insert into lifecycle.sweep_claims as c (namespace_id, pid, backend_start)
-  values (sweep_claim.namespace_id, pg_catalog.pg_backend_pid(), me)
-  on conflict on constraint sweep_claims_pkey do update set claimed_at = pg_catalog.now()
-   where c.pid = pg_catalog.pg_backend_pid() and c.backend_start = me
-  returning true into claimed;
-  return coalesce(claimed, false);
-end
+  select pg_catalog.pg_try_advisory_lock(pg_catalog.hashtextextended('lifecycle sweep ' || namespace_id, 0))
 $$;
 
 --
@@ -4142,15 +4207,10 @@ $$;
 --
 
 CREATE FUNCTION lifecycle.sweep_release(namespace_id bigint) RETURNS boolean
-    LANGUAGE plpgsql SECURITY DEFINER
+    LANGUAGE sql
     SET search_path TO ''
     AS $$
-begin
-  delete from lifecycle.sweep_claims c
-   where c.namespace_id = sweep_release.namespace_id and c.pid = pg_catalog.pg_backend_pid()
-     and c.backend_start = (select a.backend_start from pg_catalog.pg_stat_activity a where a.pid = pg_catalog.pg_backend_pid());
-  return found;
-end
+  select pg_catalog.pg_advisory_unlock(pg_catalog.hashtextextended('lifecycle sweep ' || namespace_id, 0))
 $$;
 
 --
@@ -4232,65 +4292,6 @@ begin
   return 'unchanged';
 end
 $_$;
-
---
--- Name: transaction_flags; Type: TABLE; Schema: lifecycle; Owner: -
---
-
-CREATE UNLOGGED TABLE lifecycle.transaction_flags (
-    xact xid8 NOT NULL,
-    flag text NOT NULL
-);
-
---
--- Name: TABLE transaction_flags; Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON TABLE lifecycle.transaction_flags IS 'Flags a function raises for the statements it makes in its transaction (transaction_flag_raise), which no client can forge as it can a setting. Empty between transactions: lowered by the function that raised them, or rolled back with it.';
-
---
--- Name: transaction_flag_lower(text); Type: FUNCTION; Schema: lifecycle; Owner: -
---
-
-CREATE FUNCTION lifecycle.transaction_flag_lower(flag text) RETURNS void
-    LANGUAGE sql SECURITY DEFINER
-    SET search_path TO ''
-    BEGIN ATOMIC
- DELETE FROM lifecycle.transaction_flags f
-   WHERE ((f.xact = pg_current_xact_id()) AND (f.flag = transaction_flag_lower.flag));
-END;
-
---
--- Name: transaction_flag_raise(text); Type: FUNCTION; Schema: lifecycle; Owner: -
---
-
-CREATE FUNCTION lifecycle.transaction_flag_raise(flag text) RETURNS boolean
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO ''
-    AS $$
-declare
-  raised boolean := false;
-begin
-  insert into lifecycle.transaction_flags as f (xact, flag)
-  values (pg_catalog.pg_current_xact_id(), transaction_flag_raise.flag)
-  on conflict do nothing
-  returning true into raised;
-  return coalesce(raised, false);
-end
-$$;
-
---
--- Name: transaction_flag_raised(text); Type: FUNCTION; Schema: lifecycle; Owner: -
---
-
-CREATE FUNCTION lifecycle.transaction_flag_raised(flag text) RETURNS boolean
-    LANGUAGE sql STABLE SECURITY DEFINER
-    SET search_path TO ''
-    BEGIN ATOMIC
- SELECT (EXISTS ( SELECT
-            FROM lifecycle.transaction_flags f
-           WHERE ((f.xact = pg_current_xact_id_if_assigned()) AND (f.flag = transaction_flag_raised.flag)))) AS "exists";
-END;
 
 --
 -- Name: transfer_requests; Type: TABLE; Schema: lifecycle; Owner: -
@@ -4531,10 +4532,10 @@ end
 $$;
 
 --
--- Name: transition_refusal(bigint, bigint[], smallint, smallint, bigint, text); Type: FUNCTION; Schema: lifecycle; Owner: -
+-- Name: transition_refusal(bigint, bigint[], smallint, smallint, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
-CREATE FUNCTION lifecycle.transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint, operation text DEFAULT NULL::text) RETURNS TABLE(code text, message text, detail text, hint text)
+CREATE FUNCTION lifecycle.transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint) RETURNS TABLE(code text, message text, detail text, hint text)
     LANGUAGE plpgsql STABLE
     SET search_path TO ''
     SET enable_seqscan TO 'off'
@@ -4623,7 +4624,7 @@ begin
   -- 2. Authority over a state an operation owns; else authorization: the system (actor null) or
   -- an actor with the policy's access level.
   if from_operation is not null then
-    if operation is distinct from from_operation
+    if pg_catalog.current_setting('lifecycle.operation', true) is distinct from from_operation
        and not lifecycle.caller_may_act_as_system() then
       code := 'NS005';
       message := pg_catalog.format('only the %s itself or a worker may move a namespace out of %s',
@@ -4639,7 +4640,7 @@ begin
       return;
     end if;
   elsif from_state is not null
-        and operation is distinct from 'legacy_bridge' then
+        and pg_catalog.current_setting('lifecycle.operation', true) is distinct from 'legacy_bridge' then
     -- (A change the legacy bridge carries over was decided by the application's own old code
     -- path, whose authority the bridge is: its actor is attribution only. legacy_bridge_source.)
     return query
@@ -5187,21 +5188,6 @@ ALTER TABLE lifecycle.legacy_bridges ALTER COLUMN id ADD GENERATED ALWAYS AS IDE
 );
 
 --
--- Name: lock_rows; Type: TABLE; Schema: lifecycle; Owner: -
---
-
-CREATE TABLE lifecycle.lock_rows (
-    name text NOT NULL,
-    why text NOT NULL
-);
-
---
--- Name: TABLE lock_rows; Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON TABLE lifecycle.lock_rows IS 'Rows the schema''s functions lock to serialise work that no client may hold up (no role may lock them: FOR SHARE/UPDATE need UPDATE privilege, granted to none).';
-
---
 -- Name: namespace_details; Type: TABLE; Schema: lifecycle; Owner: -
 --
 
@@ -5367,21 +5353,6 @@ CREATE TABLE lifecycle.operation_policies (
 );
 
 --
--- Name: path_claims; Type: TABLE; Schema: lifecycle; Owner: -
---
-
-CREATE UNLOGGED TABLE lifecycle.path_claims (
-    parent_id bigint,
-    path text NOT NULL
-);
-
---
--- Name: TABLE path_claims; Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON TABLE lifecycle.path_claims IS 'Claims of "path below parent" (step 3 of the global lock order, namespace_lock_sibling_path): a row inserted and deleted by the claiming transaction, which holds the key until it ends. Always empty between transactions.';
-
---
 -- Name: reserved_paths; Type: TABLE; Schema: lifecycle; Owner: -
 --
 
@@ -5409,23 +5380,6 @@ CREATE TABLE lifecycle.state_transitions (
 --
 
 COMMENT ON TABLE lifecycle.state_transitions IS 'docs/design.md §3 transition matrix (ADR 003), one row per allowed pair; from_state null = creation.';
-
---
--- Name: sweep_claims; Type: TABLE; Schema: lifecycle; Owner: -
---
-
-CREATE UNLOGGED TABLE lifecycle.sweep_claims (
-    namespace_id bigint NOT NULL,
-    pid integer NOT NULL,
-    backend_start timestamp with time zone NOT NULL,
-    claimed_at timestamp with time zone DEFAULT now() NOT NULL
-);
-
---
--- Name: TABLE sweep_claims; Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON TABLE lifecycle.sweep_claims IS 'The sweeper''s claims of namespaces (sweep_claim), held across the transactions of their work by a session named by pid and start time; taken over when that session is gone. Unlogged: no session outlives a crash.';
 
 --
 -- Name: syncer_progress; Type: TABLE; Schema: lifecycle; Owner: -
@@ -5641,13 +5595,6 @@ ALTER TABLE ONLY lifecycle.legacy_bridges
     ADD CONSTRAINT legacy_bridges_source_state_key UNIQUE (source, state);
 
 --
--- Name: lock_rows lock_rows_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
---
-
-ALTER TABLE ONLY lifecycle.lock_rows
-    ADD CONSTRAINT lock_rows_pkey PRIMARY KEY (name);
-
---
 -- Name: namespace_details namespace_details_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
 --
 
@@ -5711,13 +5658,6 @@ ALTER TABLE ONLY lifecycle.operation_policies
     ADD CONSTRAINT operation_policies_pkey PRIMARY KEY (operation);
 
 --
--- Name: path_claims path_claims_key; Type: CONSTRAINT; Schema: lifecycle; Owner: -
---
-
-ALTER TABLE ONLY lifecycle.path_claims
-    ADD CONSTRAINT path_claims_key UNIQUE NULLS NOT DISTINCT (parent_id, path);
-
---
 -- Name: reserved_paths reserved_paths_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
 --
 
@@ -5760,25 +5700,11 @@ ALTER TABLE ONLY lifecycle.states
     ADD CONSTRAINT states_pkey PRIMARY KEY (code);
 
 --
--- Name: sweep_claims sweep_claims_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
---
-
-ALTER TABLE ONLY lifecycle.sweep_claims
-    ADD CONSTRAINT sweep_claims_pkey PRIMARY KEY (namespace_id);
-
---
 -- Name: syncer_progress syncer_progress_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
 --
 
 ALTER TABLE ONLY lifecycle.syncer_progress
     ADD CONSTRAINT syncer_progress_pkey PRIMARY KEY (slot_name);
-
---
--- Name: transaction_flags transaction_flags_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
---
-
-ALTER TABLE ONLY lifecycle.transaction_flags
-    ADD CONSTRAINT transaction_flags_pkey PRIMARY KEY (xact, flag);
 
 --
 -- Name: transfer_requests transfer_requests_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
@@ -5975,12 +5901,6 @@ CREATE INDEX webhooks_namespace_id_idx ON lifecycle.webhooks USING btree (namesp
 CREATE TRIGGER deleted_namespaces_facts AFTER INSERT ON lifecycle.deleted_namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.deleted_namespaces_facts();
 
 --
--- Name: namespace_details namespace_details_0_settings_confirmed; Type: TRIGGER; Schema: lifecycle; Owner: -
---
-
-CREATE TRIGGER namespace_details_0_settings_confirmed BEFORE INSERT OR UPDATE ON lifecycle.namespace_details FOR EACH STATEMENT WHEN ((current_setting('lifecycle.importing'::text, true) = 'on'::text)) EXECUTE FUNCTION lifecycle.settings_confirmed();
-
---
 -- Name: namespace_details namespace_details_validate; Type: TRIGGER; Schema: lifecycle; Owner: -
 --
 
@@ -5997,12 +5917,6 @@ CREATE TRIGGER namespace_members_facts AFTER INSERT OR DELETE OR UPDATE ON lifec
 --
 
 CREATE TRIGGER namespace_members_validate BEFORE INSERT OR UPDATE ON lifecycle.namespace_members FOR EACH ROW EXECUTE FUNCTION lifecycle.namespace_members_validate();
-
---
--- Name: namespaces namespaces_0_settings_confirmed; Type: TRIGGER; Schema: lifecycle; Owner: -
---
-
-CREATE TRIGGER namespaces_0_settings_confirmed BEFORE INSERT OR UPDATE ON lifecycle.namespaces FOR EACH STATEMENT WHEN ((current_setting('lifecycle.importing'::text, true) = 'on'::text)) EXECUTE FUNCTION lifecycle.settings_confirmed();
 
 --
 -- Name: namespaces namespaces_1_traversal_ids_cascade; Type: TRIGGER; Schema: lifecycle; Owner: -
@@ -6353,6 +6267,12 @@ GRANT ALL ON FUNCTION lifecycle.audit_record(idempotency_key text, source_lsn pg
 --
 
 REVOKE ALL ON FUNCTION lifecycle.caller_may_act_as_system() FROM PUBLIC;
+
+--
+-- Name: FUNCTION character_refusal(what text, value text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.character_refusal(what text, value text) FROM PUBLIC;
 
 --
 -- Name: FUNCTION check_invariants(); Type: ACL; Schema: lifecycle; Owner: -
@@ -6718,16 +6638,40 @@ REVOKE ALL ON PROCEDURE lifecycle.namespace_import_run(IN batch_size integer, IN
 GRANT ALL ON PROCEDURE lifecycle.namespace_import_run(IN batch_size integer, INOUT imported bigint, INOUT rejected bigint) TO lifecycle_worker;
 
 --
+-- Name: FUNCTION namespace_import_skips_rechecks(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_import_skips_rechecks() FROM PUBLIC;
+
+--
+-- Name: FUNCTION namespace_import_tables_check(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_import_tables_check() FROM PUBLIC;
+
+--
 -- Name: FUNCTION namespace_lock(namespace_id bigint); Type: ACL; Schema: lifecycle; Owner: -
 --
 
 REVOKE ALL ON FUNCTION lifecycle.namespace_lock(namespace_id bigint) FROM PUBLIC;
 
 --
+-- Name: FUNCTION namespace_lock_key(id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_lock_key(id bigint) FROM PUBLIC;
+
+--
 -- Name: FUNCTION namespace_lock_path(ids bigint[], exclusive boolean); Type: ACL; Schema: lifecycle; Owner: -
 --
 
 REVOKE ALL ON FUNCTION lifecycle.namespace_lock_path(ids bigint[], exclusive boolean) FROM PUBLIC;
+
+--
+-- Name: FUNCTION namespace_lock_path_rows(ids bigint[]); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_lock_path_rows(ids bigint[]) FROM PUBLIC;
 
 --
 -- Name: FUNCTION namespace_lock_sibling_path(parent_id bigint, path text); Type: ACL; Schema: lifecycle; Owner: -
@@ -6919,12 +6863,6 @@ REVOKE ALL ON FUNCTION lifecycle.path_slug_refusal(path text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION lifecycle.read_only_refusal(namespace_id bigint, action text) FROM PUBLIC;
 
 --
--- Name: FUNCTION settings_confirmed(); Type: ACL; Schema: lifecycle; Owner: -
---
-
-REVOKE ALL ON FUNCTION lifecycle.settings_confirmed() FROM PUBLIC;
-
---
 -- Name: TABLE settings; Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -7043,24 +6981,6 @@ REVOKE ALL ON FUNCTION lifecycle.syncer_publication_ensure(publication_name text
 GRANT ALL ON FUNCTION lifecycle.syncer_publication_ensure(publication_name text) TO lifecycle_worker;
 
 --
--- Name: FUNCTION transaction_flag_lower(flag text); Type: ACL; Schema: lifecycle; Owner: -
---
-
-REVOKE ALL ON FUNCTION lifecycle.transaction_flag_lower(flag text) FROM PUBLIC;
-
---
--- Name: FUNCTION transaction_flag_raise(flag text); Type: ACL; Schema: lifecycle; Owner: -
---
-
-REVOKE ALL ON FUNCTION lifecycle.transaction_flag_raise(flag text) FROM PUBLIC;
-
---
--- Name: FUNCTION transaction_flag_raised(flag text); Type: ACL; Schema: lifecycle; Owner: -
---
-
-REVOKE ALL ON FUNCTION lifecycle.transaction_flag_raised(flag text) FROM PUBLIC;
-
---
 -- Name: TABLE transfer_requests; Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -7105,10 +7025,10 @@ REVOKE ALL ON FUNCTION lifecycle.transfer_requests_facts() FROM PUBLIC;
 REVOKE ALL ON FUNCTION lifecycle.transfer_target_refusal(namespace_id bigint, to_parent_id bigint) FROM PUBLIC;
 
 --
--- Name: FUNCTION transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint, operation text); Type: ACL; Schema: lifecycle; Owner: -
+-- Name: FUNCTION transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint); Type: ACL; Schema: lifecycle; Owner: -
 --
 
-REVOKE ALL ON FUNCTION lifecycle.transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint, operation text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION lifecycle.transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint) FROM PUBLIC;
 
 --
 -- Name: FUNCTION transition_rule(from_state smallint, to_state smallint); Type: ACL; Schema: lifecycle; Owner: -

@@ -236,3 +236,9 @@ as $$
     from (select) dummy
     left join lifecycle.namespaces n on n.id = fact_of.namespace_id
 $$;
+
+-- The product's roles may call pgTAP and these helpers, once for every test. A test that GRANTs
+-- them itself updates the schemas' catalog rows, which it then holds until its rollback: an import
+-- test doing so waits for the key of all sibling paths while a test holding that key shared waits
+-- to GRANT the same (make test runs two at a time), a deadlock.
+grant usage on schema tap, lifecycle_test to lifecycle_app, lifecycle_worker;

@@ -440,11 +440,13 @@ func (r *run) callImport(ctx context.Context) (imported, rejected int64, err err
 }
 
 func (r *run) fixAndRerun(ctx context.Context) error {
-	// A name with a control character: replace it. A project more visible than its parent: as
-	// visible as the parent (the legacy row may be fixed and staged again instead).
+	// A name with a control or bidirectional formatting character (lifecycle.character_refusal's
+	// list): replace it. A project more visible than its parent: as visible as the parent (the
+	// legacy row may be fixed and staged again instead).
 	fixes := []string{
-		`update lifecycle.namespace_imports set name = regexp_replace(name, '[[:cntrl:]]', ' ', 'g')
-		  where reject_code = 'NS010' and reject_reason like 'name contains a control character%'`,
+		`update lifecycle.namespace_imports
+		    set name = regexp_replace(name, '[\x01-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]', ' ', 'g')
+		  where reject_code = 'NS010' and reject_reason like 'name contains U+%'`,
 		`update lifecycle.namespace_imports s set visibility = p.visibility
 		   from lifecycle.namespaces p where p.id = s.parent_id and s.reject_code = 'NS002'`,
 	}

@@ -12,6 +12,7 @@ declare
 begin
   -- For plpgsql_check (a no-op at run time): the queue namespace_import_prepare makes.
   perform 'PRAGMA:TABLE: lifecycle_import_queue (level int, like lifecycle.namespace_imports)';
+  perform lifecycle.namespace_import_tables_check();
   if pg_catalog.to_regclass('pg_temp.lifecycle_import_queue') is null then
     raise exception using errcode = 'NS010', message = 'no import is prepared in this session',
       hint = 'Use lifecycle.namespace_import_apply() or CALL lifecycle.namespace_import_run().';
@@ -40,6 +41,9 @@ begin
      and not exists (select from pg_temp.lifecycle_import_queue q where q.id = s.id);
   if pg_catalog.to_regclass('pg_temp.lifecycle_import_queue') is not null then
     drop table pg_temp.lifecycle_import_queue;
+  end if;
+  if pg_catalog.to_regclass('pg_temp.lifecycle_import_progress') is not null then
+    drop table pg_temp.lifecycle_import_progress;
   end if;
   select count(*) into rejected from lifecycle.namespace_imports s where s.reject_code is not null;
   return rejected;

@@ -5,9 +5,11 @@
 -- or below a cycle is never queued (namespace_import_finish reports it). The queue is a temporary
 -- table of the session holding a copy of each row (the batches read it, not the staging table), so
 -- a run killed midway leaves nothing of it behind; the next prepare builds it again from what is
--- still staged (imported rows have left the staging table).
+-- still staged (imported rows have left the staging table). Its progress (where the next batch
+-- starts, how many rows are left) is a one-row temporary table beside it, which only the import
+-- writes (namespace_import_tables_check).
 -- Returns the number of rows queued.
-create function lifecycle.namespace_import_prepare()
+create or replace function lifecycle.namespace_import_prepare()
 returns bigint
 language plpgsql
 security definer
@@ -24,12 +26,19 @@ declare
 begin
   -- For plpgsql_check (a no-op at run time): the queue made below.
   perform 'PRAGMA:TABLE: lifecycle_import_queue (level int, like lifecycle.namespace_imports)';
+  perform 'PRAGMA:TABLE: lifecycle_import_progress (level int, cursor_id bigint, queued bigint)';
+  -- Whatever would refuse a batch later refuses now, before a verdict is cleared.
+  perform lifecycle.namespace_import_tables_check();
+  perform lifecycle.namespace_import_skips_rechecks();
   update lifecycle.namespace_imports s set reject_code = null, reject_reason = null where s.reject_code is not null;
   -- A table just filled by COPY has no statistics; the walk below needs them to choose hash joins
   -- over a million index probes.
   analyze lifecycle.namespace_imports;
   if pg_catalog.to_regclass('pg_temp.lifecycle_import_queue') is not null then
     drop table pg_temp.lifecycle_import_queue;
+  end if;
+  if pg_catalog.to_regclass('pg_temp.lifecycle_import_progress') is not null then
+    drop table pg_temp.lifecycle_import_progress;
   end if;
   -- Level by level, each level written in id order, so the queue lies on disk in the order the
   -- batches read it (a temporary table lives in the session's small local buffers, where random
@@ -55,10 +64,9 @@ begin
     queued := queued + added;
     lvl := lvl + 1;
   end loop;
-  -- Batches read the queue from the start and count down what is left (session-level settings:
-  -- they live as long as the queue).
-  perform pg_catalog.set_config('lifecycle.import_cursor', '0:0', false);
-  perform pg_catalog.set_config('lifecycle.import_left', queued::text, false);
+  -- Batches read the queue from the start and count down what is left.
+  create temporary table lifecycle_import_progress on commit preserve rows as
+  select 0 as level, 0::bigint as cursor_id, queued as queued;
   create index on pg_temp.lifecycle_import_queue (level, id);
   analyze pg_temp.lifecycle_import_queue;
   return queued;

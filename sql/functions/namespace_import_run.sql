@@ -8,7 +8,7 @@
 -- A procedure (it commits): not SECURITY DEFINER, and without a SET clause (PostgreSQL refuses
 -- COMMIT in a procedure that has one); every name in it is qualified. CALL it as a member of
 -- lifecycle_worker, outside an explicit transaction.
-create procedure lifecycle.namespace_import_run(batch_size int default 10000, inout imported bigint default null,
+create or replace procedure lifecycle.namespace_import_run(batch_size int default 10000, inout imported bigint default null,
                                                 inout rejected bigint default null)
 language plpgsql
 as $$
@@ -19,6 +19,11 @@ declare
   batches int := 0;
   so_far_rejected bigint := 0;
 begin
+  -- Before the prepare step, which clears the staged rows' verdicts and commits.
+  if batch_size is null or batch_size < 1 then
+    raise exception using errcode = 'NS010', message = 'batch_size must be at least 1',
+      detail = pg_catalog.format('batch_size=%s', batch_size), hint = 'Pass a positive batch size, or none (10000).';
+  end if;
   imported := 0;
   queued := lifecycle.namespace_import_prepare();
   commit;

@@ -2,8 +2,8 @@
 -- invalid row stays staged with its documented code and a reason, a row below a rejected row is
 -- rejected too, saying so, and nothing outside the valid rows changes.
 begin;
--- One import test at a time: two transactions that each wrote namespaces (holding the key of all
--- sibling paths shared) and then import (taking it exclusively) would deadlock.
+-- One import test at a time: two transactions that each wrote namespaces and then import wait on
+-- each other's path claims and the import's lock row, and may deadlock.
 select pg_advisory_xact_lock(hashtext('lifecycle tests: import'));
 select plan(4);
 

@@ -1,8 +1,8 @@
 -- Calling the import again after fixing rejected rows imports them, and their children rejected
 -- with them (docs/design.md §10).
 begin;
--- One import test at a time: two transactions that each wrote namespaces (holding the key of all
--- sibling paths shared) and then import (taking it exclusively) would deadlock.
+-- One import test at a time: two transactions that each wrote namespaces and then import wait on
+-- each other's path claims and the import's lock row, and may deadlock.
 select pg_advisory_xact_lock(hashtext('lifecycle tests: import'));
 select plan(4);
 

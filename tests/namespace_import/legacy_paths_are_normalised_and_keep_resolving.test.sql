@@ -3,8 +3,8 @@
 -- keeps the legacy path resolving; a path that differs only by case resolves as it is (resolve is
 -- case-insensitive). New writes still obey the rules.
 begin;
--- One import test at a time: two transactions that each wrote namespaces (holding the key of all
--- sibling paths shared) and then import (taking it exclusively) would deadlock.
+-- One import test at a time: two transactions that each wrote namespaces and then import wait on
+-- each other's path claims and the import's lock row, and may deadlock.
 select pg_advisory_xact_lock(hashtext('lifecycle tests: import'));
 select plan(6);
 

@@ -1,7 +1,10 @@
 -- Importing is the operator's (lifecycle_worker): the application role may read the staging
 -- table but not fill it or run the import; and setting the import's lifecycle.importing itself
--- skips no check (its INSERT cannot supply traversal_ids, so it fails).
+-- skips no check: without the import's flag its INSERT is refused (settings_confirmed).
 begin;
+-- One import test at a time: two transactions that each wrote namespaces and then import wait on
+-- each other's path claims and the import's lock row, and may deadlock.
+select pg_advisory_xact_lock(hashtext('lifecycle tests: import'));
 select plan(4);
 
 select lifecycle_test.create_namespace(null, 'organization', 'acme');

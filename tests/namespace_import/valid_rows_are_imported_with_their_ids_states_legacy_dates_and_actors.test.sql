@@ -3,8 +3,8 @@
 -- import), the dates the sweeper reads, and a details row; the identity sequence moves past the
 -- imported ids, and the tree is consistent.
 begin;
--- One import test at a time: two transactions that each wrote namespaces (holding the key of all
--- sibling paths shared) and then import (taking it exclusively) would deadlock.
+-- One import test at a time: two transactions that each wrote namespaces and then import wait on
+-- each other's path claims and the import's lock row, and may deadlock.
 select pg_advisory_xact_lock(hashtext('lifecycle tests: import'));
 select plan(9);
 

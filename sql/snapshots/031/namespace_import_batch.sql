@@ -5,11 +5,13 @@
 -- imported and rejected, and how many rows are still queued.
 --
 -- The rules a staged row must meet, first failure wins:
---   NS010 an id already in use; an unknown type; an organization with a parent; a project as
---         parent; deeper than namespace_max_depth(); an unknown visibility; a name name_refusal
---         refuses; no path; an unknown state or preserved_state; transfer_in_progress (its move
---         cannot be imported: finish or cancel it first); a preserved_state that is not a
---         permanent state, or not one the matrix leads from to the staged state
+--   NS010 an id outside 1 to 2^62 - 1 (see below); an id already in use; an unknown type; an
+--         organization with a parent; a project as parent; deeper than namespace_max_depth(); an
+--         unknown visibility; a name name_refusal refuses; no path; a path with a control or
+--         bidirectional formatting character (character_refusal: refused, not normalised); an
+--         unknown state or preserved_state; transfer_in_progress (its move cannot be imported:
+--         finish or cancel it first); a preserved_state that is not a permanent state, or not one
+--         the matrix leads from to the staged state
 --   NS004 a parent neither in lifecycle.namespaces nor importable (rejected itself: "below
 --         rejected row N")
 --   NS002 more visible than its parent
@@ -18,6 +20,13 @@
 -- is normalised (path_normalised), with the namespace's id appended when the result is reserved or
 -- taken, and a redirect (kind import) keeps the legacy path resolving. So every imported row obeys
 -- the rules new writes obey.
+--
+-- Ids: 0 and below are refused because 0 is the "no parent" key of the sibling paths
+-- (coalesce(parent_id, 0) in namespaces_live_path_key and the statements that probe it; the
+-- namespaces_id_range constraint keeps every id above it). 2^62 and above are refused because the
+-- identity sequence moves past every imported id and must leave the application's INSERTs room
+-- (at least 2^62 ids), and because the guards compute a subtree's upper bound as the last id + 1,
+-- which overflows at 2^63 - 1.
 --
 -- What an imported row gets: the staged id (the identity sequence moves past it), traversal_ids
 -- from its parent, its state with a history row from active (actor state_changed_by, time
@@ -54,35 +63,38 @@ declare
   last_id bigint;
   states jsonb;
   replica boolean := false;
-  cursor_at text;
   after_id bigint;
   from_id bigint;
   taken bigint;
+  left_before bigint;
   left_after bigint;
   path_ids bigint[];
   claims tid[];
+  skip_rechecks boolean;
 begin
   -- For plpgsql_check (no-ops at run time): the queue namespace_import_prepare makes, and the
   -- tables below make.
   perform 'PRAGMA:TABLE: lifecycle_import_queue (level int, like lifecycle.namespace_imports)';
+  perform 'PRAGMA:TABLE: lifecycle_import_progress (level int, cursor_id bigint, queued bigint)';
   perform 'PRAGMA:TABLE: lifecycle_import_parents (id bigint)';
   perform 'PRAGMA:TABLE: lifecycle_import_verdicts (id bigint, parent_id bigint, type text, path text, name text, visibility text, state_name text, state smallint, state_permanent boolean, state_pending boolean, preserved smallint, preserved_name text, changed_at timestamptz, changed_by bigint, created_at timestamptz, parent_path bigint[], legacy_path boolean, final_path text, code text, reason text)';
   if max_rows is null or max_rows < 1 then
     raise exception using errcode = 'NS010', message = 'max_rows must be at least 1',
       detail = pg_catalog.format('max_rows=%s', max_rows), hint = 'Pass a positive batch size.';
   end if;
-  if pg_catalog.to_regclass('pg_temp.lifecycle_import_queue') is null then
+  perform lifecycle.namespace_import_tables_check();
+  if pg_catalog.to_regclass('pg_temp.lifecycle_import_queue') is null
+     or pg_catalog.to_regclass('pg_temp.lifecycle_import_progress') is null then
     raise exception using errcode = 'NS010', message = 'no import is prepared in this session',
       hint = 'Call lifecycle.namespace_import_prepare() first, or use lifecycle.namespace_import_apply() or CALL lifecycle.namespace_import_run().';
   end if;
+  skip_rechecks := lifecycle.namespace_import_skips_rechecks();
   perform 1 from lifecycle.lock_rows l where l.name = 'namespace import' for update;
 
-  -- The queue is read in (level, id) order from where the last batch stopped (the session's
-  -- lifecycle.import_cursor, "level:id"), not emptied as it goes; one level per batch, so a row's
-  -- parent was imported by an earlier batch, never the same one.
-  cursor_at := coalesce(nullif(pg_catalog.current_setting('lifecycle.import_cursor', true), ''), '0:0');
-  lvl := pg_catalog.split_part(cursor_at, ':', 1)::int;
-  after_id := pg_catalog.split_part(cursor_at, ':', 2)::bigint;
+  -- The queue is read in (level, id) order from where the last batch stopped (its progress row,
+  -- which only the import writes), not emptied as it goes; one level per batch, so a row's parent
+  -- was imported by an earlier batch, never the same one.
+  select p.level, p.cursor_id, p.queued into lvl, after_id, left_before from pg_temp.lifecycle_import_progress p;
   select q.level, q.id into lvl, from_id
     from pg_temp.lifecycle_import_queue q
    where (q.level, q.id) > (lvl, after_id)
@@ -166,6 +178,8 @@ begin
     select r.*,
            case when r.legacy_path then lifecycle.path_normalised(r.path) else r.path end as wanted_path,
            case
+       when r.id < 1 or r.id > 4611686018427387903
+         then 'NS010:' || pg_catalog.format('namespace id %s is outside 1 to 4611686018427387903 (2^62 - 1)', r.id)
        when r.id_used then 'NS010:' || pg_catalog.format('namespace id %s is in use', r.id)
        when r.type is null or r.type not in ('organization', 'group', 'project', 'user')
          then 'NS010:' || pg_catalog.format('unknown type %L', r.type)
@@ -181,6 +195,9 @@ begin
          then 'NS002:' || pg_catalog.format('%s, more visible than its parent (%s)', r.visibility, r.parent_visibility)
        when r.name_refused is not null then 'NS010:' || r.name_refused
        when r.path is null or r.path = '' then 'NS010:path is required'
+       -- (A valid slug holds no such character: only a legacy path is asked.)
+       when r.legacy_path and lifecycle.character_refusal('path', r.path) is not null
+         then 'NS010:' || lifecycle.character_refusal('path', r.path)
        when r.state is null then 'NS010:' || pg_catalog.format('unknown state %L', r.state_name)
        when r.state = 5 then 'NS010:a transfer in progress cannot be imported: finish or cancel it first'
        when r.preserved_name is not null and r.preserved is null
@@ -247,9 +264,8 @@ begin
               else r.reason end as reason
     from ranked r;
   select count(*), max(b.id) into taken, after_id from pg_temp.lifecycle_import_verdicts b;
-  left_after := pg_catalog.current_setting('lifecycle.import_left')::bigint - taken;
-  noted := pg_catalog.set_config('lifecycle.import_cursor', lvl || ':' || after_id, false)
-        || pg_catalog.set_config('lifecycle.import_left', left_after::text, false);
+  left_after := left_before - taken;
+  update pg_temp.lifecycle_import_progress p set level = lvl, cursor_id = after_id, queued = left_after;
 
   -- Step 3: claim every path the batch makes live (as namespace_lock_sibling_path does one by
   -- one), in one order. A creation that committed since the verdicts holds its path; one still
@@ -279,7 +295,7 @@ begin
   -- locked): when the schema's owner may (a superuser), the batch's writes skip them, and every
   -- trigger, in replica mode, until they are done. Otherwise they run; the outcome is the same.
   -- lifecycle.import_skip_rechecks = off keeps them (the tests run both ways).
-  if pg_catalog.current_setting('lifecycle.import_skip_rechecks', true) is distinct from 'off' then
+  if skip_rechecks then
     begin
       noted := pg_catalog.set_config('session_replication_role', 'replica', true);
       replica := true;
