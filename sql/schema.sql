@@ -180,8 +180,11 @@ begin
    where w.active and w.namespace_id = any (path_ids)
      and (pg_catalog.cardinality(w.actions) = 0 or action = any (w.actions));
 
-  perform pg_catalog.pg_notify('nslifecycle_audit',
-    pg_catalog.jsonb_build_object('id', event_id, 'action', action, 'namespace_id', ns_id)::text);
+  -- Any login may LISTEN to any channel, granted a role of the schema or not, so the notification
+  -- says only that something new was recorded: no id, action or namespace (an id alone would
+  -- still count every tenant's activity). A listener reads lifecycle.audit_events, which only the
+  -- product's roles may. Notifications with equal payloads in one transaction arrive as one.
+  perform pg_catalog.pg_notify('nslifecycle_audit', '');
   return event_id;
 end
 $$;
@@ -3779,6 +3782,7 @@ CREATE TABLE lifecycle.settings (
     hard_delete_batch_size integer DEFAULT 1000 NOT NULL,
     delete_now_allowed boolean DEFAULT true NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    webhook_allowed_hosts text[] DEFAULT '{}'::text[] NOT NULL,
     CONSTRAINT settings_singleton_check CHECK (singleton)
 );
 
@@ -3787,6 +3791,12 @@ CREATE TABLE lifecycle.settings (
 --
 
 COMMENT ON TABLE lifecycle.settings IS 'Operational settings, one row; every change is validated (NS010).';
+
+--
+-- Name: COLUMN settings.webhook_allowed_hosts; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON COLUMN lifecycle.settings.webhook_allowed_hosts IS 'Hosts (lower-case names, matched exactly) and addresses or CIDR ranges webhooks may be sent to although they are loopback, private, link-local, …: the operator''s own receivers. Empty: public addresses only.';
 
 --
 -- Name: settings_refusal(lifecycle.settings); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -3811,6 +3821,7 @@ CREATE FUNCTION lifecycle.settings_refusal(s lifecycle.settings) RETURNS text
       then pg_catalog.format('hard_delete_batch_size must be 1 to 100000, not %s', s.hard_delete_batch_size)
     when s.delete_now_allowed is null
       then 'delete_now_allowed must be true or false'
+    else lifecycle.webhook_allowed_hosts_refusal(s.webhook_allowed_hosts)
   end
 $$;
 
@@ -4799,6 +4810,100 @@ end
 $_$;
 
 --
+-- Name: webhook_address_refusal(inet); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.webhook_address_refusal(address inet) RETURNS text
+    LANGUAGE sql IMMUTABLE STRICT
+    SET search_path TO ''
+    AS $$
+  with a as (
+    select case
+             when pg_catalog.family(address) = 6 and address <<= inet '::ffff:0.0.0.0/96'
+               then inet '0.0.0.0' + (pg_catalog.host(address)::inet - inet '::ffff:0.0.0.0')
+             when pg_catalog.family(address) = 6 and address <<= inet '64:ff9b::/96'
+               then inet '0.0.0.0' + (pg_catalog.host(address)::inet - inet '64:ff9b::')
+             else pg_catalog.host(address)::inet
+           end as ip
+  )
+  select r.reason
+    from a, (values
+      (inet '0.0.0.0/8', 'this network (0.0.0.0/8)'),
+      (inet '10.0.0.0/8', 'private (10.0.0.0/8, RFC 1918)'),
+      (inet '100.64.0.0/10', 'shared address space of carrier-grade NAT (100.64.0.0/10)'),
+      (inet '127.0.0.0/8', 'loopback (127.0.0.0/8)'),
+      (inet '169.254.0.0/16', 'link-local (169.254.0.0/16, where cloud metadata services answer)'),
+      (inet '172.16.0.0/12', 'private (172.16.0.0/12, RFC 1918)'),
+      (inet '192.168.0.0/16', 'private (192.168.0.0/16, RFC 1918)'),
+      (inet '224.0.0.0/4', 'multicast (224.0.0.0/4)'),
+      (inet '240.0.0.0/4', 'reserved (240.0.0.0/4, broadcast included)'),
+      (inet '::/128', 'unspecified (::)'),
+      (inet '::1/128', 'loopback (::1)'),
+      (inet '::/96', 'IPv4-compatible IPv6 (::/96, deprecated)'),
+      (inet '64:ff9b:1::/48', 'local-use NAT64 (64:ff9b:1::/48)'),
+      (inet 'fc00::/7', 'unique local (fc00::/7, private)'),
+      (inet 'fe80::/10', 'link-local (fe80::/10)'),
+      (inet 'fec0::/10', 'site-local (fec0::/10, deprecated)'),
+      (inet 'ff00::/8', 'multicast (ff00::/8)')
+    ) as r(network, reason)
+   where pg_catalog.family(a.ip) = pg_catalog.family(r.network) and a.ip <<= r.network
+   order by pg_catalog.masklen(r.network) desc
+   limit 1
+$$;
+
+--
+-- Name: FUNCTION webhook_address_refusal(address inet); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.webhook_address_refusal(address inet) IS 'Why a webhook may not be sent to this address (loopback, private, link-local, CGNAT, unspecified, multicast, reserved; IPv4-mapped judged as IPv4), or null.';
+
+--
+-- Name: webhook_allowed_hosts_refusal(text[]); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.webhook_allowed_hosts_refusal(allowed text[]) RETURNS text
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO ''
+    AS $_$
+declare
+  entry text;
+begin
+  if allowed is null then
+    return 'webhook_allowed_hosts must be an array (empty: nothing allowed beyond public addresses)';
+  elsif pg_catalog.cardinality(allowed) > 100 then
+    return pg_catalog.format('webhook_allowed_hosts has %s entries, more than 100', pg_catalog.cardinality(allowed));
+  end if;
+  foreach entry in array allowed loop
+    if entry is null or entry = '' then
+      return 'webhook_allowed_hosts: every entry must be a host name or an address or CIDR range';
+    elsif entry ~ ':' or entry ~ '/' or entry ~ '(^|\.)(0x[0-9a-fA-F]*|[0-9]+)$' then
+      begin
+        perform entry::inet;
+      exception when invalid_text_representation then
+        return pg_catalog.format('webhook_allowed_hosts: %s is neither a host name nor an address or CIDR range (write addresses as 127.0.0.1, 10.0.0.0/8, ::1)', entry);
+      end;
+      -- In the forms both PostgreSQL and the syncer's parser (Go's net/netip) read alike.
+      if entry ~ ':' and entry !~ '^[0-9a-f:.]+(/[0-9]{1,3})?$' then
+        return pg_catalog.format('webhook_allowed_hosts: write %s in lower case, without a zone', entry);
+      elsif entry !~ ':' and entry !~ '^(0|[1-9][0-9]{0,2})(\.(0|[1-9][0-9]{0,2})){3}(/[0-9]{1,2})?$' then
+        return pg_catalog.format('webhook_allowed_hosts: write %s as four decimal numbers without leading zeros, and an optional /prefix length', entry);
+      end if;
+    elsif pg_catalog.char_length(entry) > 253
+          or entry !~ '^[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*$' then
+      return pg_catalog.format('webhook_allowed_hosts: %s is not a lower-case host name (no port, no scheme, no trailing dot)', entry);
+    end if;
+  end loop;
+  return null;
+end
+$_$;
+
+--
+-- Name: FUNCTION webhook_allowed_hosts_refusal(allowed text[]); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.webhook_allowed_hosts_refusal(allowed text[]) IS 'Why a webhook_allowed_hosts value is refused (not host names or addresses/CIDR ranges, more than 100), or null.';
+
+--
 -- Name: webhook_deliveries_claim(integer, interval); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -4847,6 +4952,129 @@ CREATE FUNCTION lifecycle.webhook_delivery_result(delivery_id bigint, status_cod
 $$;
 
 --
+-- Name: webhook_url_refusal(text, text[]); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.webhook_url_refusal(url text, allowed text[]) RETURNS text
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO ''
+    AS $_$
+declare
+  authority text := pg_catalog.substring(url, '^[a-zA-Z]+://([^/?#]*)');
+  host text;
+  port text;
+  address inet;
+  parts text[];
+  part text;
+  value numeric;
+  total numeric := 0;
+  reason text;
+begin
+  if authority is null then
+    return 'url must be an http:// or https:// URL';
+  elsif pg_catalog.strpos(authority, '@') > 0 then
+    return 'url must not carry a user name or password (user:password@host)';
+  elsif pg_catalog.strpos(authority, '\') > 0 then
+    return 'url must not hold a backslash in its host';
+  elsif pg_catalog.strpos(authority, '%') > 0 then
+    -- Go decodes %XX in a host: 127.0.0.%31 would dial 127.0.0.1.
+    return 'url must not percent-encode its host';
+  end if;
+
+  if authority like '[%' then
+    host := pg_catalog.substring(authority, '^\[([^]]*)\]');
+    port := pg_catalog.substring(authority, '^\[[^]]*\](.*)$');
+    if host is null then
+      return 'url has an unclosed [ in its host';
+    elsif host ~ '/' then
+      return 'url must name a plain IPv6 address between [ and ], without a prefix length';
+    end if;
+    begin
+      address := host::inet;
+    exception when invalid_text_representation then
+      return pg_catalog.format('url host [%s] is not an IPv6 address', host);
+    end;
+    if pg_catalog.family(address) <> 6 then
+      return pg_catalog.format('url host [%s] is not an IPv6 address', host);
+    end if;
+  else
+    host := pg_catalog.substring(authority, '^([^:]*)');
+    port := pg_catalog.substring(authority, '^[^:]*(.*)$');
+  end if;
+  if port !~ '^(:[0-9]{0,5})?$' or (port ~ '[0-9]' and pg_catalog.substr(port, 2)::int > 65535) then
+    return 'url port must be a number from 1 to 65535';
+  end if;
+
+  host := pg_catalog.lower(pg_catalog.regexp_replace(host, '\.$', ''));
+  if host = '' then
+    return 'url has no host';
+  end if;
+
+  if address is null and host ~ '(^|\.)(0x[0-9a-f]*|[0-9]+)$' then
+    parts := pg_catalog.string_to_array(host, '.');
+    if pg_catalog.cardinality(parts) > 4 then
+      return pg_catalog.format('url host %s ends in a number but is not an IPv4 address', host);
+    end if;
+    for i in 1 .. pg_catalog.cardinality(parts) loop
+      part := parts[i];
+      if part ~ '^0x[0-9a-f]*$' then
+        value := 0;
+        foreach part in array pg_catalog.regexp_split_to_array(pg_catalog.substr(part, 3), '') loop
+          exit when part = '' or value > 4294967295;
+          value := value * 16 + pg_catalog.strpos('0123456789abcdef', part) - 1;
+        end loop;
+      elsif part ~ '^0[0-7]+$' then
+        value := 0;
+        foreach part in array pg_catalog.regexp_split_to_array(pg_catalog.substr(part, 2), '') loop
+          exit when value > 4294967295;
+          value := value * 8 + part::int;
+        end loop;
+      elsif part ~ '^(0|[1-9][0-9]{0,11})$' then
+        value := part::numeric;
+      else
+        return pg_catalog.format('url host %s ends in a number but is not an IPv4 address', host);
+      end if;
+      -- Every part but the last is one byte; the last fills the bytes that are left.
+      if (i < pg_catalog.cardinality(parts) and value > 255)
+         or (i = pg_catalog.cardinality(parts) and value >= 256::numeric ^ (5 - i)) then
+        return pg_catalog.format('url host %s ends in a number but is not an IPv4 address', host);
+      end if;
+      total := case when i < pg_catalog.cardinality(parts) then total + value * 256::numeric ^ (4 - i)
+                    else total + value end;
+    end loop;
+    address := inet '0.0.0.0' + total::bigint;
+  end if;
+
+  if address is null then
+    if host = 'localhost' or host like '%.localhost' then
+      if host = any (allowed) then
+        return null;
+      end if;
+      return pg_catalog.format('url host %s is this machine (localhost)', host);
+    end if;
+    return null;
+  end if;
+
+  reason := lifecycle.webhook_address_refusal(address);
+  if reason is null
+     or exists (select from pg_catalog.unnest(allowed) e
+                 where (e ~ ':' or e ~ '^[0-9.]+(/[0-9]+)?$') and address <<= e::inet) then
+    return null;
+  end if;
+  if host = pg_catalog.host(address) then
+    return pg_catalog.format('url host %s is %s', host, reason);
+  end if;
+  return pg_catalog.format('url host %s is %s, %s', host, pg_catalog.host(address), reason);
+end
+$_$;
+
+--
+-- Name: FUNCTION webhook_url_refusal(url text, allowed text[]); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.webhook_url_refusal(url text, allowed text[]) IS 'Why a webhook URL may not be registered (userinfo, a localhost name, an IP-literal host in a forbidden range in any numeric form, unless allowed), or null.';
+
+--
 -- Name: webhooks_validate(); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -4880,6 +5108,15 @@ begin
   if refusal is not null then
     raise exception using errcode = 'NS010', message = 'invalid webhook', detail = refusal,
       hint = 'A webhook needs an http(s) URL of at most 2048 characters, a secret of 16 to 1024 characters and at most 100 action names.';
+  end if;
+  -- Only a new URL is judged: a row registered before migration 030 (or before the operator
+  -- narrowed the allowlist) can still be deactivated or deleted; the syncer refuses to send it.
+  if tg_op = 'INSERT' or new.url is distinct from old.url then
+    refusal := lifecycle.webhook_url_refusal(new.url, (select s.webhook_allowed_hosts from lifecycle.settings s));
+    if refusal is not null then
+      raise exception using errcode = 'NS010', message = 'invalid webhook', detail = refusal,
+        hint = 'A webhook URL names a public host: no user name or password, no localhost, no loopback, private, link-local, carrier-grade NAT, unspecified, multicast or reserved address in any form. The operator may allow a host or range in lifecycle.settings.webhook_allowed_hosts.';
+    end if;
   end if;
   return new;
 end
@@ -6941,6 +7178,20 @@ GRANT ALL ON FUNCTION lifecycle.transition_rule(from_state smallint, to_state sm
 REVOKE ALL ON FUNCTION lifecycle.transition_rules_write() FROM PUBLIC;
 
 --
+-- Name: FUNCTION webhook_address_refusal(address inet); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.webhook_address_refusal(address inet) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.webhook_address_refusal(address inet) TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.webhook_address_refusal(address inet) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION webhook_allowed_hosts_refusal(allowed text[]); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.webhook_allowed_hosts_refusal(allowed text[]) FROM PUBLIC;
+
+--
 -- Name: FUNCTION webhook_deliveries_claim(batch_size integer, lease interval); Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -6953,6 +7204,14 @@ GRANT ALL ON FUNCTION lifecycle.webhook_deliveries_claim(batch_size integer, lea
 
 REVOKE ALL ON FUNCTION lifecycle.webhook_delivery_result(delivery_id bigint, status_code integer, error text, max_attempts integer, backoff interval) FROM PUBLIC;
 GRANT ALL ON FUNCTION lifecycle.webhook_delivery_result(delivery_id bigint, status_code integer, error text, max_attempts integer, backoff interval) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION webhook_url_refusal(url text, allowed text[]); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.webhook_url_refusal(url text, allowed text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.webhook_url_refusal(url text, allowed text[]) TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.webhook_url_refusal(url text, allowed text[]) TO lifecycle_worker;
 
 --
 -- Name: FUNCTION webhooks_validate(); Type: ACL; Schema: lifecycle; Owner: -
@@ -7138,8 +7397,49 @@ GRANT SELECT ON TABLE lifecycle.webhook_deliveries TO lifecycle_worker;
 -- Name: TABLE webhooks; Type: ACL; Schema: lifecycle; Owner: -
 --
 
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE lifecycle.webhooks TO lifecycle_app;
-GRANT SELECT ON TABLE lifecycle.webhooks TO lifecycle_worker;
+GRANT INSERT,DELETE,UPDATE ON TABLE lifecycle.webhooks TO lifecycle_app;
+
+--
+-- Name: COLUMN webhooks.id; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT(id) ON TABLE lifecycle.webhooks TO lifecycle_app;
+GRANT SELECT(id) ON TABLE lifecycle.webhooks TO lifecycle_worker;
+
+--
+-- Name: COLUMN webhooks.namespace_id; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT(namespace_id) ON TABLE lifecycle.webhooks TO lifecycle_app;
+GRANT SELECT(namespace_id) ON TABLE lifecycle.webhooks TO lifecycle_worker;
+
+--
+-- Name: COLUMN webhooks.url; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT(url) ON TABLE lifecycle.webhooks TO lifecycle_app;
+GRANT SELECT(url) ON TABLE lifecycle.webhooks TO lifecycle_worker;
+
+--
+-- Name: COLUMN webhooks.actions; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT(actions) ON TABLE lifecycle.webhooks TO lifecycle_app;
+GRANT SELECT(actions) ON TABLE lifecycle.webhooks TO lifecycle_worker;
+
+--
+-- Name: COLUMN webhooks.active; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT(active) ON TABLE lifecycle.webhooks TO lifecycle_app;
+GRANT SELECT(active) ON TABLE lifecycle.webhooks TO lifecycle_worker;
+
+--
+-- Name: COLUMN webhooks.created_at; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT(created_at) ON TABLE lifecycle.webhooks TO lifecycle_app;
+GRANT SELECT(created_at) ON TABLE lifecycle.webhooks TO lifecycle_worker;
 
 --
 -- PostgreSQL database dump complete

@@ -332,6 +332,7 @@ func databaseName(kind string) string {
 
 // LoginAs creates a login role that is a member of group (lifecycle_app or lifecycle_worker), as a
 // user's application or worker would connect, and returns databaseURL with that role as its user.
+// An empty group makes a login with no grants at all: any other user of the server.
 // Roles are cluster-wide: the name is unique to the test, and the role is dropped when the test
 // ends (after the test's pools, registered earlier, are closed).
 func LoginAs(t testing.TB, databaseURL, group string) string {
@@ -344,8 +345,14 @@ func LoginAs(t testing.TB, databaseURL, group string) string {
 	defer admin.Close(ctx)
 	b := make([]byte, 4)
 	_, _ = rand.Read(b)
+	create := "create role %s login"
+	if group != "" {
+		create += " in role " + pgx.Identifier{group}.Sanitize()
+	} else {
+		group = "nogrants"
+	}
 	role := fmt.Sprintf("%s%d_%s_%s", DatabasePrefix, os.Getpid(), group, hex.EncodeToString(b))
-	if _, err := admin.Exec(ctx, "create role "+pgx.Identifier{role}.Sanitize()+" login in role "+pgx.Identifier{group}.Sanitize()); err != nil {
+	if _, err := admin.Exec(ctx, fmt.Sprintf(create, pgx.Identifier{role}.Sanitize())); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
