@@ -5001,7 +5001,7 @@ begin
     host := pg_catalog.substring(authority, '^([^:]*)');
     port := pg_catalog.substring(authority, '^[^:]*(.*)$');
   end if;
-  if port !~ '^(:[0-9]{0,5})?$' or (port ~ '[0-9]' and pg_catalog.substr(port, 2)::int > 65535) then
+  if port !~ '^(:[0-9]{0,5})?$' or (port ~ '[0-9]' and pg_catalog.substr(port, 2)::int not between 1 and 65535) then
     return 'url port must be a number from 1 to 65535';
   end if;
 

@@ -2,12 +2,12 @@
 -- URL is already known to be http(s) without spaces or control characters, at most 2,048
 -- characters. Refused: a user name or password (user:pw@host: it would be sent along, and it
 -- hides the real host from a reader); a backslash, a percent-encoding or an IPv6 zone in the
--- authority (parsers disagree on them); a bad port; localhost names; and any host that is an IP address in a range
--- lifecycle.webhook_address_refusal forbids. A host whose last label is a number is an IPv4
--- address, as the WHATWG URL standard and inet_aton read it: 2130706433, 0x7f000001, 0177.0.0.1
--- and 127.1 are all 127.0.0.1, and are judged as such (a host of that shape that is no valid
--- address is refused). Host names are not resolved here: what a name resolves to is checked by the
--- syncer when it dials, against the same ranges.
+-- authority (parsers disagree on them); a bad port; localhost names; and any host that is an IP
+-- address in a range lifecycle.webhook_address_refusal forbids. A host whose last label is a
+-- number is an IPv4 address, as the WHATWG URL standard and inet_aton read it: 2130706433,
+-- 0x7f000001, 0177.0.0.1 and 127.1 are all 127.0.0.1, and are judged as such (a host of that
+-- shape that is no valid address is refused). Host names are not resolved here: what a name
+-- resolves to is checked by the syncer when it dials, against the same ranges.
 --
 -- allowed is lifecycle.settings.webhook_allowed_hosts (validated by settings_refusal): a host
 -- name the operator trusts (matched exactly, lower case, without a trailing dot), or an address or
@@ -60,7 +60,7 @@ begin
     host := pg_catalog.substring(authority, '^([^:]*)');
     port := pg_catalog.substring(authority, '^[^:]*(.*)$');
   end if;
-  if port !~ '^(:[0-9]{0,5})?$' or (port ~ '[0-9]' and pg_catalog.substr(port, 2)::int > 65535) then
+  if port !~ '^(:[0-9]{0,5})?$' or (port ~ '[0-9]' and pg_catalog.substr(port, 2)::int not between 1 and 65535) then
     return 'url port must be a number from 1 to 65535';
   end if;
 
