@@ -111,6 +111,9 @@ type errForbiddenAddress struct {
 }
 
 func (e *errForbiddenAddress) Error() string {
+	if e.address == "" {
+		return fmt.Sprintf("webhook host %s: %s", e.host, e.reason)
+	}
 	return fmt.Sprintf("webhook host %s is %s: %s; not allowed by lifecycle.settings.webhook_allowed_hosts", e.host, e.address, e.reason)
 }
 
@@ -126,7 +129,7 @@ func hostAddress(host string) (ip netip.Addr, ok bool, err error) {
 	if !isNumberLabel(labels[len(labels)-1]) {
 		return netip.Addr{}, false, nil
 	}
-	bad := fmt.Errorf("webhook host %s ends in a number but is not an IPv4 address", host)
+	bad := errors.New("it ends in a number but is not an IPv4 address")
 	if len(labels) > 4 {
 		return netip.Addr{}, true, bad
 	}
@@ -222,11 +225,13 @@ func (g *guard) dialContext(ctx context.Context, network, addr string) (net.Conn
 	}
 	var ips []netip.Addr
 	if ip, ok, err := hostAddress(host); err != nil {
-		return nil, &errForbiddenAddress{host: host, address: "no address", reason: err.Error()}
+		return nil, &errForbiddenAddress{host: host, reason: err.Error()}
 	} else if ok {
 		ips = []netip.Addr{ip}
 	} else if ips, err = g.resolver.LookupNetIP(ctx, "ip", host); err != nil {
 		return nil, err
+	} else if len(ips) == 0 {
+		return nil, &net.DNSError{Err: "no address", Name: host, IsNotFound: true}
 	}
 	for _, ip := range ips {
 		if why := addressRefusal(ip); why != "" && !allow.allows(ip) {
