@@ -55,3 +55,7 @@ FROM lifecycle.webhook_deliveries_claim(@batch_size, @lease::interval) c;
 -- name: WebhookDeliveryResult :one
 SELECT lifecycle.webhook_delivery_result(@delivery_id, sqlc.narg('status_code'), sqlc.narg('error'), @max_attempts,
                                          @backoff::interval)::text AS status;
+
+-- name: WebhookAllowedHosts :one
+-- What the operator allows webhooks to reach beyond public addresses (checked at every dial).
+SELECT s.webhook_allowed_hosts FROM lifecycle.settings s;

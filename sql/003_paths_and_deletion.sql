@@ -113,7 +113,7 @@ insert into lifecycle.operation_policies (operation, min_access_level, descripti
 -- Functions and triggers
 -- ---------------------------------------------------------------------------------------------
 
-{{ template "functions/settings_refusal.sql" . }}
+{{ template "snapshots/003/settings_refusal.sql" . }}
 {{ template "snapshots/003/path_refusal.sql" . }}
 {{ template "snapshots/003/namespace_lock_sibling_path.sql" . }}
 {{ template "functions/actor_refusal.sql" . }}

@@ -44,7 +44,7 @@ drop function lifecycle.namespace_change_state(bigint, text, text, bigint, jsonb
 {{ template "functions/check_invariants.sql" . }}
 {{ template "functions/namespace_resolve.sql" . }}
 drop function lifecycle.namespace_walk(text[]);
-{{ template "triggers/webhooks_validate.sql" . }}
+{{ template "snapshots/011/webhooks_validate.sql" . }}
 {{ template "triggers/namespace_members_validate.sql" . }}
 -- Its SET clause made every CALL fail at its first COMMIT.
 {{ template "functions/namespace_hard_delete_all.sql" . }}

@@ -29,7 +29,7 @@ comment on column lifecycle.fact_key.legacy_mac_until is
   'Facts committed before this time may carry the MAC of before migration 026 (SHA-256 of the key and of the key and the text); audit_record accepts it for them.';
 
 {{ template "functions/fact_mac.sql" . }}
-{{ template "functions/audit_record.sql" . }}
+{{ template "snapshots/026/audit_record.sql" . }}
 
 ---- create above / drop below ----
 

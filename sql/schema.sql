@@ -180,8 +180,11 @@ begin
    where w.active and w.namespace_id = any (path_ids)
      and (pg_catalog.cardinality(w.actions) = 0 or action = any (w.actions));
 
-  perform pg_catalog.pg_notify('nslifecycle_audit',
-    pg_catalog.jsonb_build_object('id', event_id, 'action', action, 'namespace_id', ns_id)::text);
+  -- Any login may LISTEN to any channel, granted a role of the schema or not, so the notification
+  -- says only that something new was recorded: no id, action or namespace (an id alone would
+  -- still count every tenant's activity). A listener reads lifecycle.audit_events, which only the
+  -- product's roles may. Notifications with equal payloads in one transaction arrive as one.
+  perform pg_catalog.pg_notify('nslifecycle_audit', '');
   return event_id;
 end
 $$;
@@ -350,8 +353,11 @@ begin
 
   -- One writer at a time (the syncer's update, a rebuild, a DELETE of namespaces: step 6 of the
   -- global lock order, namespace_lock_path): each statement below reads the tree after the lock,
-  -- so no row is written from a tree older than another writer's. Readers are not blocked.
-  lock table lifecycle.effective_states in share row exclusive mode;
+  -- so no row is written from a tree older than another writer's. Readers are not blocked. A row
+  -- of lifecycle.lock_rows, not a lock on the table: any role that may read the table may hold a
+  -- lock on it (PREPARE of an INSERT takes ROW EXCLUSIVE before privileges are checked), which
+  -- SHARE ROW EXCLUSIVE, taken here before, would wait for.
+  perform 1 from lifecycle.lock_rows l where l.name = 'effective_states' for update;
   if exists (select from pg_catalog.unnest(facts) f
               where (f ->> 'action' = 'table_truncated' and f -> 'details' -> 'tables' ? 'lifecycle.namespaces')
                  or (f ->> 'action' = 'namespaces_imported' and (f -> 'details' ->> 'backfill')::boolean)) then
@@ -401,7 +407,7 @@ CREATE FUNCTION lifecycle.effective_states_refresh() RETURNS void
     AS $$
 begin
   -- One writer at a time, as in effective_states_apply (whose lock this is).
-  lock table lifecycle.effective_states in share row exclusive mode;
+  perform 1 from lifecycle.lock_rows l where l.name = 'effective_states' for update;
   -- Every root's subtree, as effective_states_apply writes one (the one writer of the rows);
   -- effective_states_computed, the recursive definition, stays the independent reference that
   -- effective_states_verify compares with.
@@ -964,7 +970,7 @@ begin
           having bool_or(r.holds)) f
     join lifecycle.namespaces n on n.id = f.ns and n.state = 0;
 
-  perform pg_catalog.set_config('lifecycle.importing', 'on', true);
+  perform lifecycle.transaction_flag_raise('importing'), pg_catalog.set_config('lifecycle.importing', 'on', true);
   update lifecycle.namespaces n
      set state = f.state, state_changes = n.state_changes + 1, updated_at = f.at,
          deletion_scheduled_at = case when f.state in (2, 4) then f.at end,
@@ -983,7 +989,7 @@ begin
            || case when f.state = 1 then '{}'::jsonb else pg_catalog.jsonb_build_object('preserved_state', f.preserved) end
     from pg_temp.lifecycle_backfill f
    where d.namespace_id = f.ns;
-  perform pg_catalog.set_config('lifecycle.importing', '', true);
+  perform lifecycle.transaction_flag_lower('importing'), pg_catalog.set_config('lifecycle.importing', '', true);
 
   if changed > 0 then
     perform lifecycle.fact_emit('namespaces_imported', null, '{}'::bigint[], null, null,
@@ -1221,10 +1227,10 @@ declare
   at timestamptz;
   actor bigint;
   touched bigint[] := '{}'::bigint[];
-  outer_applying text := coalesce(pg_catalog.current_setting('lifecycle.legacy_bridge_applying', true), '');
+  outermost boolean;
   ns_id bigint;
 begin
-  perform pg_catalog.set_config('lifecycle.legacy_bridge_applying', 'on', true);
+  outermost := lifecycle.transaction_flag_raise('legacy_bridge_applying');
   for b in select * from lifecycle.legacy_bridges x where x.source = tg_relid order by x.state loop
     ns_col := lifecycle.legacy_bridge_column(b.source, b.namespace_attnum);
     when_col := case when b.when_attnum is not null then lifecycle.legacy_bridge_column(b.source, b.when_attnum) end;
@@ -1252,10 +1258,10 @@ begin
       touched := touched || new_ns;
     end if;
   end loop;
-  perform pg_catalog.set_config('lifecycle.legacy_bridge_applying', outer_applying, true);
   -- Inside another source trigger's loop (an application trigger writing a bridged table), that
   -- one writes back at its end.
-  if outer_applying <> 'on' then
+  if outermost then
+    perform lifecycle.transaction_flag_lower('legacy_bridge_applying');
     foreach ns_id in array array(select distinct t from pg_catalog.unnest(touched) t order by t) loop
       perform lifecycle.legacy_bridge_sync(ns_id);
     end loop;
@@ -1273,7 +1279,7 @@ CREATE FUNCTION lifecycle.legacy_bridge_state() RETURNS trigger
     SET search_path TO ''
     AS $$
 begin
-  if new.state = old.state or pg_catalog.current_setting('lifecycle.legacy_bridge_applying', true) = 'on' then
+  if new.state = old.state or lifecycle.transaction_flag_raised('legacy_bridge_applying') then
     return null;
   end if;
   perform lifecycle.legacy_bridge_sync(new.id);
@@ -1293,14 +1299,18 @@ declare
   b lifecycle.legacy_bridges;
   ns lifecycle.namespaces;
   preserved text;
-  at timestamptz := coalesce(nullif(pg_catalog.current_setting('lifecycle.changed_at', true), '')::timestamptz, pg_catalog.now());
-  actor bigint := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
+  at timestamptz;
+  actor bigint;
 begin
   select * into ns from lifecycle.namespaces n where n.id = ns_id;
   if not found then
     return;
   end if;
-  select d.state_metadata ->> 'preserved_state' into preserved from lifecycle.namespace_details d where d.namespace_id = ns_id;
+  select d.state_metadata ->> 'preserved_state',
+         coalesce((d.state_metadata ->> 'last_updated_at')::timestamptz, pg_catalog.now()),
+         (d.state_metadata ->> 'last_changed_by_user_id')::bigint
+    into preserved, at, actor
+    from lifecycle.namespace_details d where d.namespace_id = ns_id;
   for b in select * from lifecycle.legacy_bridges x order by x.id loop
     continue when b.namespace_types is not null and not ns.type = any (b.namespace_types);
     perform lifecycle.legacy_bridge_write(b, ns.id, lifecycle.legacy_bridge_says(b.state, ns.state, preserved), at, actor);
@@ -1983,6 +1993,8 @@ declare
   taken bigint;
   left_before bigint;
   left_after bigint;
+  path_ids bigint[];
+  claims tid[];
   skip_rechecks boolean;
 begin
   -- For plpgsql_check (no-ops at run time): the queue namespace_import_prepare makes, and the
@@ -2002,7 +2014,7 @@ begin
       hint = 'Call lifecycle.namespace_import_prepare() first, or use lifecycle.namespace_import_apply() or CALL lifecycle.namespace_import_run().';
   end if;
   skip_rechecks := lifecycle.namespace_import_skips_rechecks();
-  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended('lifecycle namespace import', 0));
+  perform 1 from lifecycle.lock_rows l where l.name = 'namespace import' for update;
 
   -- The queue is read in (level, id) order from where the last batch stopped (its progress row,
   -- which only the import writes), not emptied as it goes; one level per batch, so a row's parent
@@ -2023,21 +2035,29 @@ begin
     drop table pg_temp.lifecycle_import_verdicts;
     drop table pg_temp.lifecycle_import_parents;
   end if;
-  -- Step 1: the batch's parents, root first, FOR SHARE. (Every lookup of a big table below goes
-  -- by its index for the batch's ids, whatever the planner's statistics say of a table that grows
-  -- by the batch: an array, or a lateral probe kept from being flattened into a join by offset 0.)
+  -- Step 1: the batch's parents and their ancestors, shared. (Every lookup of a big table below
+  -- goes by its index for the batch's ids, whatever the planner's statistics say of a table that
+  -- grows by the batch: an array, or a lateral probe kept from being flattened into a join by
+  -- offset 0.)
   create temporary table lifecycle_import_parents on commit drop as
   select distinct q.parent_id as id
     from (select q.parent_id from pg_temp.lifecycle_import_queue q
            where q.level = lvl and q.id >= from_id order by q.id limit max_rows) q
    where q.parent_id is not null;
   analyze pg_temp.lifecycle_import_parents;
-  perform 1 from lifecycle.namespaces n
-   where n.id = any (array(select p.id from pg_temp.lifecycle_import_parents p))
-   order by n.traversal_ids
-     for share of n;
-  -- Step 3: every sibling path.
-  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended('lifecycle sibling paths (all)', 0));
+  -- A move committed between reading the paths and locking them changes a path: then lock the
+  -- new one too (the ones held stay held).
+  loop
+    select pg_catalog.array_agg(distinct a.id) into path_ids
+      from lifecycle.namespaces n
+     cross join pg_catalog.unnest(n.traversal_ids) as a (id)
+     where n.id = any (array(select p.id from pg_temp.lifecycle_import_parents p));
+    perform lifecycle.namespace_lock_path(coalesce(path_ids, '{}'));
+    exit when not exists (select from lifecycle.namespaces n
+                           cross join pg_catalog.unnest(n.traversal_ids) as a (id)
+                           where n.id = any (array(select p.id from pg_temp.lifecycle_import_parents p))
+                             and a.id <> all (path_ids));
+  end loop;
 
   -- Every verdict in one statement, over the rows and what their parents are now (committed
   -- and locked): the row rules, first failure wins; then the path each valid row gets. A valid
@@ -2172,16 +2192,30 @@ begin
   left_after := left_before - taken;
   update pg_temp.lifecycle_import_progress p set level = lvl, cursor_id = after_id, queued = left_after;
 
-  -- A normalised path with its suffix that a live namespace holds after all (bad luck): NS006.
+  -- Step 3: claim every path the batch makes live (as namespace_lock_sibling_path does one by
+  -- one), in one order. A creation that committed since the verdicts holds its path; one still
+  -- running is waited for; one that starts now waits for this batch.
+  with claimed as (
+    insert into lifecycle.path_claims as c (parent_id, path)
+    select b.parent_id, b.final_path
+      from pg_temp.lifecycle_import_verdicts b
+     where b.code is null and not b.state_pending
+     order by b.parent_id, b.final_path
+    on conflict do nothing
+    returning c.ctid)
+  select pg_catalog.array_agg(claimed.ctid) into claims from claimed;
+  delete from lifecycle.path_claims c where c.ctid = any (claims);
+  -- Checked again under the claims: a path a live namespace holds after all (a creation committed
+  -- since the verdicts, or a normalised path with its suffix, by bad luck): NS006.
   update pg_temp.lifecycle_import_verdicts b
      set code = 'NS006', reason = pg_catalog.format('path %s is taken by a live sibling', b.final_path)
-   where b.code is null and not b.state_pending and b.legacy_path
+   where b.code is null and not b.state_pending
      and exists (select from lifecycle.namespaces n
                   where coalesce(n.parent_id, 0) = coalesce(b.parent_id, 0) and n.path = b.final_path
                     and n.state <> 2 and n.state <> 4);
 
   -- The rows: no INSERT trigger fires for them (traversal_ids given, lifecycle.importing set).
-  noted := pg_catalog.set_config('lifecycle.importing', 'on', true);
+  noted := lifecycle.transaction_flag_raise('importing')::text || pg_catalog.set_config('lifecycle.importing', 'on', true);
   -- Foreign keys would check each row again for a parent and a namespace checked above (and
   -- locked): when the schema's owner may (a superuser), the batch's writes skip them, and every
   -- trigger, in replica mode, until they are done. Otherwise they run; the outcome is the same.
@@ -2233,7 +2267,7 @@ begin
      and not exists (select from lifecycle.namespaces n
                       where coalesce(n.parent_id, 0) = coalesce(b.parent_id, 0) and n.path = pg_catalog.lower(b.path)
                         and n.state <> 2 and n.state <> 4);
-  noted := pg_catalog.set_config('lifecycle.importing', '', true);
+  noted := lifecycle.transaction_flag_lower('importing')::text || pg_catalog.set_config('lifecycle.importing', '', true);
   if replica then
     noted := pg_catalog.set_config('session_replication_role', 'origin', true);
   end if;
@@ -2280,7 +2314,8 @@ begin
     raise exception using errcode = 'NS010', message = 'no import is prepared in this session',
       hint = 'Use lifecycle.namespace_import_apply() or CALL lifecycle.namespace_import_run().';
   end if;
-  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended('lifecycle namespace import', 0));
+  -- One import at a time (namespace_import_batch takes the same row).
+  perform 1 from lifecycle.lock_rows l where l.name = 'namespace import' for update;
   with recursive below (id, blocker) as (
     select s.id, r.id
       from lifecycle.namespace_imports s
@@ -2516,64 +2551,10 @@ end
 $$;
 
 --
--- Name: namespace_lock_key(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
---
-
-CREATE FUNCTION lifecycle.namespace_lock_key(id bigint) RETURNS bigint
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    RETURN (id # '3001666571030907431'::bigint);
-
---
 -- Name: namespace_lock_path(bigint[], boolean); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
 CREATE FUNCTION lifecycle.namespace_lock_path(ids bigint[], exclusive boolean DEFAULT false) RETURNS void
-    LANGUAGE plpgsql
-    SET search_path TO ''
-    AS $$
-declare
-  taken int := coalesce(nullif(pg_catalog.current_setting('lifecycle.namespace_keys', true), '')::int, 0);
-  -- hashtextextended('lifecycle namespaces (all)', 0)
-  all_namespaces constant bigint := -8605443955290538006;
-  id bigint;
-  locked text;
-begin
-  -- (Assignments, evaluated without starting an executor, not a query per key.)
-  if taken < 0 or taken + pg_catalog.cardinality(ids) > 500 then
-    -- Held shared since this transaction's first key (when it has one); upgraded: the wait ends
-    -- when the other holders commit.
-    locked := pg_catalog.pg_advisory_xact_lock(all_namespaces)::text
-           || pg_catalog.set_config('lifecycle.namespace_keys', '-1', true);
-    return;
-  end if;
-  if taken = 0 then
-    locked := pg_catalog.pg_advisory_xact_lock_shared(all_namespaces)::text;
-  end if;
-  -- An ancestor's id comes before its descendants' in traversal_ids: callers pass paths root first.
-  if exclusive then
-    foreach id in array ids loop
-      locked := pg_catalog.pg_advisory_xact_lock(lifecycle.namespace_lock_key(id))::text;
-    end loop;
-  else
-    foreach id in array ids loop
-      locked := pg_catalog.pg_advisory_xact_lock_shared(lifecycle.namespace_lock_key(id))::text;
-    end loop;
-  end if;
-  locked := pg_catalog.set_config('lifecycle.namespace_keys', (taken + pg_catalog.cardinality(ids))::text, true);
-end
-$$;
-
---
--- Name: FUNCTION namespace_lock_path(ids bigint[], exclusive boolean); Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON FUNCTION lifecycle.namespace_lock_path(ids bigint[], exclusive boolean) IS 'Locks the given namespaces'' advisory keys, shared (step 1 of the global lock order: a path, root first) or exclusive (step 2: the namespace changed, after its row); past 500 keys in a transaction, the key of all namespaces exclusively instead.';
-
---
--- Name: namespace_lock_path_rows(bigint[]); Type: FUNCTION; Schema: lifecycle; Owner: -
---
-
-CREATE FUNCTION lifecycle.namespace_lock_path_rows(ids bigint[]) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     SET enable_seqscan TO 'off'
@@ -2581,49 +2562,42 @@ CREATE FUNCTION lifecycle.namespace_lock_path_rows(ids bigint[]) RETURNS void
     SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 begin
-  -- traversal_ids of an ancestor is a prefix of its descendants', so it sorts first, and rows are
-  -- locked in the order the sort returns them. PERFORM reads every row, so every row is locked.
-  perform 1
-     from lifecycle.namespaces n
-    where n.id = any (ids)
-    order by n.traversal_ids
-      for share of n;
+  if exclusive then
+    perform 1 from lifecycle.namespace_details d where d.namespace_id = any (ids) for update of d;
+  else
+    -- Root first: callers pass paths in traversal_ids order, and rows are locked in the order the
+    -- sort returns them. PERFORM reads every row, so every row is locked.
+    perform 1
+       from pg_catalog.unnest(ids) with ordinality as p (id, pos)
+       join lifecycle.namespace_details d on d.namespace_id = p.id
+      order by p.pos
+        for key share of d;
+  end if;
 end
 $$;
 
 --
--- Name: FUNCTION namespace_lock_path_rows(ids bigint[]); Type: COMMENT; Schema: lifecycle; Owner: -
+-- Name: FUNCTION namespace_lock_path(ids bigint[], exclusive boolean); Type: COMMENT; Schema: lifecycle; Owner: -
 --
 
-COMMENT ON FUNCTION lifecycle.namespace_lock_path_rows(ids bigint[]) IS 'Locks the given namespaces FOR SHARE, root first: step 1 of the global lock order for an INSERT.';
+COMMENT ON FUNCTION lifecycle.namespace_lock_path(ids bigint[], exclusive boolean) IS 'Locks the given namespaces'' lock rows (their namespace_details rows): FOR KEY SHARE, root first (step 1 of the global lock order: a path), or FOR UPDATE (step 2: the namespace changed, after its row).';
 
 --
 -- Name: namespace_lock_sibling_path(bigint, text); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
 CREATE FUNCTION lifecycle.namespace_lock_sibling_path(parent_id bigint, path text) RETURNS void
-    LANGUAGE plpgsql
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
 declare
-  taken int := coalesce(nullif(pg_catalog.current_setting('lifecycle.sibling_path_locks', true), '')::int, 0);
-  all_paths constant bigint := pg_catalog.hashtextextended('lifecycle sibling paths (all)', 0);
-  counted text;
+  claim tid;
 begin
-  if taken < 0 then
-    return; -- this transaction holds every sibling path already
-  end if;
-  if taken >= 1000 then
-    -- Held shared since its first path lock; upgraded (the wait ends when the other holders commit).
-    counted := pg_catalog.pg_advisory_xact_lock(all_paths)::text
-            || pg_catalog.set_config('lifecycle.sibling_path_locks', '-1', true);
-    return;
-  end if;
-  -- (Assignments, not PERFORM, which would run a whole query for each call.)
-  counted := pg_catalog.pg_advisory_xact_lock_shared(all_paths)::text
-          || pg_catalog.pg_advisory_xact_lock(
-               pg_catalog.hashtextextended('lifecycle sibling path ' || coalesce(parent_id, 0) || '/' || path, 0))::text
-          || pg_catalog.set_config('lifecycle.sibling_path_locks', (taken + 1)::text, true);
+  insert into lifecycle.path_claims as c (parent_id, path)
+  values (namespace_lock_sibling_path.parent_id, namespace_lock_sibling_path.path)
+  on conflict do nothing
+  returning c.ctid into claim;
+  delete from lifecycle.path_claims c where c.ctid = claim;
 end
 $$;
 
@@ -2664,7 +2638,7 @@ begin
   perform lifecycle.fact_emit(
     case tg_op when 'INSERT' then 'member_added' when 'UPDATE' then 'member_changed' else 'member_removed' end,
     m.namespace_id, ns.traversal_ids, lifecycle.namespace_full_path(m.namespace_id),
-    nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint,
+    null,
     pg_catalog.jsonb_build_object('user_id', m.user_id, 'access_level', m.access_level,
       'previous_access_level', case when tg_op = 'UPDATE' then old.access_level end));
   return null;
@@ -2881,7 +2855,10 @@ begin
   end if;
   perform lifecycle.operation_check(ns, actor_id, 'change_visibility', 'change the visibility of', true);
   -- The fact trigger reads who acted from the context (reset right after).
-  perform pg_catalog.set_config('lifecycle.actor_id', coalesce(actor_id::text, ''), true);
+  -- The context of its triggers, all of it written (visibility_lowering is a move's, never this
+  -- call's: a client's value must not let a decrease skip its descendants).
+  perform pg_catalog.set_config('lifecycle.actor_id', coalesce(actor_id::text, ''), true),
+          pg_catalog.set_config('lifecycle.visibility_lowering', '', true);
   update lifecycle.namespaces n set visibility = new_visibility, updated_at = pg_catalog.now()
    where n.id = ns.id;
   perform pg_catalog.set_config('lifecycle.actor_id', '', true);
@@ -3070,7 +3047,13 @@ begin
        where d.traversal_ids >= ns.traversal_ids
          and d.traversal_ids < ns.traversal_ids[1:pg_catalog.cardinality(ns.traversal_ids) - 1]
                                || (ns.traversal_ids[pg_catalog.cardinality(ns.traversal_ids)] + 1);
+      -- The context of the move's triggers, all of it written: who decided it (the actor of a
+      -- visibility_changed fact when it lowers visibilities), and nothing lowered yet.
+      perform pg_catalog.set_config('lifecycle.actor_id', coalesce(r.decided_by::text, ''), true),
+              pg_catalog.set_config('lifecycle.visibility_lowering', '', true),
+              pg_catalog.set_config('lifecycle.visibility_lowered', '', true);
       update lifecycle.namespaces n set parent_id = r.to_parent_id, updated_at = pg_catalog.now() where n.id = ns.id;
+      perform pg_catalog.set_config('lifecycle.actor_id', '', true);
       -- "<id>:<count>" when the move lowered visibilities (namespaces_visibility).
       lowered := pg_catalog.current_setting('lifecycle.visibility_lowered', true);
       lowered := case when pg_catalog.split_part(lowered, ':', 1) = ns.id::text then pg_catalog.split_part(lowered, ':', 2) end;
@@ -3240,6 +3223,7 @@ CREATE FUNCTION lifecycle.namespaces_effective_states() RETURNS trigger
 begin
   -- For plpgsql_check (a no-op at run time): the transition table.
   perform 'PRAGMA:TABLE: gone (id bigint)';
+  perform 1 from lifecycle.lock_rows l where l.name = 'effective_states' for key share;
   delete from lifecycle.effective_states e using gone g where e.namespace_id = g.id;
   return null;
 end
@@ -3254,15 +3238,16 @@ CREATE FUNCTION lifecycle.namespaces_facts() RETURNS trigger
     SET search_path TO ''
     AS $$
 declare
-  actor bigint := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
+  actor bigint;
   parent_path text;
 begin
   if tg_op = 'INSERT' then
-    perform lifecycle.fact_emit('namespace_created', new.id, new.traversal_ids, lifecycle.namespace_full_path(new.id), actor,
+    perform lifecycle.fact_emit('namespace_created', new.id, new.traversal_ids, lifecycle.namespace_full_path(new.id), null,
       pg_catalog.jsonb_build_object('type', new.type, 'path', new.path, 'name', new.name, 'parent_id', new.parent_id,
                                     'visibility', new.visibility, 'state', lifecycle.state_name(new.state)));
     return null;
   end if;
+  actor := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
   if new.path is distinct from old.path then
     parent_path := lifecycle.namespace_full_path(new.parent_id);
     perform lifecycle.fact_emit('renamed', new.id, new.traversal_ids, lifecycle.namespace_full_path(new.id), actor,
@@ -3368,6 +3353,7 @@ declare
   to_permanent boolean;
   locked text;
   happened timestamptz;
+  operation text;
 begin
   if tg_op = 'UPDATE' then
     if new.state = old.state then
@@ -3418,9 +3404,12 @@ begin
     end if;
   end if;
 
-  actor := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
+  if tg_op = 'UPDATE' then
+    actor := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
+    operation := nullif(pg_catalog.current_setting('lifecycle.operation', true), '');
+  end if;
   select * into refusal
-    from lifecycle.transition_refusal(new.id, new.traversal_ids, from_state, new.state, actor);
+    from lifecycle.transition_refusal(new.id, new.traversal_ids, from_state, new.state, actor, operation);
   if found then
     raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail,
       hint = refusal.hint;
@@ -3459,35 +3448,40 @@ CREATE FUNCTION lifecycle.namespaces_state_record() RETURNS trigger
     SET jit TO 'off'
     AS $$
 declare
-  actor bigint := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
-  call_metadata jsonb := coalesce(nullif(pg_catalog.current_setting('lifecycle.metadata', true), '')::jsonb, '{}');
-  -- The call's keys are merged, but for two: reason explains this one change and stays in its
-  -- history row; preserved_state is the gate's alone (a caller must not redirect a later restore).
-  -- The keys set here override whatever the call passed.
-  call_keys jsonb := call_metadata - array['reason', 'preserved_state'];
+  actor bigint;
+  call_metadata jsonb;
+  call_keys jsonb;
   from_operation text;
   from_name text;
   to_name text;
   action text;
   full_path text;
-  call_event text := nullif(pg_catalog.current_setting('lifecycle.event', true), '');
-  call_source text := coalesce(nullif(pg_catalog.current_setting('lifecycle.source', true), ''), 'sql');
+  call_event text;
+  call_source text;
   update_id bigint;
-  -- When the change happened: now, or the legacy time a bridged change carries.
-  happened timestamptz := coalesce(nullif(pg_catalog.current_setting('lifecycle.changed_at', true), '')::timestamptz,
-                                   pg_catalog.now());
+  happened timestamptz;
   noted text;
 begin
   if tg_op = 'INSERT' then
     insert into lifecycle.namespace_details (namespace_id, state_metadata)
     values (new.id, pg_catalog.jsonb_build_object('last_updated_at', pg_catalog.now(),
-                                                  'last_changed_by_user_id', actor));
+                                                  'last_changed_by_user_id', null));
     return null;
   end if;
 
   if new.state = old.state then
     return null;
   end if;
+  actor := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
+  call_metadata := coalesce(nullif(pg_catalog.current_setting('lifecycle.metadata', true), '')::jsonb, '{}');
+  -- The call's keys are merged, but for two: reason explains this one change and stays in its
+  -- history row; preserved_state is the gate's alone (a caller must not redirect a later restore).
+  -- The keys set here override whatever the call passed.
+  call_keys := call_metadata - array['reason', 'preserved_state'];
+  call_event := nullif(pg_catalog.current_setting('lifecycle.event', true), '');
+  call_source := coalesce(nullif(pg_catalog.current_setting('lifecycle.source', true), ''), 'sql');
+  -- When the change happened: now, or the legacy time a bridged change carries.
+  happened := coalesce(nullif(pg_catalog.current_setting('lifecycle.changed_at', true), '')::timestamptz, pg_catalog.now());
 
   -- One statement reads the two states (lifecycle.states) and the fact's action and full path,
   -- and reads and writes the details row, its row lock taken by the UPDATE (step 4 of the lock
@@ -3614,10 +3608,9 @@ begin
   end if;
 
   -- Lock the parent's path root first (step 1 of the global lock order, namespace_lock_path; row
-  -- locks, which a bulk INSERT may take by the thousand: namespace_lock_path_rows): the parent and
-  -- its ancestors must not move, nor change state, until this row commits, so the path copied here
-  -- stays true. A move committed between the read and the lock changes the path; then
-  -- lock the new one.
+  -- locks, which a bulk INSERT may take by the thousand): the parent and its ancestors must not
+  -- move, nor change state, until this row commits, so the path copied here stays true. A move
+  -- committed between the read and the lock changes the path; then lock the new one.
   loop
     select n.traversal_ids into locked_path from lifecycle.namespaces n where n.id = new.parent_id;
     if not found then
@@ -3627,7 +3620,7 @@ begin
         detail = pg_catalog.format('parent_id=%s', new.parent_id),
         hint = 'Create the parent first, or pass the id of an existing namespace.';
     end if;
-    perform lifecycle.namespace_lock_path_rows(locked_path);
+    perform lifecycle.namespace_lock_path(locked_path);
     select n.type, n.traversal_ids
       into parent_type, parent_traversal_ids
       from lifecycle.namespaces n
@@ -3852,6 +3845,24 @@ CREATE FUNCTION lifecycle.read_only_refusal(namespace_id bigint, action text) RE
 $$;
 
 --
+-- Name: settings_confirmed(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.settings_confirmed() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if not lifecycle.transaction_flag_raised('importing') then
+    raise exception using errcode = 'NS010', message = 'lifecycle.importing is set outside the import',
+      detail = pg_catalog.format('table=%s setting=lifecycle.importing', tg_table_name),
+      hint = 'RESET lifecycle.importing: the import and the legacy backfill set it for their own statements.';
+  end if;
+  return null;
+end
+$$;
+
+--
 -- Name: settings; Type: TABLE; Schema: lifecycle; Owner: -
 --
 
@@ -3865,6 +3876,7 @@ CREATE TABLE lifecycle.settings (
     hard_delete_batch_size integer DEFAULT 1000 NOT NULL,
     delete_now_allowed boolean DEFAULT true NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    webhook_allowed_hosts text[] DEFAULT '{}'::text[] NOT NULL,
     CONSTRAINT settings_singleton_check CHECK (singleton)
 );
 
@@ -3873,6 +3885,12 @@ CREATE TABLE lifecycle.settings (
 --
 
 COMMENT ON TABLE lifecycle.settings IS 'Operational settings, one row; every change is validated (NS010).';
+
+--
+-- Name: COLUMN settings.webhook_allowed_hosts; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON COLUMN lifecycle.settings.webhook_allowed_hosts IS 'Hosts (lower-case names, matched exactly) and addresses or CIDR ranges webhooks may be sent to although they are loopback, private, link-local, …: the operator''s own receivers. Empty: public addresses only.';
 
 --
 -- Name: settings_refusal(lifecycle.settings); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -3897,6 +3915,7 @@ CREATE FUNCTION lifecycle.settings_refusal(s lifecycle.settings) RETURNS text
       then pg_catalog.format('hard_delete_batch_size must be 1 to 100000, not %s', s.hard_delete_batch_size)
     when s.delete_now_allowed is null
       then 'delete_now_allowed must be true or false'
+    else lifecycle.webhook_allowed_hosts_refusal(s.webhook_allowed_hosts)
   end
 $$;
 
@@ -4148,10 +4167,23 @@ $$;
 --
 
 CREATE FUNCTION lifecycle.sweep_claim(namespace_id bigint) RETURNS boolean
-    LANGUAGE sql
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
-  select pg_catalog.pg_try_advisory_lock(pg_catalog.hashtextextended('lifecycle sweep ' || namespace_id, 0))
+declare
+  me timestamptz := (select a.backend_start from pg_catalog.pg_stat_activity a where a.pid = pg_catalog.pg_backend_pid());
+  claimed boolean;
+begin
+  delete from lifecycle.sweep_claims c
+   where c.namespace_id = sweep_claim.namespace_id
+     and not exists (select from pg_catalog.pg_stat_activity a where a.pid = c.pid and a.backend_start = c.backend_start);
+  insert into lifecycle.sweep_claims as c (namespace_id, pid, backend_start)
+  values (sweep_claim.namespace_id, pg_catalog.pg_backend_pid(), me)
+  on conflict on constraint sweep_claims_pkey do update set claimed_at = pg_catalog.now()
+   where c.pid = pg_catalog.pg_backend_pid() and c.backend_start = me
+  returning true into claimed;
+  return coalesce(claimed, false);
+end
 $$;
 
 --
@@ -4207,10 +4239,15 @@ $$;
 --
 
 CREATE FUNCTION lifecycle.sweep_release(namespace_id bigint) RETURNS boolean
-    LANGUAGE sql
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
-  select pg_catalog.pg_advisory_unlock(pg_catalog.hashtextextended('lifecycle sweep ' || namespace_id, 0))
+begin
+  delete from lifecycle.sweep_claims c
+   where c.namespace_id = sweep_release.namespace_id and c.pid = pg_catalog.pg_backend_pid()
+     and c.backend_start = (select a.backend_start from pg_catalog.pg_stat_activity a where a.pid = pg_catalog.pg_backend_pid());
+  return found;
+end
 $$;
 
 --
@@ -4292,6 +4329,65 @@ begin
   return 'unchanged';
 end
 $_$;
+
+--
+-- Name: transaction_flags; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE UNLOGGED TABLE lifecycle.transaction_flags (
+    xact xid8 NOT NULL,
+    flag text NOT NULL
+);
+
+--
+-- Name: TABLE transaction_flags; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.transaction_flags IS 'Flags a function raises for the statements it makes in its transaction (transaction_flag_raise), which no client can forge as it can a setting. Empty between transactions: lowered by the function that raised them, or rolled back with it.';
+
+--
+-- Name: transaction_flag_lower(text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.transaction_flag_lower(flag text) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    BEGIN ATOMIC
+ DELETE FROM lifecycle.transaction_flags f
+   WHERE ((f.xact = pg_current_xact_id()) AND (f.flag = transaction_flag_lower.flag));
+END;
+
+--
+-- Name: transaction_flag_raise(text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.transaction_flag_raise(flag text) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  raised boolean := false;
+begin
+  insert into lifecycle.transaction_flags as f (xact, flag)
+  values (pg_catalog.pg_current_xact_id(), transaction_flag_raise.flag)
+  on conflict do nothing
+  returning true into raised;
+  return coalesce(raised, false);
+end
+$$;
+
+--
+-- Name: transaction_flag_raised(text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.transaction_flag_raised(flag text) RETURNS boolean
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    BEGIN ATOMIC
+ SELECT (EXISTS ( SELECT
+            FROM lifecycle.transaction_flags f
+           WHERE ((f.xact = pg_current_xact_id_if_assigned()) AND (f.flag = transaction_flag_raised.flag)))) AS "exists";
+END;
 
 --
 -- Name: transfer_requests; Type: TABLE; Schema: lifecycle; Owner: -
@@ -4532,10 +4628,10 @@ end
 $$;
 
 --
--- Name: transition_refusal(bigint, bigint[], smallint, smallint, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+-- Name: transition_refusal(bigint, bigint[], smallint, smallint, bigint, text); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
-CREATE FUNCTION lifecycle.transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint) RETURNS TABLE(code text, message text, detail text, hint text)
+CREATE FUNCTION lifecycle.transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint, operation text DEFAULT NULL::text) RETURNS TABLE(code text, message text, detail text, hint text)
     LANGUAGE plpgsql STABLE
     SET search_path TO ''
     SET enable_seqscan TO 'off'
@@ -4624,7 +4720,7 @@ begin
   -- 2. Authority over a state an operation owns; else authorization: the system (actor null) or
   -- an actor with the policy's access level.
   if from_operation is not null then
-    if pg_catalog.current_setting('lifecycle.operation', true) is distinct from from_operation
+    if operation is distinct from from_operation
        and not lifecycle.caller_may_act_as_system() then
       code := 'NS005';
       message := pg_catalog.format('only the %s itself or a worker may move a namespace out of %s',
@@ -4640,7 +4736,7 @@ begin
       return;
     end if;
   elsif from_state is not null
-        and pg_catalog.current_setting('lifecycle.operation', true) is distinct from 'legacy_bridge' then
+        and operation is distinct from 'legacy_bridge' then
     -- (A change the legacy bridge carries over was decided by the application's own old code
     -- path, whose authority the bridge is: its actor is attribution only. legacy_bridge_source.)
     return query
@@ -4885,6 +4981,100 @@ end
 $_$;
 
 --
+-- Name: webhook_address_refusal(inet); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.webhook_address_refusal(address inet) RETURNS text
+    LANGUAGE sql IMMUTABLE STRICT
+    SET search_path TO ''
+    AS $$
+  with a as (
+    select case
+             when pg_catalog.family(address) = 6 and address <<= inet '::ffff:0.0.0.0/96'
+               then inet '0.0.0.0' + (pg_catalog.host(address)::inet - inet '::ffff:0.0.0.0')
+             when pg_catalog.family(address) = 6 and address <<= inet '64:ff9b::/96'
+               then inet '0.0.0.0' + (pg_catalog.host(address)::inet - inet '64:ff9b::')
+             else pg_catalog.host(address)::inet
+           end as ip
+  )
+  select r.reason
+    from a, (values
+      (inet '0.0.0.0/8', 'this network (0.0.0.0/8)'),
+      (inet '10.0.0.0/8', 'private (10.0.0.0/8, RFC 1918)'),
+      (inet '100.64.0.0/10', 'shared address space of carrier-grade NAT (100.64.0.0/10)'),
+      (inet '127.0.0.0/8', 'loopback (127.0.0.0/8)'),
+      (inet '169.254.0.0/16', 'link-local (169.254.0.0/16, where cloud metadata services answer)'),
+      (inet '172.16.0.0/12', 'private (172.16.0.0/12, RFC 1918)'),
+      (inet '192.168.0.0/16', 'private (192.168.0.0/16, RFC 1918)'),
+      (inet '224.0.0.0/4', 'multicast (224.0.0.0/4)'),
+      (inet '240.0.0.0/4', 'reserved (240.0.0.0/4, broadcast included)'),
+      (inet '::/128', 'unspecified (::)'),
+      (inet '::1/128', 'loopback (::1)'),
+      (inet '::/96', 'IPv4-compatible IPv6 (::/96, deprecated)'),
+      (inet '64:ff9b:1::/48', 'local-use NAT64 (64:ff9b:1::/48)'),
+      (inet 'fc00::/7', 'unique local (fc00::/7, private)'),
+      (inet 'fe80::/10', 'link-local (fe80::/10)'),
+      (inet 'fec0::/10', 'site-local (fec0::/10, deprecated)'),
+      (inet 'ff00::/8', 'multicast (ff00::/8)')
+    ) as r(network, reason)
+   where pg_catalog.family(a.ip) = pg_catalog.family(r.network) and a.ip <<= r.network
+   order by pg_catalog.masklen(r.network) desc
+   limit 1
+$$;
+
+--
+-- Name: FUNCTION webhook_address_refusal(address inet); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.webhook_address_refusal(address inet) IS 'Why a webhook may not be sent to this address (loopback, private, link-local, CGNAT, unspecified, multicast, reserved; IPv4-mapped judged as IPv4), or null.';
+
+--
+-- Name: webhook_allowed_hosts_refusal(text[]); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.webhook_allowed_hosts_refusal(allowed text[]) RETURNS text
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO ''
+    AS $_$
+declare
+  entry text;
+begin
+  if allowed is null then
+    return 'webhook_allowed_hosts must be an array (empty: nothing allowed beyond public addresses)';
+  elsif pg_catalog.cardinality(allowed) > 100 then
+    return pg_catalog.format('webhook_allowed_hosts has %s entries, more than 100', pg_catalog.cardinality(allowed));
+  end if;
+  foreach entry in array allowed loop
+    if entry is null or entry = '' then
+      return 'webhook_allowed_hosts: every entry must be a host name or an address or CIDR range';
+    elsif entry ~ ':' or entry ~ '/' or entry ~ '(^|\.)(0x[0-9a-fA-F]*|[0-9]+)$' then
+      begin
+        perform entry::inet;
+      exception when invalid_text_representation then
+        return pg_catalog.format('webhook_allowed_hosts: %s is neither a host name nor an address or CIDR range (write addresses as 127.0.0.1, 10.0.0.0/8, ::1)', entry);
+      end;
+      -- In the forms both PostgreSQL and the syncer's parser (Go's net/netip) read alike.
+      if entry ~ ':' and entry !~ '^[0-9a-f:.]+(/[0-9]{1,3})?$' then
+        return pg_catalog.format('webhook_allowed_hosts: write %s in lower case, without a zone', entry);
+      elsif entry !~ ':' and entry !~ '^(0|[1-9][0-9]{0,2})(\.(0|[1-9][0-9]{0,2})){3}(/[0-9]{1,2})?$' then
+        return pg_catalog.format('webhook_allowed_hosts: write %s as four decimal numbers without leading zeros, and an optional /prefix length', entry);
+      end if;
+    elsif pg_catalog.char_length(entry) > 253
+          or entry !~ '^[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*$' then
+      return pg_catalog.format('webhook_allowed_hosts: %s is not a lower-case host name (no port, no scheme, no trailing dot)', entry);
+    end if;
+  end loop;
+  return null;
+end
+$_$;
+
+--
+-- Name: FUNCTION webhook_allowed_hosts_refusal(allowed text[]); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.webhook_allowed_hosts_refusal(allowed text[]) IS 'Why a webhook_allowed_hosts value is refused (not host names or addresses/CIDR ranges, more than 100), or null.';
+
+--
 -- Name: webhook_deliveries_claim(integer, interval); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -4933,6 +5123,129 @@ CREATE FUNCTION lifecycle.webhook_delivery_result(delivery_id bigint, status_cod
 $$;
 
 --
+-- Name: webhook_url_refusal(text, text[]); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.webhook_url_refusal(url text, allowed text[]) RETURNS text
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO ''
+    AS $_$
+declare
+  authority text := pg_catalog.substring(url, '^[a-zA-Z]+://([^/?#]*)');
+  host text;
+  port text;
+  address inet;
+  parts text[];
+  part text;
+  value numeric;
+  total numeric := 0;
+  reason text;
+begin
+  if authority is null then
+    return 'url must be an http:// or https:// URL';
+  elsif pg_catalog.strpos(authority, '@') > 0 then
+    return 'url must not carry a user name or password (user:password@host)';
+  elsif pg_catalog.strpos(authority, '\') > 0 then
+    return 'url must not hold a backslash in its host';
+  elsif pg_catalog.strpos(authority, '%') > 0 then
+    -- Go decodes %XX in a host: 127.0.0.%31 would dial 127.0.0.1.
+    return 'url must not percent-encode its host';
+  end if;
+
+  if authority like '[%' then
+    host := pg_catalog.substring(authority, '^\[([^]]*)\]');
+    port := pg_catalog.substring(authority, '^\[[^]]*\](.*)$');
+    if host is null then
+      return 'url has an unclosed [ in its host';
+    elsif host ~ '/' then
+      return 'url must name a plain IPv6 address between [ and ], without a prefix length';
+    end if;
+    begin
+      address := host::inet;
+    exception when invalid_text_representation then
+      return pg_catalog.format('url host [%s] is not an IPv6 address', host);
+    end;
+    if pg_catalog.family(address) <> 6 then
+      return pg_catalog.format('url host [%s] is not an IPv6 address', host);
+    end if;
+  else
+    host := pg_catalog.substring(authority, '^([^:]*)');
+    port := pg_catalog.substring(authority, '^[^:]*(.*)$');
+  end if;
+  if port !~ '^(:[0-9]{0,5})?$' or (port ~ '[0-9]' and pg_catalog.substr(port, 2)::int not between 1 and 65535) then
+    return 'url port must be a number from 1 to 65535';
+  end if;
+
+  host := pg_catalog.lower(pg_catalog.regexp_replace(host, '\.$', ''));
+  if host = '' then
+    return 'url has no host';
+  end if;
+
+  if address is null and host ~ '(^|\.)(0x[0-9a-f]*|[0-9]+)$' then
+    parts := pg_catalog.string_to_array(host, '.');
+    if pg_catalog.cardinality(parts) > 4 then
+      return pg_catalog.format('url host %s ends in a number but is not an IPv4 address', host);
+    end if;
+    for i in 1 .. pg_catalog.cardinality(parts) loop
+      part := parts[i];
+      if part ~ '^0x[0-9a-f]*$' then
+        value := 0;
+        foreach part in array pg_catalog.regexp_split_to_array(pg_catalog.substr(part, 3), '') loop
+          exit when part = '' or value > 4294967295;
+          value := value * 16 + pg_catalog.strpos('0123456789abcdef', part) - 1;
+        end loop;
+      elsif part ~ '^0[0-7]+$' then
+        value := 0;
+        foreach part in array pg_catalog.regexp_split_to_array(pg_catalog.substr(part, 2), '') loop
+          exit when value > 4294967295;
+          value := value * 8 + part::int;
+        end loop;
+      elsif part ~ '^(0|[1-9][0-9]{0,11})$' then
+        value := part::numeric;
+      else
+        return pg_catalog.format('url host %s ends in a number but is not an IPv4 address', host);
+      end if;
+      -- Every part but the last is one byte; the last fills the bytes that are left.
+      if (i < pg_catalog.cardinality(parts) and value > 255)
+         or (i = pg_catalog.cardinality(parts) and value >= 256::numeric ^ (5 - i)) then
+        return pg_catalog.format('url host %s ends in a number but is not an IPv4 address', host);
+      end if;
+      total := case when i < pg_catalog.cardinality(parts) then total + value * 256::numeric ^ (4 - i)
+                    else total + value end;
+    end loop;
+    address := inet '0.0.0.0' + total::bigint;
+  end if;
+
+  if address is null then
+    if host = 'localhost' or host like '%.localhost' then
+      if host = any (allowed) then
+        return null;
+      end if;
+      return pg_catalog.format('url host %s is this machine (localhost)', host);
+    end if;
+    return null;
+  end if;
+
+  reason := lifecycle.webhook_address_refusal(address);
+  if reason is null
+     or exists (select from pg_catalog.unnest(allowed) e
+                 where (e ~ ':' or e ~ '^[0-9.]+(/[0-9]+)?$') and address <<= e::inet) then
+    return null;
+  end if;
+  if host = pg_catalog.host(address) then
+    return pg_catalog.format('url host %s is %s', host, reason);
+  end if;
+  return pg_catalog.format('url host %s is %s, %s', host, pg_catalog.host(address), reason);
+end
+$_$;
+
+--
+-- Name: FUNCTION webhook_url_refusal(url text, allowed text[]); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.webhook_url_refusal(url text, allowed text[]) IS 'Why a webhook URL may not be registered (userinfo, a localhost name, an IP-literal host in a forbidden range in any numeric form, unless allowed), or null.';
+
+--
 -- Name: webhooks_validate(); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -4966,6 +5279,15 @@ begin
   if refusal is not null then
     raise exception using errcode = 'NS010', message = 'invalid webhook', detail = refusal,
       hint = 'A webhook needs an http(s) URL of at most 2048 characters, a secret of 16 to 1024 characters and at most 100 action names.';
+  end if;
+  -- Only a new URL is judged: a row registered before migration 030 (or before the operator
+  -- narrowed the allowlist) can still be deactivated or deleted; the syncer refuses to send it.
+  if tg_op = 'INSERT' or new.url is distinct from old.url then
+    refusal := lifecycle.webhook_url_refusal(new.url, (select s.webhook_allowed_hosts from lifecycle.settings s));
+    if refusal is not null then
+      raise exception using errcode = 'NS010', message = 'invalid webhook', detail = refusal,
+        hint = 'A webhook URL names a public host: no user name or password, no localhost, no loopback, private, link-local, carrier-grade NAT, unspecified, multicast or reserved address in any form. The operator may allow a host or range in lifecycle.settings.webhook_allowed_hosts.';
+    end if;
   end if;
   return new;
 end
@@ -5188,6 +5510,21 @@ ALTER TABLE lifecycle.legacy_bridges ALTER COLUMN id ADD GENERATED ALWAYS AS IDE
 );
 
 --
+-- Name: lock_rows; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.lock_rows (
+    name text NOT NULL,
+    why text NOT NULL
+);
+
+--
+-- Name: TABLE lock_rows; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.lock_rows IS 'Rows the schema''s functions lock to serialise work that no client may hold up (no role may lock them: FOR SHARE/UPDATE need UPDATE privilege, granted to none).';
+
+--
 -- Name: namespace_details; Type: TABLE; Schema: lifecycle; Owner: -
 --
 
@@ -5353,6 +5690,21 @@ CREATE TABLE lifecycle.operation_policies (
 );
 
 --
+-- Name: path_claims; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE UNLOGGED TABLE lifecycle.path_claims (
+    parent_id bigint,
+    path text NOT NULL
+);
+
+--
+-- Name: TABLE path_claims; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.path_claims IS 'Claims of "path below parent" (step 3 of the global lock order, namespace_lock_sibling_path): a row inserted and deleted by the claiming transaction, which holds the key until it ends. Always empty between transactions.';
+
+--
 -- Name: reserved_paths; Type: TABLE; Schema: lifecycle; Owner: -
 --
 
@@ -5380,6 +5732,23 @@ CREATE TABLE lifecycle.state_transitions (
 --
 
 COMMENT ON TABLE lifecycle.state_transitions IS 'docs/design.md §3 transition matrix (ADR 003), one row per allowed pair; from_state null = creation.';
+
+--
+-- Name: sweep_claims; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE UNLOGGED TABLE lifecycle.sweep_claims (
+    namespace_id bigint NOT NULL,
+    pid integer NOT NULL,
+    backend_start timestamp with time zone NOT NULL,
+    claimed_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: TABLE sweep_claims; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.sweep_claims IS 'The sweeper''s claims of namespaces (sweep_claim), held across the transactions of their work by a session named by pid and start time; taken over when that session is gone. Unlogged: no session outlives a crash.';
 
 --
 -- Name: syncer_progress; Type: TABLE; Schema: lifecycle; Owner: -
@@ -5595,6 +5964,13 @@ ALTER TABLE ONLY lifecycle.legacy_bridges
     ADD CONSTRAINT legacy_bridges_source_state_key UNIQUE (source, state);
 
 --
+-- Name: lock_rows lock_rows_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.lock_rows
+    ADD CONSTRAINT lock_rows_pkey PRIMARY KEY (name);
+
+--
 -- Name: namespace_details namespace_details_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
 --
 
@@ -5658,6 +6034,13 @@ ALTER TABLE ONLY lifecycle.operation_policies
     ADD CONSTRAINT operation_policies_pkey PRIMARY KEY (operation);
 
 --
+-- Name: path_claims path_claims_key; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.path_claims
+    ADD CONSTRAINT path_claims_key UNIQUE NULLS NOT DISTINCT (parent_id, path);
+
+--
 -- Name: reserved_paths reserved_paths_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
 --
 
@@ -5700,11 +6083,25 @@ ALTER TABLE ONLY lifecycle.states
     ADD CONSTRAINT states_pkey PRIMARY KEY (code);
 
 --
+-- Name: sweep_claims sweep_claims_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.sweep_claims
+    ADD CONSTRAINT sweep_claims_pkey PRIMARY KEY (namespace_id);
+
+--
 -- Name: syncer_progress syncer_progress_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
 --
 
 ALTER TABLE ONLY lifecycle.syncer_progress
     ADD CONSTRAINT syncer_progress_pkey PRIMARY KEY (slot_name);
+
+--
+-- Name: transaction_flags transaction_flags_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.transaction_flags
+    ADD CONSTRAINT transaction_flags_pkey PRIMARY KEY (xact, flag);
 
 --
 -- Name: transfer_requests transfer_requests_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
@@ -5901,6 +6298,12 @@ CREATE INDEX webhooks_namespace_id_idx ON lifecycle.webhooks USING btree (namesp
 CREATE TRIGGER deleted_namespaces_facts AFTER INSERT ON lifecycle.deleted_namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.deleted_namespaces_facts();
 
 --
+-- Name: namespace_details namespace_details_0_settings_confirmed; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER namespace_details_0_settings_confirmed BEFORE INSERT OR UPDATE ON lifecycle.namespace_details FOR EACH STATEMENT WHEN ((current_setting('lifecycle.importing'::text, true) = 'on'::text)) EXECUTE FUNCTION lifecycle.settings_confirmed();
+
+--
 -- Name: namespace_details namespace_details_validate; Type: TRIGGER; Schema: lifecycle; Owner: -
 --
 
@@ -5917,6 +6320,12 @@ CREATE TRIGGER namespace_members_facts AFTER INSERT OR DELETE OR UPDATE ON lifec
 --
 
 CREATE TRIGGER namespace_members_validate BEFORE INSERT OR UPDATE ON lifecycle.namespace_members FOR EACH ROW EXECUTE FUNCTION lifecycle.namespace_members_validate();
+
+--
+-- Name: namespaces namespaces_0_settings_confirmed; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER namespaces_0_settings_confirmed BEFORE INSERT OR UPDATE ON lifecycle.namespaces FOR EACH STATEMENT WHEN ((current_setting('lifecycle.importing'::text, true) = 'on'::text)) EXECUTE FUNCTION lifecycle.settings_confirmed();
 
 --
 -- Name: namespaces namespaces_1_traversal_ids_cascade; Type: TRIGGER; Schema: lifecycle; Owner: -
@@ -6656,22 +7065,10 @@ REVOKE ALL ON FUNCTION lifecycle.namespace_import_tables_check() FROM PUBLIC;
 REVOKE ALL ON FUNCTION lifecycle.namespace_lock(namespace_id bigint) FROM PUBLIC;
 
 --
--- Name: FUNCTION namespace_lock_key(id bigint); Type: ACL; Schema: lifecycle; Owner: -
---
-
-REVOKE ALL ON FUNCTION lifecycle.namespace_lock_key(id bigint) FROM PUBLIC;
-
---
 -- Name: FUNCTION namespace_lock_path(ids bigint[], exclusive boolean); Type: ACL; Schema: lifecycle; Owner: -
 --
 
 REVOKE ALL ON FUNCTION lifecycle.namespace_lock_path(ids bigint[], exclusive boolean) FROM PUBLIC;
-
---
--- Name: FUNCTION namespace_lock_path_rows(ids bigint[]); Type: ACL; Schema: lifecycle; Owner: -
---
-
-REVOKE ALL ON FUNCTION lifecycle.namespace_lock_path_rows(ids bigint[]) FROM PUBLIC;
 
 --
 -- Name: FUNCTION namespace_lock_sibling_path(parent_id bigint, path text); Type: ACL; Schema: lifecycle; Owner: -
@@ -6863,6 +7260,12 @@ REVOKE ALL ON FUNCTION lifecycle.path_slug_refusal(path text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION lifecycle.read_only_refusal(namespace_id bigint, action text) FROM PUBLIC;
 
 --
+-- Name: FUNCTION settings_confirmed(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.settings_confirmed() FROM PUBLIC;
+
+--
 -- Name: TABLE settings; Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -6981,6 +7384,24 @@ REVOKE ALL ON FUNCTION lifecycle.syncer_publication_ensure(publication_name text
 GRANT ALL ON FUNCTION lifecycle.syncer_publication_ensure(publication_name text) TO lifecycle_worker;
 
 --
+-- Name: FUNCTION transaction_flag_lower(flag text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.transaction_flag_lower(flag text) FROM PUBLIC;
+
+--
+-- Name: FUNCTION transaction_flag_raise(flag text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.transaction_flag_raise(flag text) FROM PUBLIC;
+
+--
+-- Name: FUNCTION transaction_flag_raised(flag text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.transaction_flag_raised(flag text) FROM PUBLIC;
+
+--
 -- Name: TABLE transfer_requests; Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -7025,10 +7446,10 @@ REVOKE ALL ON FUNCTION lifecycle.transfer_requests_facts() FROM PUBLIC;
 REVOKE ALL ON FUNCTION lifecycle.transfer_target_refusal(namespace_id bigint, to_parent_id bigint) FROM PUBLIC;
 
 --
--- Name: FUNCTION transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+-- Name: FUNCTION transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint, operation text); Type: ACL; Schema: lifecycle; Owner: -
 --
 
-REVOKE ALL ON FUNCTION lifecycle.transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION lifecycle.transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint, operation text) FROM PUBLIC;
 
 --
 -- Name: FUNCTION transition_rule(from_state smallint, to_state smallint); Type: ACL; Schema: lifecycle; Owner: -
@@ -7045,6 +7466,20 @@ GRANT ALL ON FUNCTION lifecycle.transition_rule(from_state smallint, to_state sm
 REVOKE ALL ON FUNCTION lifecycle.transition_rules_write() FROM PUBLIC;
 
 --
+-- Name: FUNCTION webhook_address_refusal(address inet); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.webhook_address_refusal(address inet) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.webhook_address_refusal(address inet) TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.webhook_address_refusal(address inet) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION webhook_allowed_hosts_refusal(allowed text[]); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.webhook_allowed_hosts_refusal(allowed text[]) FROM PUBLIC;
+
+--
 -- Name: FUNCTION webhook_deliveries_claim(batch_size integer, lease interval); Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -7057,6 +7492,14 @@ GRANT ALL ON FUNCTION lifecycle.webhook_deliveries_claim(batch_size integer, lea
 
 REVOKE ALL ON FUNCTION lifecycle.webhook_delivery_result(delivery_id bigint, status_code integer, error text, max_attempts integer, backoff interval) FROM PUBLIC;
 GRANT ALL ON FUNCTION lifecycle.webhook_delivery_result(delivery_id bigint, status_code integer, error text, max_attempts integer, backoff interval) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION webhook_url_refusal(url text, allowed text[]); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.webhook_url_refusal(url text, allowed text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.webhook_url_refusal(url text, allowed text[]) TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.webhook_url_refusal(url text, allowed text[]) TO lifecycle_worker;
 
 --
 -- Name: FUNCTION webhooks_validate(); Type: ACL; Schema: lifecycle; Owner: -
@@ -7242,8 +7685,49 @@ GRANT SELECT ON TABLE lifecycle.webhook_deliveries TO lifecycle_worker;
 -- Name: TABLE webhooks; Type: ACL; Schema: lifecycle; Owner: -
 --
 
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE lifecycle.webhooks TO lifecycle_app;
-GRANT SELECT ON TABLE lifecycle.webhooks TO lifecycle_worker;
+GRANT INSERT,DELETE,UPDATE ON TABLE lifecycle.webhooks TO lifecycle_app;
+
+--
+-- Name: COLUMN webhooks.id; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT(id) ON TABLE lifecycle.webhooks TO lifecycle_app;
+GRANT SELECT(id) ON TABLE lifecycle.webhooks TO lifecycle_worker;
+
+--
+-- Name: COLUMN webhooks.namespace_id; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT(namespace_id) ON TABLE lifecycle.webhooks TO lifecycle_app;
+GRANT SELECT(namespace_id) ON TABLE lifecycle.webhooks TO lifecycle_worker;
+
+--
+-- Name: COLUMN webhooks.url; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT(url) ON TABLE lifecycle.webhooks TO lifecycle_app;
+GRANT SELECT(url) ON TABLE lifecycle.webhooks TO lifecycle_worker;
+
+--
+-- Name: COLUMN webhooks.actions; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT(actions) ON TABLE lifecycle.webhooks TO lifecycle_app;
+GRANT SELECT(actions) ON TABLE lifecycle.webhooks TO lifecycle_worker;
+
+--
+-- Name: COLUMN webhooks.active; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT(active) ON TABLE lifecycle.webhooks TO lifecycle_app;
+GRANT SELECT(active) ON TABLE lifecycle.webhooks TO lifecycle_worker;
+
+--
+-- Name: COLUMN webhooks.created_at; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT(created_at) ON TABLE lifecycle.webhooks TO lifecycle_app;
+GRANT SELECT(created_at) ON TABLE lifecycle.webhooks TO lifecycle_worker;
 
 --
 -- PostgreSQL database dump complete

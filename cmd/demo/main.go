@@ -95,6 +95,12 @@ func run(ctx context.Context, out io.Writer) error {
 		return err
 	}
 
+	// The receiver listens on 127.0.0.1, a loopback address webhooks are refused unless the
+	// operator allows it (docs/operations.md, the allowlist).
+	if _, err := conn.Exec(ctx, `update lifecycle.settings set webhook_allowed_hosts = array['127.0.0.1']
+		where not '127.0.0.1' = any (webhook_allowed_hosts)`); err != nil {
+		return err
+	}
 	if _, err := conn.Exec(ctx, `insert into lifecycle.webhooks (namespace_id, url, secret, actions)
 		values ($1, $2, $3, '{archived,renamed,transfer_completed,restored,hard_deleted}')`,
 		ids["acme"], hooks.URL, receiverSecret); err != nil {

@@ -24,6 +24,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/nslifecycle/nslifecycle"
@@ -480,6 +481,8 @@ func TestWebhookDeliveries(t *testing.T) {
 	org := e.insert(nil, "organization", "hooks")
 	grp := e.insert(&org, "group", "eng")
 	const secret = "0123456789abcdef-secret"
+	// The receiver is on 127.0.0.1: loopback, which only the operator's allowlist opens.
+	e.exec(`update lifecycle.settings set webhook_allowed_hosts = '{127.0.0.1}'`)
 	for _, path := range []string{"/ok", "/500", "/400", "/slow"} {
 		e.exec(`insert into lifecycle.webhooks (namespace_id, url, secret, actions) values ($1, $2, $3, '{archived}')`,
 			org, srv.URL+path, secret)
@@ -934,5 +937,56 @@ func TestABatchKilledMidwayLeavesNothing(t *testing.T) {
 	if history != sourceTxs*perTx || audited != history || missing != 0 || duplicated != 0 || look().partial != 0 {
 		t.Fatalf("history %d, audit rows %d, history rows without an audit row %d, duplicated %d, in part %d",
 			history, audited, missing, duplicated, look().partial)
+	}
+}
+
+// Any login may LISTEN to any channel: one with no grants at all hears nslifecycle_audit while the
+// syncer records a private namespace's change, and learns nothing of it, no id, action or
+// namespace (docs/reliability.md). What changed is in lifecycle.audit_events, which it cannot read.
+func TestAuditNotificationTellsALoginWithoutGrantsNothing(t *testing.T) {
+	e := newEnv(t)
+	org := e.insert(nil, "organization", "hidden-"+suffix())
+	e.exec(`update lifecycle.namespaces set visibility = 'private' where id = $1`, org)
+	e.start()
+
+	conn, err := pgx.Connect(e.ctx, dbtest.LoginAs(t, e.url, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	var n int
+	if err := conn.QueryRow(e.ctx, `select count(*) from lifecycle.audit_events`).Scan(&n); err == nil {
+		t.Fatalf("a login without grants read lifecycle.audit_events (%d rows): the test needs one that cannot", n)
+	}
+	if _, err := conn.Exec(e.ctx, `listen nslifecycle_audit`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.lc.Event(e.ctx, org, "archive", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	var audited int64
+	e.eventually("the archive is audited", 30*time.Second, func() bool {
+		return e.pool.QueryRow(e.ctx, `select id from lifecycle.audit_events where action = 'archived' and namespace_id = $1`, org).Scan(&audited) == nil
+	})
+	// The first may take a moment; then whatever else was sent is read until a quiet 2 s.
+	heard := 0
+	for wait := 30 * time.Second; ; wait = 2 * time.Second {
+		wctx, cancel := context.WithTimeout(e.ctx, wait)
+		note, err := conn.WaitForNotification(wctx)
+		cancel()
+		if err != nil {
+			break
+		}
+		heard++
+		if note.Payload != "" {
+			t.Errorf("notification %d on %s carries %q; want no payload (the audit row is %d, namespace %d)",
+				heard, note.Channel, note.Payload, audited, org)
+		}
+	}
+	if heard == 0 {
+		t.Fatal("no notification on nslifecycle_audit: the listener heard nothing to judge")
+	}
+	if !t.Failed() {
+		t.Logf("%d notifications heard, none with a payload", heard)
 	}
 }

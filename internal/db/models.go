@@ -200,6 +200,8 @@ type LifecycleSetting struct {
 	HardDeleteBatchSize         int32
 	DeleteNowAllowed            bool
 	UpdatedAt                   time.Time
+	// Hosts (lower-case names, matched exactly) and addresses or CIDR ranges webhooks may be sent to although they are loopback, private, link-local, …: the operator's own receivers. Empty: public addresses only.
+	WebhookAllowedHosts []string
 }
 
 // ADR 001 state codes. Clients speak names; "active" is accepted everywhere as the name of code 0.

@@ -10,7 +10,7 @@ import (
 )
 
 const settingsGet = `-- name: SettingsGet :one
-SELECT singleton, deletion_adjourned_period_days, transfer_request_ttl, rename_limit, rename_window, sweep_batch_size, hard_delete_batch_size, delete_now_allowed, updated_at FROM lifecycle.settings
+SELECT singleton, deletion_adjourned_period_days, transfer_request_ttl, rename_limit, rename_window, sweep_batch_size, hard_delete_batch_size, delete_now_allowed, updated_at, webhook_allowed_hosts FROM lifecycle.settings
 `
 
 func (q *Queries) SettingsGet(ctx context.Context) (LifecycleSetting, error) {
@@ -26,6 +26,7 @@ func (q *Queries) SettingsGet(ctx context.Context) (LifecycleSetting, error) {
 		&i.HardDeleteBatchSize,
 		&i.DeleteNowAllowed,
 		&i.UpdatedAt,
+		&i.WebhookAllowedHosts,
 	)
 	return i, err
 }

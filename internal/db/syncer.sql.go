@@ -165,6 +165,18 @@ func (q *Queries) SyncerSlotLag(ctx context.Context, slotName string) (SyncerSlo
 	return i, err
 }
 
+const webhookAllowedHosts = `-- name: WebhookAllowedHosts :one
+SELECT s.webhook_allowed_hosts FROM lifecycle.settings s
+`
+
+// What the operator allows webhooks to reach beyond public addresses (checked at every dial).
+func (q *Queries) WebhookAllowedHosts(ctx context.Context) ([]string, error) {
+	row := q.db.QueryRow(ctx, webhookAllowedHosts)
+	var webhook_allowed_hosts []string
+	err := row.Scan(&webhook_allowed_hosts)
+	return webhook_allowed_hosts, err
+}
+
 const webhookDeliveriesClaim = `-- name: WebhookDeliveriesClaim :many
 SELECT c.delivery_id, c.url, c.secret, c.body, c.idempotency_key, c.attempts
 FROM lifecycle.webhook_deliveries_claim($1, $2::interval) c

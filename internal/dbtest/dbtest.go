@@ -332,7 +332,7 @@ func databaseName(kind string) string {
 
 // LoginAs creates a login role that is a member of group (lifecycle_app or lifecycle_worker), as a
 // user's application or worker would connect, and returns databaseURL with that role as its user.
-// With group "" the login is a member of nothing: any other user of a shared server.
+// An empty group makes a login with no grants at all: any other user of the server.
 // Roles are cluster-wide: the name is unique to the test, and the role is dropped when the test
 // ends (after the test's pools, registered earlier, are closed).
 func LoginAs(t testing.TB, databaseURL, group string) string {
@@ -345,12 +345,14 @@ func LoginAs(t testing.TB, databaseURL, group string) string {
 	defer admin.Close(ctx)
 	b := make([]byte, 4)
 	_, _ = rand.Read(b)
-	role := fmt.Sprintf("%s%d_%s_%s", DatabasePrefix, os.Getpid(), group, hex.EncodeToString(b))
-	create := "create role " + pgx.Identifier{role}.Sanitize() + " login"
+	create := "create role %s login"
 	if group != "" {
 		create += " in role " + pgx.Identifier{group}.Sanitize()
+	} else {
+		group = "nogrants"
 	}
-	if _, err := admin.Exec(ctx, create); err != nil {
+	role := fmt.Sprintf("%s%d_%s_%s", DatabasePrefix, os.Getpid(), group, hex.EncodeToString(b))
+	if _, err := admin.Exec(ctx, fmt.Sprintf(create, pgx.Identifier{role}.Sanitize())); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {

@@ -7,7 +7,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"sync"
@@ -81,11 +80,7 @@ func (s *Syncer) deliverLoop(ctx context.Context) {
 				more = false
 			}
 		}
-		batch, err := db.New(s.pool).WebhookDeliveriesClaim(ctx, db.WebhookDeliveriesClaimParams{
-			BatchSize: int32(n),
-			// Leased for longer than an attempt can take: a crash mid-attempt retries after it.
-			Lease: pgtype.Interval{Microseconds: (2*s.cfg.WebhookTimeout + time.Minute).Microseconds(), Valid: true},
-		})
+		batch, err := s.claimDeliveries(ctx, n)
 		if err != nil && ctx.Err() == nil {
 			s.log.Error("claim webhook deliveries", "err", nslifecycle.FromDB(err))
 		}
@@ -106,9 +101,36 @@ func (s *Syncer) deliverLoop(ctx context.Context) {
 	}
 }
 
+// claimDeliveries leases up to n due deliveries, and reads the allowlist they are sent under.
+func (s *Syncer) claimDeliveries(ctx context.Context, n int) ([]db.WebhookDeliveriesClaimRow, error) {
+	batch, err := db.New(s.pool).WebhookDeliveriesClaim(ctx, db.WebhookDeliveriesClaimParams{
+		BatchSize: int32(n),
+		// Leased for longer than an attempt can take: a crash mid-attempt retries after it.
+		Lease: pgtype.Interval{Microseconds: (2*s.cfg.WebhookTimeout + time.Minute).Microseconds(), Valid: true},
+	})
+	if len(batch) > 0 {
+		s.loadAllowedHosts(ctx)
+	}
+	return batch, err
+}
+
+// loadAllowedHosts reads lifecycle.settings.webhook_allowed_hosts before each batch, so that an
+// operator's change applies without a restart. When it cannot be read, the last value read stays
+// (at start: nothing allowed beyond public addresses).
+func (s *Syncer) loadAllowedHosts(ctx context.Context) {
+	hosts, err := db.New(s.pool).WebhookAllowedHosts(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			s.log.Warn("read lifecycle.settings.webhook_allowed_hosts; keeping the last value", "err", nslifecycle.FromDB(err))
+		}
+		return
+	}
+	s.guard.setAllowed(hosts)
+}
+
 func (s *Syncer) deliver(ctx context.Context, d db.WebhookDeliveriesClaimRow) {
 	id := *d.DeliveryID
-	code, errText := s.post(ctx, *d.Url, *d.Secret, IdempotencyKey(d.Body, *d.IdempotencyKey), d.Body)
+	code, errText, cause := s.post(ctx, *d.Url, *d.Secret, IdempotencyKey(d.Body, *d.IdempotencyKey), d.Body)
 	var codeArg *int32
 	var errArg *string
 	if code != 0 {
@@ -130,14 +152,15 @@ func (s *Syncer) deliver(ctx context.Context, d db.WebhookDeliveriesClaimRow) {
 	if status != "delivered" {
 		level = s.log.Warn
 	}
-	level("webhook delivery", "delivery_id", id, "url", *d.Url, "status", status, "http_status", code, "err", errText)
+	level("webhook delivery", "delivery_id", id, "url", *d.Url, "status", status, "http_status", code, "err", errText, "cause", cause)
 }
 
-// post sends one attempt; it returns the HTTP status, or 0 and why there was none.
-func (s *Syncer) post(ctx context.Context, url, secret, key string, body []byte) (int32, string) {
+// post sends one attempt; it returns the HTTP status, or 0, and what last_error is to say
+// (statusText, failureText: nothing the receiver sent), and the whole error for the log.
+func (s *Syncer) post(ctx context.Context, url, secret, key string, body []byte) (int32, string, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
-		return 0, err.Error()
+		return 0, "invalid URL", err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "nslifecycle-syncer")
@@ -145,14 +168,15 @@ func (s *Syncer) post(ctx context.Context, url, secret, key string, body []byte)
 	req.Header.Set(IdempotencyHeader, key)
 	resp, err := s.client.Do(req)
 	if err != nil {
-		return 0, err.Error()
+		return 0, failureText(err), err
 	}
 	defer resp.Body.Close()
-	snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+	// Read a little of the body, unseen, so that the connection can be reused.
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	if resp.StatusCode >= 300 {
-		return int32(resp.StatusCode), fmt.Sprintf("HTTP %d: %s", resp.StatusCode, bytes.TrimSpace(snippet))
+		return int32(resp.StatusCode), statusText(resp.StatusCode), nil
 	}
-	return int32(resp.StatusCode), ""
+	return int32(resp.StatusCode), "", nil
 }
 
 func sleep(ctx context.Context, d time.Duration) {

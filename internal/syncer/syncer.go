@@ -47,7 +47,8 @@ type Syncer struct {
 	metrics   *metrics
 	async     *asyncWorker
 	refresher *refresher
-	client    *http.Client
+	client    *http.Client // webhook deliveries, through guard
+	guard     *guard
 
 	mu          sync.Mutex
 	connected   bool
@@ -57,7 +58,8 @@ type Syncer struct {
 
 // New prepares a syncer; Run starts it. Its metrics are registered on reg.
 func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger, reg prometheus.Registerer) *Syncer {
-	s := &Syncer{cfg: cfg, pool: pool, log: log, metrics: newMetrics(reg), client: &http.Client{Timeout: cfg.WebhookTimeout}}
+	s := &Syncer{cfg: cfg, pool: pool, log: log, metrics: newMetrics(reg), guard: newGuard()}
+	s.client = webhookClient(s.guard, cfg.WebhookTimeout)
 	s.async = &asyncWorker{s: s, jobs: make(chan job, 1024)}
 	s.refresher = newRefresher(s)
 	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "lifecycle_syncer_effective_states_lag_seconds",

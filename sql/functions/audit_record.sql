@@ -2,8 +2,8 @@
 -- out in the same transaction: a notification for each effective owner of the namespace (level 50
 -- anywhere on its path, inherited) and for the actor; a pending delivery for each active webhook
 -- whose namespace is on the path and whose actions include this one (or are empty); and a
--- pg_notify on channel 'nslifecycle_audit' (sent when the transaction commits). idempotency_key is
--- the source position; a key seen before records nothing and returns null, so a replay after a
+-- pg_notify on channel 'nslifecycle_audit' (sent when the transaction commits, without a payload).
+-- idempotency_key is the source position; a key seen before records nothing and returns null, so a replay after a
 -- crash duplicates nothing. A fact whose MAC does not verify (verify true: a message emitted by
 -- hand, not by this schema's triggers; lifecycle.fact_mac) is recorded as action 'forged_fact' with what it claimed,
 -- and fans out to nobody. The syncer passes verify false only for what it saw itself in the
@@ -84,8 +84,11 @@ begin
    where w.active and w.namespace_id = any (path_ids)
      and (pg_catalog.cardinality(w.actions) = 0 or action = any (w.actions));
 
-  perform pg_catalog.pg_notify('nslifecycle_audit',
-    pg_catalog.jsonb_build_object('id', event_id, 'action', action, 'namespace_id', ns_id)::text);
+  -- Any login may LISTEN to any channel, granted a role of the schema or not, so the notification
+  -- says only that something new was recorded: no id, action or namespace (an id alone would
+  -- still count every tenant's activity). A listener reads lifecycle.audit_events, which only the
+  -- product's roles may. Notifications with equal payloads in one transaction arrive as one.
+  perform pg_catalog.pg_notify('nslifecycle_audit', '');
   return event_id;
 end
 $$;

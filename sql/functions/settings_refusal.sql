@@ -1,5 +1,5 @@
 -- Why a settings row is refused, or null when every value is in range.
-create function lifecycle.settings_refusal(s lifecycle.settings)
+create or replace function lifecycle.settings_refusal(s lifecycle.settings)
 returns text
 language sql
 immutable
@@ -20,5 +20,6 @@ as $$
       then pg_catalog.format('hard_delete_batch_size must be 1 to 100000, not %s', s.hard_delete_batch_size)
     when s.delete_now_allowed is null
       then 'delete_now_allowed must be true or false'
+    else lifecycle.webhook_allowed_hosts_refusal(s.webhook_allowed_hosts)
   end
 $$;
