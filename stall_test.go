@@ -27,8 +27,13 @@ import (
 // the organization waits.
 func TestNoSessionOutsideTheProductCanMakeAnOperationWait(t *testing.T) {
 	ctx := context.Background()
-	pool := dbtest.Pool(t)
-	url := dbtest.URL(t)
+	// A database of its own: every wait must be one of the hostile sessions', not another test's.
+	url := dbtest.NewDatabase(t)
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
 	const owner = int64(1001)
 	ins := func(parent *int64, typ, path string) int64 { return insertNamespace(t, ctx, pool, parent, typ, path) }
 	org := ins(nil, "organization", "stall-"+suffix())
