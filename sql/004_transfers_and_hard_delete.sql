@@ -53,7 +53,7 @@ create table lifecycle.deleted_namespaces (
 {{ template "functions/namespace_transfer_cancel.sql" . }}
 {{ template "functions/transfer_requests_expire.sql" . }}
 {{ template "snapshots/004/namespace_transfer_execute.sql" . }}
-{{ template "functions/namespace_hard_delete.sql" . }}
+{{ template "snapshots/004/namespace_hard_delete.sql" . }}
 {{ template "snapshots/004/namespace_hard_delete_all.sql" . }}
 {{ template "triggers/namespaces_moves.sql" . }}
 {{ template "triggers/namespaces_deletion_guard.sql" . }}

@@ -17,7 +17,10 @@
 --   * transition_refusal takes the operation as an argument, which the gate passes from
 --     namespace_change_state's context; the reports (namespace_available_transitions, a transfer
 --     request) pass none;
---   * legacy_bridge_sync writes the time and actor of the last change from its details row.
+--   * legacy_bridge_sync writes the time and actor of the last change from its details row;
+--   * the writers of namespace_details other than the state record (the legacy bridge's, the hard
+--     delete's) clear lifecycle.details_record before they write, so a client's value never spares
+--     their write namespace_details_validate's walk.
 
 create unlogged table lifecycle.transaction_flags (
   xact xid8 not null,
@@ -42,6 +45,8 @@ drop function lifecycle.transition_refusal(bigint, bigint[], smallint, smallint,
 {{ template "triggers/legacy_bridge_source.sql" . }}
 {{ template "functions/legacy_bridge_sync.sql" . }}
 {{ template "functions/legacy_bridge_backfill.sql" . }}
+{{ template "functions/legacy_bridge_apply.sql" . }}
+{{ template "functions/namespace_hard_delete.sql" . }}
 {{ template "functions/namespace_set_visibility.sql" . }}
 {{ template "functions/namespace_transfer_execute.sql" . }}
 {{ template "functions/namespace_import_batch.sql" . }}
@@ -55,10 +60,14 @@ revoke all on function lifecycle.transaction_flag_raise(text), lifecycle.transac
 {{ template "snapshots/031/namespace_import_batch.sql" . }}
 {{ template "snapshots/025/namespace_transfer_execute.sql" . }}
 {{ template "snapshots/006/namespace_set_visibility.sql" . }}
--- The versions of 006 and 014 say create, not create or replace, and triggers depend on them:
--- replaced in place.
+-- The versions of 004, 006 and 014 say create, not create or replace, and triggers and grants
+-- depend on them: replaced in place.
 do $down$
 begin
+  execute pg_catalog.replace($snapshot${{ template "snapshots/004/namespace_hard_delete.sql" . }}$snapshot$,
+                             'create function', 'create or replace function');
+  execute pg_catalog.replace($snapshot${{ template "snapshots/014/legacy_bridge_apply.sql" . }}$snapshot$,
+                             'create function', 'create or replace function');
   execute pg_catalog.replace($snapshot${{ template "snapshots/014/legacy_bridge_backfill.sql" . }}$snapshot$,
                              'create function', 'create or replace function');
   execute pg_catalog.replace($snapshot${{ template "snapshots/014/legacy_bridge_sync.sql" . }}$snapshot$,

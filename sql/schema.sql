@@ -888,6 +888,9 @@ begin
   if bridged = 1 and ns.state in (2, 4, 5, 6) then
     -- Step 2 then 4 of the global lock order (namespace_lock_path): the row, then its details.
     ns := lifecycle.namespace_lock(ns_id);
+    -- (lifecycle.details_record is the state record's: a client's value must not spare this write
+    -- its check, namespace_details_validate.)
+    perform pg_catalog.set_config('lifecycle.details_record', '', true);
     update lifecycle.namespace_details d
        set state_metadata = d.state_metadata
              || pg_catalog.jsonb_build_object('preserved_state', case when legacy then 'archived' else 'ancestor_inherited' end)
@@ -1898,6 +1901,9 @@ begin
    where d.traversal_ids > ns.traversal_ids and d.traversal_ids < upper_bound;
 
   if left_over > 0 then
+    -- (lifecycle.details_record is the state record's: a client's value must not spare this write
+    -- its check, namespace_details_validate.)
+    perform pg_catalog.set_config('lifecycle.details_record', '', true);
     update lifecycle.namespace_details d
        set state_metadata = d.state_metadata || pg_catalog.jsonb_build_object(
              'progress', pg_catalog.jsonb_build_object('done', total - left_over, 'total', total))

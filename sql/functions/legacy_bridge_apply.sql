@@ -10,7 +10,7 @@
 -- alone. The change is made as the legacy bridge's operation: the application's old code decided
 -- it, so the actor is attribution only (transition_refusal); the matrix, the guards, the grace
 -- period and the path rules judge it, and a refusal raises, refusing the legacy statement.
-create function lifecycle.legacy_bridge_apply(bridged smallint, ns_id bigint, at timestamptz, actor bigint)
+create or replace function lifecycle.legacy_bridge_apply(bridged smallint, ns_id bigint, at timestamptz, actor bigint)
 returns void
 language plpgsql
 security definer
@@ -35,6 +35,9 @@ begin
   if bridged = 1 and ns.state in (2, 4, 5, 6) then
     -- Step 2 then 4 of the global lock order (namespace_lock_path): the row, then its details.
     ns := lifecycle.namespace_lock(ns_id);
+    -- (lifecycle.details_record is the state record's: a client's value must not spare this write
+    -- its check, namespace_details_validate.)
+    perform pg_catalog.set_config('lifecycle.details_record', '', true);
     update lifecycle.namespace_details d
        set state_metadata = d.state_metadata
              || pg_catalog.jsonb_build_object('preserved_state', case when legacy then 'archived' else 'ancestor_inherited' end)

@@ -9,7 +9,7 @@
 --
 -- Each call is one transaction's worth: the sweeper and the syncer call it until done, each call
 -- committed on its own (from SQL: CALL lifecycle.namespace_hard_delete_all(id)).
-create function lifecycle.namespace_hard_delete(namespace_id bigint, batch_size int default null)
+create or replace function lifecycle.namespace_hard_delete(namespace_id bigint, batch_size int default null)
 returns table (deleted bigint, remaining bigint, done boolean)
 language plpgsql
 security definer
@@ -72,6 +72,9 @@ begin
    where d.traversal_ids > ns.traversal_ids and d.traversal_ids < upper_bound;
 
   if left_over > 0 then
+    -- (lifecycle.details_record is the state record's: a client's value must not spare this write
+    -- its check, namespace_details_validate.)
+    perform pg_catalog.set_config('lifecycle.details_record', '', true);
     update lifecycle.namespace_details d
        set state_metadata = d.state_metadata || pg_catalog.jsonb_build_object(
              'progress', pg_catalog.jsonb_build_object('done', total - left_over, 'total', total))
