@@ -7,7 +7,9 @@
 -- advisory locks: their keys are shown to every session in pg_locks, and any session may take them.
 --
 --   0. a transfer request, FOR UPDATE (transfer_request_lock): accept, decline, cancel, expiry and
---      the move serialise on it, before they touch any namespace;
+--      the move serialise on it, before they touch any namespace; an import batch's row of
+--      lifecycle.lock_rows, FOR UPDATE (namespace_import_batch, namespace_import_finish: one import
+--      at a time);
 --   1. namespaces on a path, root first, shared (this function): each one's lock row, its
 --      lifecycle.namespace_details row, FOR KEY SHARE. A change below an ancestor holds it, so the
 --      ancestor cannot change state, move, be renamed or change visibility until that change
@@ -19,7 +21,7 @@
 --      more): on the details rows, which it may only read, it can hold nothing. Row locks live in
 --      the rows, so a bulk INSERT below thousands of parents fills no shared lock table. Each lock
 --      writes the row's lock bits (a small WAL record, a multixact when changes share an ancestor):
---      measured against the advisory keys of 017 in docs/benchmarks.md;
+--      measured against 028's advisory keys in docs/benchmarks.md (031);
 --   2. the namespace being changed: its row FOR NO KEY UPDATE (namespace_lock, or its UPDATE),
 --      then its lock row FOR UPDATE (this function with exclusive, called by namespace_lock; for a
 --      raw UPDATE of state by the gate, namespaces_state_gate; for a move by
