@@ -40,12 +40,7 @@ func stageForest(t *testing.T, ctx context.Context, pool *pgxpool.Pool, base int
 // exactly once, with one history row per imported state, and the tree is consistent.
 func TestAnImportKilledBetweenBatchesResumes(t *testing.T) {
 	ctx := context.Background()
-	url := dbtest.NewDatabase(t)
-	pool, err := pgxpool.New(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
+	url, pool := dbtest.NewDatabasePool(t)
 	const base, size = 200000, 12000
 	stageForest(t, ctx, pool, base, size)
 	var staged int
@@ -200,12 +195,7 @@ func TestAnImportAndAnInsertRacingForAPathEndInNS006(t *testing.T) {
 // row keeps its code and reason.
 func TestAnImportRunWithABadBatchSizeCommitsNothing(t *testing.T) {
 	ctx := context.Background()
-	url := dbtest.NewDatabase(t)
-	pool, err := pgxpool.New(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
+	url, pool := dbtest.NewDatabasePool(t)
 	if _, err := pool.Exec(ctx, `insert into lifecycle.namespace_imports (id, parent_id, type, path, name, reject_code, reject_reason)
 		values (8100, null, 'team', 'bad-type', 'Bad', 'NS010', 'earlier verdict')`); err != nil {
 		t.Fatal(err)

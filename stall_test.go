@@ -28,12 +28,7 @@ import (
 func TestNoSessionOutsideTheProductCanMakeAnOperationWait(t *testing.T) {
 	ctx := context.Background()
 	// A database of its own: every wait must be one of the hostile sessions', not another test's.
-	url := dbtest.NewDatabase(t)
-	pool, err := pgxpool.New(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
+	url, pool := dbtest.NewDatabasePool(t)
 	const owner = int64(1001)
 	ins := func(parent *int64, typ, path string) int64 { return insertNamespace(t, ctx, pool, parent, typ, path) }
 	org := ins(nil, "organization", "stall-"+suffix())

@@ -448,12 +448,7 @@ func TestDryRunAndPastNowChangeNothing(t *testing.T) {
 // deletes only what is left.
 func TestDryRunReportsWhatTheRunDoes(t *testing.T) {
 	ctx := context.Background()
-	url := dbtest.NewDatabase(t)
-	pool, err := pgxpool.New(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
+	url, pool := dbtest.NewDatabasePool(t)
 	f := &fixture{t: t, ctx: ctx, pool: pool, q: db.New(pool), lc: nslifecycle.NewClient(pool)}
 	f.org = f.insert(nil, "organization", "dry")
 	const owner = int64(9300)

@@ -131,6 +131,19 @@ func NewDatabase(t testing.TB) string {
 	return urlFor(name)
 }
 
+// NewDatabasePool is NewDatabase with a pool on it (the caller's search_path), closed when the
+// test ends.
+func NewDatabasePool(t testing.TB) (string, *pgxpool.Pool) {
+	t.Helper()
+	url := NewDatabase(t)
+	pool, err := pgxpool.New(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	return url, pool
+}
+
 // EmptyDatabase creates a database with nothing in it (for migration tests) and returns its URL.
 // It is dropped when the test ends.
 func EmptyDatabase(t testing.TB) string {
