@@ -41,7 +41,7 @@ end
 $$;
 
 -- The _insert trigger does not fire for the import's rows (lifecycle.importing set; a client that
--- sets it cannot insert at all: namespaces_traversal_ids_maintain): the import writes them set-based.
+-- sets it is refused: settings_confirmed): the import writes them set-based.
 create or replace trigger namespaces_4_facts
   after update of path, visibility on lifecycle.namespaces
   for each row execute function lifecycle.namespaces_facts();

@@ -112,7 +112,7 @@ $$;
 
 -- A plain INSERT fires the _insert trigger; the import's rows, written with lifecycle.importing
 -- set, do not: the import checks them set-based (namespace_import_batch). (A client that sets it
--- cannot insert at all: namespaces_traversal_ids_maintain.) Updates fire the other one.
+-- is refused: settings_confirmed.) Updates fire the other one.
 -- A backfill of legacy states (legacy_bridge_backfill) writes them set-based with
 -- lifecycle.importing set, as the import does; every other change of state goes through
 -- namespace_change_state, which clears that setting first, and a raw UPDATE of state is the

@@ -127,7 +127,7 @@ end
 $$;
 
 -- The _insert trigger does not fire for the import's rows (lifecycle.importing set; a client that
--- sets it cannot insert at all: namespaces_traversal_ids_maintain): the import writes them set-based.
+-- sets it is refused: settings_confirmed): the import writes them set-based.
 -- Not for a backfill of legacy states (lifecycle.importing set; see namespaces_state_gate).
 create or replace trigger namespaces_3_state_record
   after update of state on lifecycle.namespaces

@@ -103,8 +103,8 @@ $$;
 
 -- A plain INSERT fires the _insert triggers; the import's rows, written with lifecycle.importing
 -- set, do not: the import computes and checks them set-based (namespace_import_batch). A client
--- that sets lifecycle.importing skips nothing: its row then has no traversal_ids, which only the
--- schema's owner may write, and the INSERT fails (not null). Updates fire the other trigger.
+-- that sets lifecycle.importing skips nothing: without the import's flag its statement is refused
+-- (NS010, settings_confirmed). Updates fire the other trigger.
 create or replace trigger namespaces_1_traversal_ids_maintain
   before update of parent_id, traversal_ids on lifecycle.namespaces
   for each row execute function lifecycle.namespaces_traversal_ids_maintain();

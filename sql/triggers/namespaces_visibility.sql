@@ -107,7 +107,7 @@ $$;
 
 -- A plain INSERT fires the _insert trigger; the import's rows, written with lifecycle.importing
 -- set, do not: the import checks them set-based (namespace_import_batch). (A client that sets it
--- cannot insert at all: namespaces_traversal_ids_maintain.) Updates fire the other one.
+-- is refused: settings_confirmed.) Updates fire the other one.
 create or replace trigger namespaces_2_visibility
   before update of visibility, parent_id on lifecycle.namespaces
   for each row execute function lifecycle.namespaces_visibility();
