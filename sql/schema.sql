@@ -1123,28 +1123,41 @@ COMMENT ON COLUMN lifecycle.legacy_bridges.actor_id IS 'The user a legacy write 
 --
 
 CREATE FUNCTION lifecycle.legacy_bridge_broken(b lifecycle.legacy_bridges) RETURNS text
-    LANGUAGE sql STABLE
+    LANGUAGE plpgsql STABLE
     SET search_path TO ''
-    BEGIN ATOMIC
- SELECT
-         CASE
-             WHEN (NOT (EXISTS ( SELECT
-                FROM pg_class c
-               WHERE (c.oid = ((legacy_bridge_broken.b).source)::oid)))) THEN 'its table is gone'::text
-             ELSE ( SELECT string_agg(format('%s column (attribute %s) %s'::text, r.role, r.attnum,
-                     CASE
-                         WHEN ((a.attnum IS NULL) OR a.attisdropped) THEN 'was dropped'::text
-                         ELSE ('is now '::text || format_type(a.atttypid, a.atttypmod))
-                     END), '; '::text ORDER BY r.ord) AS string_agg
-                FROM (( VALUES (1,'namespace'::text,(legacy_bridge_broken.b).namespace_attnum,ARRAY['smallint'::regtype, 'integer'::regtype, 'bigint'::regtype]), (2,'when'::text,(legacy_bridge_broken.b).when_attnum,
-                             CASE (legacy_bridge_broken.b).kind
-                                 WHEN 'flag'::text THEN ARRAY['boolean'::regtype]
-                                 ELSE ARRAY['timestamp with time zone'::regtype, 'timestamp without time zone'::regtype, 'date'::regtype]
-                             END), (3,'at'::text,(legacy_bridge_broken.b).at_attnum,ARRAY['timestamp with time zone'::regtype, 'timestamp without time zone'::regtype, 'date'::regtype]), (4,'by'::text,(legacy_bridge_broken.b).by_attnum,ARRAY['smallint'::regtype, 'integer'::regtype, 'bigint'::regtype])) r(ord, role, attnum, types)
-                  LEFT JOIN pg_attribute a ON (((a.attrelid = ((legacy_bridge_broken.b).source)::oid) AND (a.attnum = r.attnum))))
-               WHERE ((r.attnum IS NOT NULL) AND ((a.attnum IS NULL) OR a.attisdropped OR (NOT (a.atttypid = ANY ((r.types)::oid[]))))))
-         END AS string_agg;
-END;
+    AS $$
+declare
+  reason text;
+begin
+  if (select count(*) from pg_catalog.pg_attribute a
+       where a.attrelid = b.source and a.attnum > 0 and not a.attisdropped
+         and ((a.attnum = b.namespace_attnum and a.atttypid = any ('{int2,int4,int8}'::regtype[]))
+              or (a.attnum = b.when_attnum
+                  and a.atttypid = any (case b.kind when 'flag' then '{bool}'::regtype[]
+                                                   else '{timestamptz,timestamp,date}'::regtype[] end))
+              or (a.attnum = b.at_attnum and a.atttypid = any ('{timestamptz,timestamp,date}'::regtype[]))
+              or (a.attnum = b.by_attnum and a.atttypid = any ('{int2,int4,int8}'::regtype[]))))
+     = (select count(distinct x) from pg_catalog.unnest(array[b.namespace_attnum, b.when_attnum, b.at_attnum, b.by_attnum]) x) then
+    return null;
+  end if;
+  if not exists (select from pg_catalog.pg_class c where c.oid = b.source) then
+    return 'its table is gone';
+  end if;
+  select pg_catalog.string_agg(pg_catalog.format('%s column (attribute %s) %s', r.role, r.attnum,
+                                 case when a.attnum is null or a.attisdropped then 'was dropped'
+                                      else 'is now ' || pg_catalog.format_type(a.atttypid, a.atttypmod) end),
+                               '; ' order by r.ord)
+    into reason
+    from (values (1, 'namespace', b.namespace_attnum, '{int2,int4,int8}'::regtype[]),
+                 (2, 'when', b.when_attnum,
+                  case b.kind when 'flag' then '{bool}'::regtype[] else '{timestamptz,timestamp,date}'::regtype[] end),
+                 (3, 'at', b.at_attnum, '{timestamptz,timestamp,date}'::regtype[]),
+                 (4, 'by', b.by_attnum, '{int2,int4,int8}'::regtype[])) r (ord, role, attnum, types)
+    left join pg_catalog.pg_attribute a on a.attrelid = b.source and a.attnum = r.attnum
+   where r.attnum is not null and (a.attnum is null or a.attisdropped or not a.atttypid = any (r.types));
+  return reason;
+end
+$$;
 
 --
 -- Name: legacy_bridge_check(); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -1274,8 +1287,11 @@ declare
   b lifecycle.legacy_bridges;
   ns_col name;
 begin
-  for b in select * from lifecycle.legacy_bridges x order by x.source::oid, x.id loop
-    continue when b.namespace_types is not null and not ns_type = any (b.namespace_types);
+  -- One statement a table (the bridges of one table name the same rows; the strongest lock).
+  for b in select distinct on (x.source::oid, x.namespace_attnum) *
+             from lifecycle.legacy_bridges x
+            where x.namespace_types is null or ns_type = any (x.namespace_types)
+            order by x.source::oid, x.namespace_attnum, x.kind = 'exists' desc, x.id loop
     select a.attname into ns_col
       from pg_catalog.pg_attribute a
      where a.attrelid = b.source and a.attnum = b.namespace_attnum and not a.attisdropped
@@ -1485,17 +1501,19 @@ begin
          (d.state_metadata ->> 'last_changed_by_user_id')::bigint
     into preserved, at, actor
     from lifecycle.namespace_details d where d.namespace_id = ns_id;
-  for b in select * from lifecycle.legacy_bridges x order by x.id loop
-    continue when b.namespace_types is not null and not ns.type = any (b.namespace_types);
-    continue when not lifecycle.legacy_bridge_usable(b, ns.id);
-    begin
+  -- One block around all the bridges' writes (one subtransaction a change, not one a bridge): b
+  -- still names the bridge whose write failed when the handler runs.
+  begin
+    for b in select * from lifecycle.legacy_bridges x order by x.id loop
+      continue when b.namespace_types is not null and not ns.type = any (b.namespace_types);
+      continue when not lifecycle.legacy_bridge_usable(b, ns.id);
       perform lifecycle.legacy_bridge_write(b, ns.id, lifecycle.legacy_bridge_says(b.state, ns.state, preserved), at, actor);
-    exception
-      when data_exception or integrity_constraint_violation or syntax_error_or_access_rule_violation then
-        get stacked diagnostics failure = message_text, failure_state = returned_sqlstate;
-        perform lifecycle.legacy_bridge_refuse(b, pg_catalog.format('writing it failed: %s (%s)', failure, failure_state), ns.id);
-    end;
-  end loop;
+    end loop;
+  exception
+    when data_exception or integrity_constraint_violation or syntax_error_or_access_rule_violation then
+      get stacked diagnostics failure = message_text, failure_state = returned_sqlstate;
+      perform lifecycle.legacy_bridge_refuse(b, pg_catalog.format('writing it failed: %s (%s)', failure, failure_state), ns.id);
+  end;
 end
 $$;
 

@@ -20,8 +20,11 @@ declare
   b lifecycle.legacy_bridges;
   ns_col name;
 begin
-  for b in select * from lifecycle.legacy_bridges x order by x.source::oid, x.id loop
-    continue when b.namespace_types is not null and not ns_type = any (b.namespace_types);
+  -- One statement a table (the bridges of one table name the same rows; the strongest lock).
+  for b in select distinct on (x.source::oid, x.namespace_attnum) *
+             from lifecycle.legacy_bridges x
+            where x.namespace_types is null or ns_type = any (x.namespace_types)
+            order by x.source::oid, x.namespace_attnum, x.kind = 'exists' desc, x.id loop
     select a.attname into ns_col
       from pg_catalog.pg_attribute a
      where a.attrelid = b.source and a.attnum = b.namespace_attnum and not a.attisdropped
