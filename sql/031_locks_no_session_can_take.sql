@@ -98,6 +98,7 @@ grant execute on function lifecycle.namespace_import_batch(int), lifecycle.names
 drop trigger namespaces_effective_states on lifecycle.namespaces;
 drop function lifecycle.namespaces_effective_states();
 {{ template "snapshots/015/namespaces_effective_states.sql" . }}
+revoke all on function lifecycle.namespaces_effective_states() from public;
 drop function lifecycle.effective_states_apply(jsonb[], bigint[]);
 {{ template "snapshots/018/effective_states_apply.sql" . }}
 revoke all on function lifecycle.effective_states_apply(jsonb[], bigint[]) from public;
