@@ -1417,6 +1417,13 @@ begin
   for b in select * from lifecycle.legacy_bridges x where x.source = tg_relid order by x.state loop
     broken := lifecycle.legacy_bridge_broken(b);
     if broken is not null then
+      -- An UPDATE that leaves what the bridge reads as it was (its namespace and condition
+      -- columns, those still there, whatever their type) gives it nothing to carry: the
+      -- application's other writes to its table go on. Any other write refuses.
+      continue when tg_op = 'UPDATE'
+        and not exists (select from pg_catalog.pg_attribute a
+                         where a.attrelid = b.source and a.attnum in (b.namespace_attnum, b.when_attnum) and not a.attisdropped
+                           and (old_row -> a.attname::text) is distinct from (new_row -> a.attname::text));
       perform lifecycle.legacy_bridge_refuse(b, broken, null);
     end if;
     ns_col := lifecycle.legacy_bridge_column(b.source, b.namespace_attnum);

@@ -7,8 +7,9 @@
 -- row; the old one for a DELETE, the only row there is), else the bridge's configured actor
 -- (legacy_bridges.actor_id), else none: the system, which only lifecycle_worker members and
 -- superusers may act as. The time comes from the new row's at_column when the state is entered.
--- A broken bridge of the table (legacy_bridge_broken: a column altered or dropped) refuses the
--- statement with NS010 naming it: the row written is its. The bridges are taken in the order of their states (archived before a deletion before
+-- A broken bridge of the table (legacy_bridge_broken: a column altered or dropped) refuses with
+-- NS010 naming it a write that inserts or deletes a row or changes what it reads (it can no longer
+-- tell what that means); an UPDATE of other columns goes on. The bridges are taken in the order of their states (archived before a deletion before
 -- its run), with the writes back to the legacy data held until all are carried over (the
 -- transaction flag legacy_bridge_applying, transaction_flag_raise): a statement that archives a project and marks it for
 -- deletion gets both, the deletion returning to archived. Then the legacy data of each namespace
@@ -41,6 +42,13 @@ begin
   for b in select * from lifecycle.legacy_bridges x where x.source = tg_relid order by x.state loop
     broken := lifecycle.legacy_bridge_broken(b);
     if broken is not null then
+      -- An UPDATE that leaves what the bridge reads as it was (its namespace and condition
+      -- columns, those still there, whatever their type) gives it nothing to carry: the
+      -- application's other writes to its table go on. Any other write refuses.
+      continue when tg_op = 'UPDATE'
+        and not exists (select from pg_catalog.pg_attribute a
+                         where a.attrelid = b.source and a.attnum in (b.namespace_attnum, b.when_attnum) and not a.attisdropped
+                           and (old_row -> a.attname::text) is distinct from (new_row -> a.attname::text));
       perform lifecycle.legacy_bridge_refuse(b, broken, null);
     end if;
     ns_col := lifecycle.legacy_bridge_column(b.source, b.namespace_attnum);

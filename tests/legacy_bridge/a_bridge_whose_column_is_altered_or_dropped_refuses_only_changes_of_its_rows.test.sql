@@ -3,7 +3,7 @@
 -- and one with a row there is refused with NS010 naming the bridge and its repair, never a raw
 -- SQLSTATE; restoring the column repairs it.
 begin;
-select plan(8);
+select plan(10);
 select lifecycle_test.create_gitlab_legacy();
 alter table legacy.projects alter column archived drop default, alter column archived type int using archived::int;
 
@@ -44,6 +44,14 @@ select throws_like(format($$select * from lifecycle.namespace_event(%s, 'restore
                    'a dropped column: the project''s change is refused, naming that bridge');
 select lives_ok(format($$select * from lifecycle.namespace_event(%s, 'unarchive', 1001)$$, lifecycle_test.id_of('acme/eng')),
                 'the group''s goes through');
+reset role;
+grant usage on schema legacy to lifecycle_app;
+grant select, insert, update, delete on all tables in schema legacy to lifecycle_app;
+set local role lifecycle_app;
+select lives_ok($$update legacy.projects set marked_for_deletion_by_user_id = 1001 where id = 502$$,
+                'lifecycle_app: an UPDATE of the table that leaves the broken bridge''s columns alone goes on');
+select throws_ok($$insert into legacy.projects (id, project_namespace_id) values (503, 999999)$$, 'NS010', null,
+                 'an INSERT into it is refused (NS010): the broken bridge cannot tell what the row says');
 reset role;
 select results_eq($$select path, state::int from lifecycle.namespaces where path in ('eng', 'site', 'docs') order by path$$,
                   $$values ('docs'::text, 0), ('eng', 0), ('site', 2)$$, 'only what went through changed');
