@@ -9,11 +9,12 @@
 -- superusers may act as. The time comes from the new row's at_column when the state is entered.
 -- A broken bridge of the table (legacy_bridge_broken: a column altered or dropped) refuses with
 -- NS010 naming it a write that inserts or deletes a row or changes what it reads (it can no longer
--- tell what that means); an UPDATE of other columns goes on. The bridges are taken in the order of their states (archived before a deletion before
--- its run), with the writes back to the legacy data held until all are carried over (the
--- transaction flag legacy_bridge_applying, transaction_flag_raise): a statement that archives a project and marks it for
--- deletion gets both, the deletion returning to archived. Then the legacy data of each namespace
--- touched is written once from its final state (legacy_bridge_sync). Created on the table by
+-- tell what that means); an UPDATE of other columns goes on. The bridges are taken in the order
+-- of their states (archived before a deletion before its run), with the writes back to the legacy
+-- data held until all are carried over (the transaction flag legacy_bridge_applying,
+-- transaction_flag_raise): a statement that archives a project and marks it for deletion gets
+-- both, the deletion returning to archived. Then the legacy data of each namespace touched is
+-- written once from its final state (legacy_bridge_sync). Created on the table by
 -- lifecycle.legacy_bridge_add; runs as the schema's owner.
 create or replace function lifecycle.legacy_bridge_source()
 returns trigger
