@@ -44,9 +44,11 @@ func TestNoSessionSettingChangesWhatTheProductDoes(t *testing.T) {
 		create table legacy.projects (id bigint primary key, project_namespace_id bigint not null unique,
 		  archived boolean not null default false, marked_for_deletion_at timestamptz,
 		  marked_for_deletion_by_user_id bigint);
-		select lifecycle.legacy_bridge_add('legacy.projects', 'project_namespace_id', 'archived', 'archived');
+		-- A legacy write has the writer's authority on behalf of the actor its row names, else the
+		-- bridge's: owner 1001 (docs/design.md §10.2).
+		select lifecycle.legacy_bridge_add('legacy.projects', 'project_namespace_id', 'archived', 'archived', actor_id => 1001);
 		select lifecycle.legacy_bridge_add('legacy.projects', 'project_namespace_id', 'deletion_scheduled',
-		  'marked_for_deletion_at', 'marked_for_deletion_at', 'marked_for_deletion_by_user_id');
+		  'marked_for_deletion_at', 'marked_for_deletion_at', 'marked_for_deletion_by_user_id', actor_id => 1001);
 		grant usage on schema legacy to lifecycle_app;
 		-- Ids far from every other number written, so they can be told apart and named.
 		alter sequence lifecycle.namespaces_id_seq restart with 1000000;
@@ -211,7 +213,7 @@ func settingsScenario(t *testing.T, ctx context.Context, admin *pgx.Conn, app *p
 	step("schedule p's deletion", `select * from lifecycle.namespace_transition($1, 'deletion_scheduled', 1001)`, ids["p"])
 	step("restore p", `select * from lifecycle.namespace_event($1, 'restore', 1001)`, ids["p"])
 	step("unarchive p through its legacy row", `update legacy.projects set archived = false where id = $1`, ids["p"])
-	step("schedule p's deletion through its legacy row", `update legacy.projects set marked_for_deletion_at = '2025-01-01', marked_for_deletion_by_user_id = 1001 where id = $1`, ids["p"])
+	step("schedule p's deletion through its legacy row", `update legacy.projects set marked_for_deletion_at = now(), marked_for_deletion_by_user_id = 1001 where id = $1`, ids["p"])
 	step("restore p through its legacy row", `update legacy.projects set marked_for_deletion_at = null, marked_for_deletion_by_user_id = null where id = $1`, ids["p"])
 	step("a transfer request by a stranger (refused)", `select * from lifecycle.namespace_transfer_request($1, $2, 9999)`, ids["q"], ids["t"])
 	step("a transfer request by the owner", `select status from lifecycle.namespace_transfer_request($1, $2, 1001)`, ids["q"], ids["t"])

@@ -42,16 +42,16 @@ drop function lifecycle.namespace_change_state(bigint, text, text, bigint, jsonb
 {{ template "functions/legacy_bridge_attnum.sql" . }}
 {{ template "functions/legacy_bridge_column.sql" . }}
 {{ template "functions/legacy_bridge_says.sql" . }}
-{{ template "functions/legacy_bridge_holds.sql" . }}
+{{ template "snapshots/014/legacy_bridge_holds.sql" . }}
 {{ template "functions/legacy_bridge_write.sql" . }}
 {{ template "snapshots/014/legacy_bridge_apply.sql" . }}
 {{ template "snapshots/014/legacy_bridge_sync.sql" . }}
 {{ template "snapshots/014/legacy_bridge_source.sql" . }}
 {{ template "snapshots/014/legacy_bridge_state.sql" . }}
-{{ template "functions/legacy_bridge_rows.sql" . }}
+{{ template "snapshots/014/legacy_bridge_rows.sql" . }}
 {{ template "functions/legacy_bridge_check.sql" . }}
 {{ template "snapshots/014/legacy_bridge_backfill.sql" . }}
-{{ template "functions/legacy_bridge_add.sql" . }}
+{{ template "snapshots/014/legacy_bridge_add.sql" . }}
 {{ template "functions/legacy_bridge_drop.sql" . }}
 
 revoke all on all functions in schema lifecycle from public;

@@ -37,7 +37,7 @@ grant execute on function lifecycle.transition_rule(smallint, smallint), lifecyc
   to lifecycle_app, lifecycle_worker;
 
 {{ template "snapshots/024/transition_refusal.sql" . }}
-{{ template "functions/namespace_change_state.sql" . }}
+{{ template "snapshots/024/namespace_change_state.sql" . }}
 
 ---- create above / drop below ----
 

@@ -53,9 +53,9 @@ comment on table lifecycle.sweep_claims is
 
 {{ template "functions/sweep_claim.sql" . }}
 {{ template "functions/sweep_release.sql" . }}
-{{ template "functions/namespace_lock_path.sql" . }}
+{{ template "snapshots/031/namespace_lock_path.sql" . }}
 {{ template "functions/namespace_lock_sibling_path.sql" . }}
-{{ template "functions/namespace_lock.sql" . }}
+{{ template "snapshots/031/namespace_lock.sql" . }}
 {{ template "triggers/namespaces_traversal_ids_maintain.sql" . }}
 {{ template "functions/effective_states_refresh.sql" . }}
 {{ template "functions/effective_states_apply.sql" . }}

@@ -36,16 +36,16 @@ comment on table lifecycle.transaction_flags is
 {{ template "functions/transaction_flag_raised.sql" . }}
 {{ template "triggers/settings_confirmed.sql" . }}
 drop function lifecycle.transition_refusal(bigint, bigint[], smallint, smallint, bigint);
-{{ template "functions/transition_refusal.sql" . }}
+{{ template "snapshots/032/transition_refusal.sql" . }}
 {{ template "triggers/namespaces_state_gate.sql" . }}
 {{ template "triggers/namespaces_state_record.sql" . }}
 {{ template "triggers/namespaces_facts.sql" . }}
 {{ template "triggers/namespace_members_facts.sql" . }}
 {{ template "triggers/legacy_bridge_state.sql" . }}
-{{ template "triggers/legacy_bridge_source.sql" . }}
-{{ template "functions/legacy_bridge_sync.sql" . }}
-{{ template "functions/legacy_bridge_backfill.sql" . }}
-{{ template "functions/legacy_bridge_apply.sql" . }}
+{{ template "snapshots/032/legacy_bridge_source.sql" . }}
+{{ template "snapshots/032/legacy_bridge_sync.sql" . }}
+{{ template "snapshots/032/legacy_bridge_backfill.sql" . }}
+{{ template "snapshots/032/legacy_bridge_apply.sql" . }}
 {{ template "functions/namespace_hard_delete.sql" . }}
 {{ template "functions/namespace_set_visibility.sql" . }}
 {{ template "functions/namespace_transfer_execute.sql" . }}

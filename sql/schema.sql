@@ -744,10 +744,10 @@ end
 $_$;
 
 --
--- Name: legacy_bridge_add(regclass, name, text, name, name, name, text[]); Type: FUNCTION; Schema: lifecycle; Owner: -
+-- Name: legacy_bridge_add(regclass, name, text, name, name, name, text[], bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
-CREATE FUNCTION lifecycle.legacy_bridge_add(source regclass, namespace_column name, state text, when_column name DEFAULT NULL::name, at_column name DEFAULT NULL::name, by_column name DEFAULT NULL::name, namespace_types text[] DEFAULT NULL::text[]) RETURNS bigint
+CREATE FUNCTION lifecycle.legacy_bridge_add(source regclass, namespace_column name, state text, when_column name DEFAULT NULL::name, at_column name DEFAULT NULL::name, by_column name DEFAULT NULL::name, namespace_types text[] DEFAULT NULL::text[], actor_id bigint DEFAULT NULL::bigint) RETURNS bigint
     LANGUAGE plpgsql
     SET search_path TO ''
     AS $$
@@ -833,8 +833,9 @@ begin
       hint = 'Drop the bridge first (lifecycle.legacy_bridge_drop) to change it.';
   end if;
 
-  insert into lifecycle.legacy_bridges (source, state, kind, namespace_attnum, when_attnum, at_attnum, by_attnum, namespace_types)
-  values (source, code, kind, ns_att, when_att, at_att, by_att, namespace_types)
+  insert into lifecycle.legacy_bridges (source, state, kind, namespace_attnum, when_attnum, at_attnum, by_attnum, namespace_types,
+                                        actor_id)
+  values (source, code, kind, ns_att, when_att, at_att, by_att, namespace_types, actor_id)
   returning id into bridge_id;
 
   -- Legacy → state: the source's rows (one trigger per source, whatever its bridges).
@@ -856,10 +857,10 @@ end
 $$;
 
 --
--- Name: FUNCTION legacy_bridge_add(source regclass, namespace_column name, state text, when_column name, at_column name, by_column name, namespace_types text[]); Type: COMMENT; Schema: lifecycle; Owner: -
+-- Name: FUNCTION legacy_bridge_add(source regclass, namespace_column name, state text, when_column name, at_column name, by_column name, namespace_types text[], actor_id bigint); Type: COMMENT; Schema: lifecycle; Owner: -
 --
 
-COMMENT ON FUNCTION lifecycle.legacy_bridge_add(source regclass, namespace_column name, state text, when_column name, at_column name, by_column name, namespace_types text[]) IS 'Bridge a legacy flag, column or table to a state, both ways, in the same transaction as each change; returns the bridge id.';
+COMMENT ON FUNCTION lifecycle.legacy_bridge_add(source regclass, namespace_column name, state text, when_column name, at_column name, by_column name, namespace_types text[], actor_id bigint) IS 'Bridge a legacy flag, column or table to a state, both ways, in the same transaction as each change; returns the bridge id.';
 
 --
 -- Name: legacy_bridge_apply(smallint, bigint, timestamp with time zone, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -873,6 +874,8 @@ declare
   ns lifecycle.namespaces;
   preserved text;
   legacy boolean;
+  refusal record;
+  caller name;
 begin
   select * into ns from lifecycle.namespaces n where n.id = ns_id;
   if not found then
@@ -885,9 +888,27 @@ begin
   if legacy is null or legacy = lifecycle.legacy_bridge_says(bridged, ns.state, preserved) then
     return;
   end if;
+  -- A role that may not call the state API (a login the application's legacy table is open to,
+  -- no more) changes no state through it either.
+  caller := coalesce(nullif(pg_catalog.current_setting('role'), 'none'), session_user);
+  if not pg_catalog.has_function_privilege(caller, 'lifecycle.namespace_event(bigint, text, bigint, jsonb)', 'EXECUTE') then
+    raise exception using errcode = 'NS005',
+      message = pg_catalog.format('role %s may not change namespace states, through a legacy bridge neither', caller),
+      detail = pg_catalog.format('namespace_id=%s role=%s bridged_state=%s', ns_id, caller, lifecycle.state_name(bridged)),
+      hint = 'Write legacy data that a bridge carries over as a member of lifecycle_app (or lifecycle_worker).';
+  end if;
   if bridged = 1 and ns.state in (2, 4, 5, 6) then
     -- Step 2 then 4 of the global lock order (namespace_lock_path): the row, then its details.
     ns := lifecycle.namespace_lock(ns_id);
+    -- Who may archive or unarchive it may say where its restore returns.
+    select * into refusal
+      from lifecycle.actor_refusal(ns.id, ns.traversal_ids, actor,
+             (lifecycle.transition_rule(case when legacy then 0::smallint else bridged end,
+                                        case when legacy then bridged else 0::smallint end)).min_access_level,
+             case when legacy then 'archive this namespace' else 'unarchive this namespace' end);
+    if found then
+      raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
+    end if;
     -- (lifecycle.details_record is the state record's: a client's value must not spare this write
     -- its check, namespace_details_validate.)
     perform pg_catalog.set_config('lifecycle.details_record', '', true);
@@ -899,11 +920,11 @@ begin
   end if;
   if legacy then
     perform lifecycle.namespace_change_state(ns.id, lifecycle.state_name(bridged), null, actor,
-      '{"reason": "legacy data"}', 'legacy_bridge', at);
+      '{"reason": "legacy data"}', null, at, 'bridge');
   else
     perform lifecycle.namespace_change_state(ns.id, null,
       case bridged when 1 then 'unarchive' when 2 then 'restore' when 4 then 'deletion_failed' else 'unmaintain' end,
-      actor, '{"reason": "legacy data"}', 'legacy_bridge', at);
+      actor, '{"reason": "legacy data"}', null, at, 'bridge');
   end if;
 end
 $$;
@@ -936,16 +957,26 @@ $$;
 -- Name: legacy_bridge_backfill(); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
-CREATE FUNCTION lifecycle.legacy_bridge_backfill() RETURNS bigint
+CREATE FUNCTION lifecycle.legacy_bridge_backfill() RETURNS TABLE(backfilled bigint, refused bigint, refusals jsonb)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     SET jit TO 'off'
     AS $$
 declare
-  changed bigint;
+  candidate record;
+  ns lifecycle.namespaces;
+  refused_code text;
+  refused_message text;
+  refused_detail text;
+  steps smallint[];
 begin
+  if not lifecycle.caller_may_act_as_system() then
+    raise exception using errcode = 'NS005', message = 'only the system may backfill states from the legacy data',
+      detail = pg_catalog.format('role=%s', coalesce(nullif(pg_catalog.current_setting('role'), 'none'), session_user)),
+      hint = 'Run lifecycle.legacy_bridge_backfill() as a member of lifecycle_worker.';
+  end if;
   -- For plpgsql_check (a no-op at run time): the table made below.
-  perform 'PRAGMA:TABLE: lifecycle_backfill (ns bigint, state smallint, preserved text, at timestamptz, actor bigint)';
+  perform 'PRAGMA:TABLE: lifecycle_backfill (ns bigint, state smallint, preserved text, at timestamptz, actor bigint, refusal jsonb)';
   -- A backfill earlier in the same transaction left its table.
   drop table if exists pg_temp.lifecycle_backfill;
   create temporary table lifecycle_backfill on commit drop as
@@ -972,36 +1003,79 @@ begin
            group by 1
           having bool_or(r.holds)) f
     join lifecycle.namespaces n on n.id = f.ns and n.state = 0;
+  alter table pg_temp.lifecycle_backfill add column refusal jsonb;
 
   perform lifecycle.transaction_flag_raise('importing'), pg_catalog.set_config('lifecycle.importing', 'on', true);
-  update lifecycle.namespaces n
-     set state = f.state, state_changes = n.state_changes + 1, updated_at = f.at,
-         deletion_scheduled_at = case when f.state in (2, 4) then f.at end,
-         deletion_scheduled_by = case when f.state in (2, 4) then f.actor end
-    from pg_temp.lifecycle_backfill f
-   where n.id = f.ns and n.state = 0;
-  get diagnostics changed = row_count;
+  for candidate in
+    select f.ns, f.state, f.at, f.actor
+      from pg_temp.lifecycle_backfill f
+      join lifecycle.namespaces n on n.id = f.ns
+     order by pg_catalog.cardinality(n.traversal_ids) desc, f.ns
+  loop
+    ns := lifecycle.namespace_lock(candidate.ns);
+    if ns.state <> 0 then
+      -- Changed since the candidates were read: its own state stands.
+      delete from pg_temp.lifecycle_backfill f where f.ns = candidate.ns;
+      continue;
+    end if;
+    -- The way from active: straight there, else through the one state the matrix passes.
+    steps := case
+      when exists (select from lifecycle.state_transitions t where t.from_state = 0 and t.to_state = candidate.state)
+        then array[0, candidate.state]::smallint[]
+      else array[0, (select t.from_state from lifecycle.state_transitions t
+                       join lifecycle.state_transitions u on u.from_state = 0 and u.to_state = t.from_state
+                      where t.to_state = candidate.state order by t.from_state limit 1), candidate.state]::smallint[]
+    end;
+    refused_code := null;
+    for i in 1 .. pg_catalog.cardinality(steps) - 1 loop
+      select r.code, r.message, r.detail into refused_code, refused_message, refused_detail
+        from lifecycle.transition_refusal(ns.id, ns.traversal_ids, coalesce(steps[i], 0::smallint),
+                                          coalesce(steps[i + 1], candidate.state), null, null) r
+       limit 1;
+      exit when refused_code is not null;
+    end loop;
+    if refused_code is not null then
+      update pg_temp.lifecycle_backfill f
+         set refusal = pg_catalog.jsonb_build_object('namespace_id', candidate.ns, 'state', lifecycle.state_name(candidate.state),
+                                                     'code', refused_code, 'message', refused_message, 'detail', refused_detail)
+       where f.ns = candidate.ns;
+      continue;
+    end if;
+    -- Applied now, so the namespaces above it are judged with it.
+    update lifecycle.namespaces n
+       set state = candidate.state, state_changes = n.state_changes + 1, updated_at = candidate.at,
+           deletion_scheduled_at = case when s.pending_deletion then candidate.at end,
+           deletion_scheduled_by = case when s.pending_deletion then candidate.actor end
+      from lifecycle.states s
+     where n.id = candidate.ns and n.state = 0 and s.code = candidate.state;
+  end loop;
   insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata, created_at)
   select f.ns, 0, f.state, null, f.actor, 'import', '{"reason": "legacy data"}', f.at
     from pg_temp.lifecycle_backfill f
+   where f.refusal is null
    order by f.ns;
   update lifecycle.namespace_details d
      set state_metadata = d.state_metadata
            || pg_catalog.jsonb_build_object('last_updated_at', f.at, 'last_changed_by_user_id', f.actor,
                                             'previous_state', 'ancestor_inherited')
-           || case when f.state = 1 then '{}'::jsonb else pg_catalog.jsonb_build_object('preserved_state', f.preserved) end
+           || case when s.permanent then '{}'::jsonb else pg_catalog.jsonb_build_object('preserved_state', f.preserved) end
     from pg_temp.lifecycle_backfill f
-   where d.namespace_id = f.ns;
+    join lifecycle.states s on s.code = f.state
+   where d.namespace_id = f.ns and f.refusal is null;
   perform lifecycle.transaction_flag_lower('importing'), pg_catalog.set_config('lifecycle.importing', '', true);
 
-  if changed > 0 then
+  select count(*) filter (where f.refusal is null), count(*) filter (where f.refusal is not null),
+         coalesce(pg_catalog.jsonb_agg(f.refusal order by f.ns) filter (where f.refusal is not null), '[]'::jsonb)
+    into backfilled, refused, refusals
+    from pg_temp.lifecycle_backfill f;
+  if backfilled > 0 then
     perform lifecycle.fact_emit('namespaces_imported', null, '{}'::bigint[], null, null,
-      pg_catalog.jsonb_build_object('backfill', true, 'imported', changed,
+      pg_catalog.jsonb_build_object('backfill', true, 'imported', backfilled,
         'states', (select pg_catalog.jsonb_object_agg(s.name, c.n)
-                     from (select f.state, count(*) as n from pg_temp.lifecycle_backfill f group by 1) c
+                     from (select f.state, count(*) as n from pg_temp.lifecycle_backfill f where f.refusal is null group by 1) c
                      join lifecycle.states s on s.code = c.state)));
   end if;
-  return changed;
+  return next;
 end
 $$;
 
@@ -1009,7 +1083,84 @@ $$;
 -- Name: FUNCTION legacy_bridge_backfill(); Type: COMMENT; Schema: lifecycle; Owner: -
 --
 
-COMMENT ON FUNCTION lifecycle.legacy_bridge_backfill() IS 'Give active bridged namespaces the states their legacy data says, as an import does (no notifications); returns how many.';
+COMMENT ON FUNCTION lifecycle.legacy_bridge_backfill() IS 'Give active bridged namespaces the states their legacy data says, as an import does (no notifications), each judged by the rules first; returns how many got a state, how many were refused, and the refusals.';
+
+SET default_tablespace = '';
+
+SET default_table_access_method = heap;
+
+--
+-- Name: legacy_bridges; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.legacy_bridges (
+    id bigint NOT NULL,
+    source regclass NOT NULL,
+    state smallint NOT NULL,
+    kind text NOT NULL,
+    namespace_attnum smallint NOT NULL,
+    when_attnum smallint,
+    at_attnum smallint,
+    by_attnum smallint,
+    namespace_types text[],
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    actor_id bigint,
+    CONSTRAINT legacy_bridges_condition CHECK (((kind = 'exists'::text) = (when_attnum IS NULL))),
+    CONSTRAINT legacy_bridges_kind_check CHECK ((kind = ANY (ARRAY['flag'::text, 'value'::text, 'exists'::text])))
+);
+
+--
+-- Name: TABLE legacy_bridges; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.legacy_bridges IS 'Legacy columns and tables kept in step with the states, both ways (lifecycle.legacy_bridge_add).';
+
+--
+-- Name: COLUMN legacy_bridges.actor_id; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON COLUMN lifecycle.legacy_bridges.actor_id IS 'The user a legacy write is made on behalf of when its row names none (no by column, or null there); null: the system, which only lifecycle_worker members and superusers may act as.';
+
+--
+-- Name: legacy_bridge_broken(lifecycle.legacy_bridges); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_bridge_broken(b lifecycle.legacy_bridges) RETURNS text
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $$
+declare
+  reason text;
+begin
+  if (select count(*) from pg_catalog.pg_attribute a
+       where a.attrelid = b.source and a.attnum > 0 and not a.attisdropped
+         and ((a.attnum = b.namespace_attnum and a.atttypid = any ('{int2,int4,int8}'::regtype[]))
+              or (a.attnum = b.when_attnum
+                  and a.atttypid = any (case b.kind when 'flag' then '{bool}'::regtype[]
+                                                   else '{timestamptz,timestamp,date}'::regtype[] end))
+              or (a.attnum = b.at_attnum and a.atttypid = any ('{timestamptz,timestamp,date}'::regtype[]))
+              or (a.attnum = b.by_attnum and a.atttypid = any ('{int2,int4,int8}'::regtype[]))))
+     = (select count(distinct x) from pg_catalog.unnest(array[b.namespace_attnum, b.when_attnum, b.at_attnum, b.by_attnum]) x) then
+    return null;
+  end if;
+  if not exists (select from pg_catalog.pg_class c where c.oid = b.source) then
+    return 'its table is gone';
+  end if;
+  select pg_catalog.string_agg(pg_catalog.format('%s column (attribute %s) %s', r.role, r.attnum,
+                                 case when a.attnum is null or a.attisdropped then 'was dropped'
+                                      else 'is now ' || pg_catalog.format_type(a.atttypid, a.atttypmod) end),
+                               '; ' order by r.ord)
+    into reason
+    from (values (1, 'namespace', b.namespace_attnum, '{int2,int4,int8}'::regtype[]),
+                 (2, 'when', b.when_attnum,
+                  case b.kind when 'flag' then '{bool}'::regtype[] else '{timestamptz,timestamp,date}'::regtype[] end),
+                 (3, 'at', b.at_attnum, '{timestamptz,timestamp,date}'::regtype[]),
+                 (4, 'by', b.by_attnum, '{int2,int4,int8}'::regtype[])) r (ord, role, attnum, types)
+    left join pg_catalog.pg_attribute a on a.attrelid = b.source and a.attnum = r.attnum
+   where r.attnum is not null and (a.attnum is null or a.attisdropped or not a.atttypid = any (r.types));
+  return reason;
+end
+$$;
 
 --
 -- Name: legacy_bridge_check(); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -1095,35 +1246,6 @@ $$;
 
 COMMENT ON FUNCTION lifecycle.legacy_bridge_drop(source regclass) IS 'End the bridges of a legacy table (its trigger, and the namespaces'' with the last bridge); returns how many.';
 
-SET default_tablespace = '';
-
-SET default_table_access_method = heap;
-
---
--- Name: legacy_bridges; Type: TABLE; Schema: lifecycle; Owner: -
---
-
-CREATE TABLE lifecycle.legacy_bridges (
-    id bigint NOT NULL,
-    source regclass NOT NULL,
-    state smallint NOT NULL,
-    kind text NOT NULL,
-    namespace_attnum smallint NOT NULL,
-    when_attnum smallint,
-    at_attnum smallint,
-    by_attnum smallint,
-    namespace_types text[],
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT legacy_bridges_condition CHECK (((kind = 'exists'::text) = (when_attnum IS NULL))),
-    CONSTRAINT legacy_bridges_kind_check CHECK ((kind = ANY (ARRAY['flag'::text, 'value'::text, 'exists'::text])))
-);
-
---
--- Name: TABLE legacy_bridges; Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON TABLE lifecycle.legacy_bridges IS 'Legacy columns and tables kept in step with the states, both ways (lifecycle.legacy_bridge_add).';
-
 --
 -- Name: legacy_bridge_holds(lifecycle.legacy_bridges, bigint, text); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
@@ -1133,12 +1255,16 @@ CREATE FUNCTION lifecycle.legacy_bridge_holds(b lifecycle.legacy_bridges, ns_id 
     SET search_path TO ''
     AS $_$
 declare
-  ns_col name := lifecycle.legacy_bridge_column(b.source, b.namespace_attnum);
+  ns_col name;
   answer boolean;
 begin
   if b.namespace_types is not null and not ns_type = any (b.namespace_types) then
     return null;
   end if;
+  if not lifecycle.legacy_bridge_usable(b, ns_id) then
+    return null;
+  end if;
+  ns_col := lifecycle.legacy_bridge_column(b.source, b.namespace_attnum);
   if b.kind = 'exists' then
     execute pg_catalog.format('select exists (select from %s where %I = $1)', b.source, ns_col) into answer using ns_id;
   elsif b.kind = 'flag' then
@@ -1151,6 +1277,57 @@ begin
   return answer;
 end
 $_$;
+
+--
+-- Name: legacy_bridge_lock(bigint, text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_bridge_lock(ns_id bigint, ns_type text) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+declare
+  b lifecycle.legacy_bridges;
+  ns_col name;
+begin
+  -- One statement a table (the bridges of one table name the same rows; the strongest lock).
+  for b in select distinct on (x.source::oid, x.namespace_attnum) *
+             from lifecycle.legacy_bridges x
+            where x.namespace_types is null or ns_type = any (x.namespace_types)
+            order by x.source::oid, x.namespace_attnum, x.kind = 'exists' desc, x.id loop
+    select a.attname into ns_col
+      from pg_catalog.pg_attribute a
+     where a.attrelid = b.source and a.attnum = b.namespace_attnum and not a.attisdropped
+       and a.atttypid = any (array['int2', 'int4', 'int8']::regtype[]);
+    continue when ns_col is null;
+    execute pg_catalog.format('select from %s where %I = $1 for %s', b.source, ns_col,
+                              case b.kind when 'exists' then 'update' else 'no key update' end)
+      using ns_id;
+  end loop;
+end
+$_$;
+
+--
+-- Name: legacy_bridge_refuse(lifecycle.legacy_bridges, text, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_bridge_refuse(b lifecycle.legacy_bridges, reason text, ns_id bigint) RETURNS void
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $$
+declare
+  table_name text := coalesce((select c.oid::regclass::text from pg_catalog.pg_class c where c.oid = b.source),
+                              pg_catalog.format('table %s (gone)', b.source::oid));
+begin
+  raise exception using errcode = 'NS010',
+    message = pg_catalog.format('legacy bridge %s (%s, %s) is broken: %s', b.id, table_name, lifecycle.state_name(b.state), reason),
+    detail = pg_catalog.format('bridge_id=%s source=%s source_oid=%s state=%s namespace_id=%s', b.id, table_name, b.source::oid,
+                               lifecycle.state_name(b.state), ns_id),
+    hint = pg_catalog.format('Restore the column as it was when the bridge was added, or end the table''s bridges: '
+                             'select lifecycle.legacy_bridge_drop(%s::regclass); (and add them again for the table as it is now).',
+                             b.source::oid);
+end
+$$;
 
 --
 -- Name: legacy_bridge_rows(); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -1167,8 +1344,13 @@ declare
   when_col name;
   at_expr text;
   by_expr text;
+  broken text;
 begin
   for b in select * from lifecycle.legacy_bridges x order by x.id loop
+    broken := lifecycle.legacy_bridge_broken(b);
+    if broken is not null then
+      perform lifecycle.legacy_bridge_refuse(b, broken, null);
+    end if;
     ns_col := lifecycle.legacy_bridge_column(b.source, b.namespace_attnum);
     at_expr := case when b.at_attnum is not null
                  then pg_catalog.format('max(s.%I)::timestamptz', lifecycle.legacy_bridge_column(b.source, b.at_attnum))
@@ -1232,9 +1414,21 @@ declare
   touched bigint[] := '{}'::bigint[];
   outermost boolean;
   ns_id bigint;
+  broken text;
 begin
   outermost := lifecycle.transaction_flag_raise('legacy_bridge_applying');
   for b in select * from lifecycle.legacy_bridges x where x.source = tg_relid order by x.state loop
+    broken := lifecycle.legacy_bridge_broken(b);
+    if broken is not null then
+      -- An UPDATE that leaves what the bridge reads as it was (its namespace and condition
+      -- columns, those still there, whatever their type) gives it nothing to carry: the
+      -- application's other writes to its table go on. Any other write refuses.
+      continue when tg_op = 'UPDATE'
+        and not exists (select from pg_catalog.pg_attribute a
+                         where a.attrelid = b.source and a.attnum in (b.namespace_attnum, b.when_attnum) and not a.attisdropped
+                           and (old_row -> a.attname::text) is distinct from (new_row -> a.attname::text));
+      perform lifecycle.legacy_bridge_refuse(b, broken, null);
+    end if;
     ns_col := lifecycle.legacy_bridge_column(b.source, b.namespace_attnum);
     when_col := case when b.when_attnum is not null then lifecycle.legacy_bridge_column(b.source, b.when_attnum) end;
     old_ns := (old_row ->> ns_col)::bigint;
@@ -1249,11 +1443,12 @@ begin
     if new_on and b.at_attnum is not null then
       at := (new_row ->> lifecycle.legacy_bridge_column(b.source, b.at_attnum))::timestamptz;
     end if;
-    if new_on and b.by_attnum is not null then
-      actor := (new_row ->> lifecycle.legacy_bridge_column(b.source, b.by_attnum))::bigint;
+    if b.by_attnum is not null then
+      actor := (coalesce(new_row, old_row) ->> lifecycle.legacy_bridge_column(b.source, b.by_attnum))::bigint;
     end if;
+    actor := coalesce(actor, b.actor_id);
     if old_ns is not null and old_ns is distinct from new_ns then
-      perform lifecycle.legacy_bridge_apply(b.state, old_ns, null, null);
+      perform lifecycle.legacy_bridge_apply(b.state, old_ns, null, actor);
       touched := touched || old_ns;
     end if;
     if new_ns is not null then
@@ -1304,6 +1499,8 @@ declare
   preserved text;
   at timestamptz;
   actor bigint;
+  failure text;
+  failure_state text;
 begin
   select * into ns from lifecycle.namespaces n where n.id = ns_id;
   if not found then
@@ -1314,12 +1511,56 @@ begin
          (d.state_metadata ->> 'last_changed_by_user_id')::bigint
     into preserved, at, actor
     from lifecycle.namespace_details d where d.namespace_id = ns_id;
-  for b in select * from lifecycle.legacy_bridges x order by x.id loop
-    continue when b.namespace_types is not null and not ns.type = any (b.namespace_types);
-    perform lifecycle.legacy_bridge_write(b, ns.id, lifecycle.legacy_bridge_says(b.state, ns.state, preserved), at, actor);
-  end loop;
+  -- One block around all the bridges' writes (one subtransaction a change, not one a bridge): b
+  -- still names the bridge whose write failed when the handler runs.
+  begin
+    for b in select * from lifecycle.legacy_bridges x order by x.id loop
+      continue when b.namespace_types is not null and not ns.type = any (b.namespace_types);
+      continue when not lifecycle.legacy_bridge_usable(b, ns.id);
+      perform lifecycle.legacy_bridge_write(b, ns.id, lifecycle.legacy_bridge_says(b.state, ns.state, preserved), at, actor);
+    end loop;
+  exception
+    when data_exception or integrity_constraint_violation or syntax_error_or_access_rule_violation then
+      get stacked diagnostics failure = message_text, failure_state = returned_sqlstate;
+      perform lifecycle.legacy_bridge_refuse(b, pg_catalog.format('writing it failed: %s (%s)', failure, failure_state), ns.id);
+  end;
 end
 $$;
+
+--
+-- Name: legacy_bridge_usable(lifecycle.legacy_bridges, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_bridge_usable(b lifecycle.legacy_bridges, ns_id bigint) RETURNS boolean
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+declare
+  reason text := lifecycle.legacy_bridge_broken(b);
+  has_row boolean;
+  ns_col name;
+begin
+  if reason is null then
+    return true;
+  end if;
+  if reason = 'its table is gone' then
+    return false;
+  end if;
+  select a.attname into ns_col
+    from pg_catalog.pg_attribute a
+   where a.attrelid = b.source and a.attnum = b.namespace_attnum and not a.attisdropped
+     and a.atttypid = any (array['int2', 'int4', 'int8']::regtype[]);
+  if ns_col is null then
+    execute pg_catalog.format('select exists (select from %s)', b.source) into has_row;
+  else
+    execute pg_catalog.format('select exists (select from %s where %I = $1)', b.source, ns_col) into has_row using ns_id;
+  end if;
+  if has_row then
+    perform lifecycle.legacy_bridge_refuse(b, reason, ns_id);
+  end if;
+  return false;
+end
+$_$;
 
 --
 -- Name: legacy_bridge_write(lifecycle.legacy_bridges, bigint, boolean, timestamp with time zone, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -1454,10 +1695,10 @@ $$;
 COMMENT ON FUNCTION lifecycle.namespace_available_transitions(namespace_id bigint, actor_id bigint) IS 'Every state with allowed, or the error code, reason and hint that would refuse it (for UIs).';
 
 --
--- Name: namespace_change_state(bigint, text, text, bigint, jsonb, text, timestamp with time zone); Type: FUNCTION; Schema: lifecycle; Owner: -
+-- Name: namespace_change_state(bigint, text, text, bigint, jsonb, text, timestamp with time zone, text); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
-CREATE FUNCTION lifecycle.namespace_change_state(id bigint, target_state_name text, event_name text, actor bigint, call_metadata jsonb, operation text DEFAULT NULL::text, changed_at timestamp with time zone DEFAULT NULL::timestamp with time zone) RETURNS TABLE(namespace_id bigint, from_state text, to_state text, effective_state text, changed boolean)
+CREATE FUNCTION lifecycle.namespace_change_state(id bigint, target_state_name text, event_name text, actor bigint, call_metadata jsonb, operation text DEFAULT NULL::text, changed_at timestamp with time zone DEFAULT NULL::timestamp with time zone, source text DEFAULT 'api'::text) RETURNS TABLE(namespace_id bigint, from_state text, to_state text, effective_state text, changed boolean)
     LANGUAGE plpgsql
     SET search_path TO ''
     SET plan_cache_mode TO 'force_generic_plan'
@@ -1545,7 +1786,7 @@ begin
     setting := pg_catalog.set_config('lifecycle.actor_id', coalesce(actor::text, ''), true)
             || pg_catalog.set_config('lifecycle.event', coalesce(event_name, ''), true)
             || pg_catalog.set_config('lifecycle.metadata', call_metadata::text, true)
-            || pg_catalog.set_config('lifecycle.source', 'api', true)
+            || pg_catalog.set_config('lifecycle.source', coalesce(source, 'api'), true)
             || pg_catalog.set_config('lifecycle.operation', coalesce(operation, ''), true)
             || pg_catalog.set_config('lifecycle.changed_at', coalesce(changed_at::text, ''), true)
             || pg_catalog.set_config('lifecycle.importing', '', true)
@@ -2524,11 +2765,13 @@ CREATE FUNCTION lifecycle.namespace_lock(namespace_id bigint) RETURNS lifecycle.
 declare
   locked_path bigint[];
   seen_state smallint;
+  seen_type text;
   ns lifecycle.namespaces;
   locked text;
 begin
   loop
-    select n.traversal_ids, n.state into locked_path, seen_state from lifecycle.namespaces n where n.id = namespace_lock.namespace_id;
+    select n.traversal_ids, n.state, n.type into locked_path, seen_state, seen_type
+      from lifecycle.namespaces n where n.id = namespace_lock.namespace_id;
     if not found then
       raise exception using errcode = 'NS004', message = 'namespace not found',
         detail = pg_catalog.format('namespace_id=%s', namespace_lock.namespace_id),
@@ -2541,6 +2784,10 @@ begin
       perform 1 from lifecycle.transfer_requests t
         where t.namespace_id = namespace_lock.namespace_id and t.status = 'accepted'
         for update;
+    end if;
+    -- Without bridges this costs one probe of an empty table.
+    if exists (select from lifecycle.legacy_bridges) and not lifecycle.transaction_flag_raised('legacy_bridge_applying') then
+      locked := lifecycle.legacy_bridge_lock(namespace_lock.namespace_id, seen_type)::text;
     end if;
     -- An assignment, not PERFORM (which would run a whole query to call it).
     locked := lifecycle.namespace_lock_path(locked_path[1:pg_catalog.cardinality(locked_path) - 1])::text;
@@ -4741,10 +4988,9 @@ begin
       return next;
       return;
     end if;
-  elsif from_state is not null
-        and operation is distinct from 'legacy_bridge' then
-    -- (A change the legacy bridge carries over was decided by the application's own old code
-    -- path, whose authority the bridge is: its actor is attribution only. legacy_bridge_source.)
+  elsif from_state is not null then
+    -- (A change the legacy bridge carries over is judged here like any other: the calling role's
+    -- authority, on behalf of the actor the legacy row names. docs/design.md §10.2.)
     return query
       select * from lifecycle.actor_refusal(namespace_id, traversal_ids, actor_id, required_level,
                pg_catalog.format('move this namespace to %s', to_name));
@@ -5628,7 +5874,7 @@ CREATE TABLE lifecycle.namespace_state_updates (
     metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     CONSTRAINT namespace_state_updates_metadata_check CHECK ((jsonb_typeof(metadata) = 'object'::text)),
-    CONSTRAINT namespace_state_updates_source_check CHECK ((source = ANY (ARRAY['api'::text, 'sql'::text, 'import'::text])))
+    CONSTRAINT namespace_state_updates_source_check CHECK ((source = ANY (ARRAY['api'::text, 'sql'::text, 'import'::text, 'bridge'::text])))
 );
 
 --
@@ -6775,10 +7021,10 @@ REVOKE ALL ON FUNCTION lifecycle.hmac_sha256(data bytea, key bytea) FROM PUBLIC;
 REVOKE ALL ON FUNCTION lifecycle.jsonb_schema_violation(schema jsonb, doc jsonb, at text) FROM PUBLIC;
 
 --
--- Name: FUNCTION legacy_bridge_add(source regclass, namespace_column name, state text, when_column name, at_column name, by_column name, namespace_types text[]); Type: ACL; Schema: lifecycle; Owner: -
+-- Name: FUNCTION legacy_bridge_add(source regclass, namespace_column name, state text, when_column name, at_column name, by_column name, namespace_types text[], actor_id bigint); Type: ACL; Schema: lifecycle; Owner: -
 --
 
-REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_add(source regclass, namespace_column name, state text, when_column name, at_column name, by_column name, namespace_types text[]) FROM PUBLIC;
+REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_add(source regclass, namespace_column name, state text, when_column name, at_column name, by_column name, namespace_types text[], actor_id bigint) FROM PUBLIC;
 
 --
 -- Name: FUNCTION legacy_bridge_apply(bridged smallint, ns_id bigint, at timestamp with time zone, actor bigint); Type: ACL; Schema: lifecycle; Owner: -
@@ -6800,6 +7046,19 @@ REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_backfill() FROM PUBLIC;
 GRANT ALL ON FUNCTION lifecycle.legacy_bridge_backfill() TO lifecycle_worker;
 
 --
+-- Name: TABLE legacy_bridges; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.legacy_bridges TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.legacy_bridges TO lifecycle_worker;
+
+--
+-- Name: FUNCTION legacy_bridge_broken(b lifecycle.legacy_bridges); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_broken(b lifecycle.legacy_bridges) FROM PUBLIC;
+
+--
 -- Name: FUNCTION legacy_bridge_check(); Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -6819,17 +7078,22 @@ REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_column(source regclass, attnum sm
 REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_drop(source regclass) FROM PUBLIC;
 
 --
--- Name: TABLE legacy_bridges; Type: ACL; Schema: lifecycle; Owner: -
---
-
-GRANT SELECT ON TABLE lifecycle.legacy_bridges TO lifecycle_app;
-GRANT SELECT ON TABLE lifecycle.legacy_bridges TO lifecycle_worker;
-
---
 -- Name: FUNCTION legacy_bridge_holds(b lifecycle.legacy_bridges, ns_id bigint, ns_type text); Type: ACL; Schema: lifecycle; Owner: -
 --
 
 REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_holds(b lifecycle.legacy_bridges, ns_id bigint, ns_type text) FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_bridge_lock(ns_id bigint, ns_type text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_lock(ns_id bigint, ns_type text) FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_bridge_refuse(b lifecycle.legacy_bridges, reason text, ns_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_refuse(b lifecycle.legacy_bridges, reason text, ns_id bigint) FROM PUBLIC;
 
 --
 -- Name: FUNCTION legacy_bridge_rows(); Type: ACL; Schema: lifecycle; Owner: -
@@ -6862,6 +7126,12 @@ REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_state() FROM PUBLIC;
 REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_sync(ns_id bigint) FROM PUBLIC;
 
 --
+-- Name: FUNCTION legacy_bridge_usable(b lifecycle.legacy_bridges, ns_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_usable(b lifecycle.legacy_bridges, ns_id bigint) FROM PUBLIC;
+
+--
 -- Name: FUNCTION legacy_bridge_write(b lifecycle.legacy_bridges, ns_id bigint, holds boolean, at timestamp with time zone, actor bigint); Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -6888,10 +7158,10 @@ GRANT ALL ON FUNCTION lifecycle.namespace_available_transitions(namespace_id big
 GRANT ALL ON FUNCTION lifecycle.namespace_available_transitions(namespace_id bigint, actor_id bigint) TO lifecycle_worker;
 
 --
--- Name: FUNCTION namespace_change_state(id bigint, target_state_name text, event_name text, actor bigint, call_metadata jsonb, operation text, changed_at timestamp with time zone); Type: ACL; Schema: lifecycle; Owner: -
+-- Name: FUNCTION namespace_change_state(id bigint, target_state_name text, event_name text, actor bigint, call_metadata jsonb, operation text, changed_at timestamp with time zone, source text); Type: ACL; Schema: lifecycle; Owner: -
 --
 
-REVOKE ALL ON FUNCTION lifecycle.namespace_change_state(id bigint, target_state_name text, event_name text, actor bigint, call_metadata jsonb, operation text, changed_at timestamp with time zone) FROM PUBLIC;
+REVOKE ALL ON FUNCTION lifecycle.namespace_change_state(id bigint, target_state_name text, event_name text, actor bigint, call_metadata jsonb, operation text, changed_at timestamp with time zone, source text) FROM PUBLIC;
 
 --
 -- Name: FUNCTION namespace_details_validate(); Type: ACL; Schema: lifecycle; Owner: -

@@ -324,15 +324,20 @@ func (r *run) legacy(ctx context.Context) error {
 	return nil
 }
 
-// The bridges of docs/adoption.md, on the live legacy tables: added by the schema's owner.
+// The bridges of docs/adoption.md, on the live legacy tables: added by the schema's owner. A
+// legacy write has the writer's authority on behalf of the user its row names (by column), else
+// the bridge's actor: here the owner (1001, owner), who the application's old code acts for
+// where its tables name nobody (docs/design.md §10.2). Without one, only a worker's legacy write
+// could change a state.
 var bridgeCalls = []string{
-	`select lifecycle.legacy_bridge_add('legacy.namespace_settings', 'namespace_id', 'archived', 'archived')`,
+	`select lifecycle.legacy_bridge_add('legacy.namespace_settings', 'namespace_id', 'archived', 'archived', actor_id => 1001)`,
 	`select lifecycle.legacy_bridge_add('legacy.group_deletion_schedules', 'group_id', 'deletion_scheduled', null,
-	                                    'marked_for_deletion_on', 'user_id', array['organization', 'group'])`,
-	`select lifecycle.legacy_bridge_add('legacy.projects', 'project_namespace_id', 'archived', 'archived')`,
+	                                    'marked_for_deletion_on', 'user_id', array['organization', 'group'], actor_id => 1001)`,
+	`select lifecycle.legacy_bridge_add('legacy.projects', 'project_namespace_id', 'archived', 'archived', actor_id => 1001)`,
 	`select lifecycle.legacy_bridge_add('legacy.projects', 'project_namespace_id', 'deletion_scheduled', 'marked_for_deletion_at',
-	                                    'marked_for_deletion_at', 'marked_for_deletion_by_user_id')`,
-	`select lifecycle.legacy_bridge_add('legacy.projects', 'project_namespace_id', 'deletion_in_progress', 'pending_delete')`,
+	                                    'marked_for_deletion_at', 'marked_for_deletion_by_user_id', actor_id => 1001)`,
+	`select lifecycle.legacy_bridge_add('legacy.projects', 'project_namespace_id', 'deletion_in_progress', 'pending_delete',
+	                                    actor_id => 1001)`,
 }
 
 func (r *run) bridges(ctx context.Context) error {
@@ -578,7 +583,7 @@ func (r *run) backfill(ctx context.Context) error {
 	}
 	fmt.Fprintf(r.out, "legacy_bridge_check() before the backfill: %d disagreements (the writes of step 5)\n", r.rep.CheckBeforeBackfill)
 	start := time.Now()
-	if err := one(ctx, r.work, `select lifecycle.legacy_bridge_backfill()`, nil, &r.rep.Backfilled); err != nil {
+	if err := one(ctx, r.work, `select backfilled from lifecycle.legacy_bridge_backfill()`, nil, &r.rep.Backfilled); err != nil {
 		return err
 	}
 	r.rep.BackfillTime = time.Since(start)

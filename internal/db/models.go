@@ -109,6 +109,8 @@ type LifecycleLegacyBridge struct {
 	ByAttnum        *int16
 	NamespaceTypes  []string
 	CreatedAt       time.Time
+	// The user a legacy write is made on behalf of when its row names none (no by column, or null there); null: the system, which only lifecycle_worker members and superusers may act as.
+	ActorID *int64
 }
 
 // Rows the schema's functions lock to serialise work that no client may hold up (no role may lock them: FOR SHARE/UPDATE need UPDATE privilege, granted to none).

@@ -4,7 +4,11 @@
 -- bridge, like GitLab's group_deletion_schedules). at_column and by_column carry the time and the
 -- actor of the legacy change. namespace_types limits the namespaces the bridge speaks for (an
 -- existence bridge speaks for every namespace otherwise; a flag or column bridge for those with a
--- row in its table).
+-- row in its table). actor_id is the user a legacy write of this bridge is made on behalf of when
+-- the row names none (no by_column, or it is null): a legacy write has the writer's authority, no
+-- more (docs/design.md §10.2), so a write by lifecycle_app is judged as that role's API call for
+-- this actor; without one, as the system, which only lifecycle_worker members and superusers may
+-- act as (NS005 for the application).
 --
 -- Every identifier is checked against the catalog (pg_class, pg_attribute, pg_type) and kept as
 -- its attribute number; the statements built from it quote the name with format('%I'). Anything
@@ -22,7 +26,8 @@ create function lifecycle.legacy_bridge_add(
   when_column name default null,
   at_column name default null,
   by_column name default null,
-  namespace_types text[] default null
+  namespace_types text[] default null,
+  actor_id bigint default null
 )
 returns bigint
 language plpgsql
@@ -110,8 +115,9 @@ begin
       hint = 'Drop the bridge first (lifecycle.legacy_bridge_drop) to change it.';
   end if;
 
-  insert into lifecycle.legacy_bridges (source, state, kind, namespace_attnum, when_attnum, at_attnum, by_attnum, namespace_types)
-  values (source, code, kind, ns_att, when_att, at_att, by_att, namespace_types)
+  insert into lifecycle.legacy_bridges (source, state, kind, namespace_attnum, when_attnum, at_attnum, by_attnum, namespace_types,
+                                        actor_id)
+  values (source, code, kind, ns_att, when_att, at_att, by_att, namespace_types, actor_id)
   returning id into bridge_id;
 
   -- Legacy → state: the source's rows (one trigger per source, whatever its bridges).
@@ -132,5 +138,5 @@ begin
 end
 $$;
 
-comment on function lifecycle.legacy_bridge_add(regclass, name, text, name, name, name, text[]) is
+comment on function lifecycle.legacy_bridge_add(regclass, name, text, name, name, name, text[], bigint) is
   'Bridge a legacy flag, column or table to a state, both ways, in the same transaction as each change; returns the bridge id.';

@@ -3,8 +3,9 @@
 -- state (docs/design.md §10). A flag or column bridge speaks for the namespaces with a row in its
 -- table; an existence bridge for every namespace (of its types), holding where a row exists. Built
 -- from the bridges' catalog-checked identifiers, quoted; lifecycle_bridge_check and
--- lifecycle_bridge_backfill run it.
-create function lifecycle.legacy_bridge_rows()
+-- lifecycle_bridge_backfill run it. A broken bridge (legacy_bridge_broken) stops them with NS010
+-- naming it and its repair: a check that left it out would report agreement it cannot know.
+create or replace function lifecycle.legacy_bridge_rows()
 returns table (namespace_id bigint, bridge_id bigint, holds boolean, at timestamptz, actor bigint)
 language plpgsql
 stable
@@ -18,8 +19,13 @@ declare
   when_col name;
   at_expr text;
   by_expr text;
+  broken text;
 begin
   for b in select * from lifecycle.legacy_bridges x order by x.id loop
+    broken := lifecycle.legacy_bridge_broken(b);
+    if broken is not null then
+      perform lifecycle.legacy_bridge_refuse(b, broken, null);
+    end if;
     ns_col := lifecycle.legacy_bridge_column(b.source, b.namespace_attnum);
     at_expr := case when b.at_attnum is not null
                  then pg_catalog.format('max(s.%I)::timestamptz', lifecycle.legacy_bridge_column(b.source, b.at_attnum))

@@ -10,8 +10,10 @@
 -- the operation owns whoever calls it (transition_refusal). The public API passes none, and the
 -- setting is always written from this argument, so a client cannot claim an operation by setting it.
 -- changed_at is when the change happened, when not now: a legacy change the bridge carries over
--- (legacy_bridge_source), whose history row and deletion date keep the legacy time. Likewise
--- always written, and lifecycle.importing always cleared: no client setting reaches the gate.
+-- (legacy_bridge_source), whose history row and deletion date keep the legacy time. source is what
+-- the history row and the fact name as the change's way in: 'api', or 'bridge' for a legacy write
+-- the bridge carries over (legacy_bridge_apply), which is judged like an API call all the same.
+-- Likewise always written, and lifecycle.importing always cleared: no client setting reaches the gate.
 create or replace function lifecycle.namespace_change_state(
   id bigint,
   target_state_name text,
@@ -19,7 +21,8 @@ create or replace function lifecycle.namespace_change_state(
   actor bigint,
   call_metadata jsonb,
   operation text default null,
-  changed_at timestamptz default null
+  changed_at timestamptz default null,
+  source text default 'api'
 )
 returns table (namespace_id bigint, from_state text, to_state text, effective_state text, changed boolean)
 language plpgsql
@@ -112,7 +115,7 @@ begin
     setting := pg_catalog.set_config('lifecycle.actor_id', coalesce(actor::text, ''), true)
             || pg_catalog.set_config('lifecycle.event', coalesce(event_name, ''), true)
             || pg_catalog.set_config('lifecycle.metadata', call_metadata::text, true)
-            || pg_catalog.set_config('lifecycle.source', 'api', true)
+            || pg_catalog.set_config('lifecycle.source', coalesce(source, 'api'), true)
             || pg_catalog.set_config('lifecycle.operation', coalesce(operation, ''), true)
             || pg_catalog.set_config('lifecycle.changed_at', coalesce(changed_at::text, ''), true)
             || pg_catalog.set_config('lifecycle.importing', '', true)

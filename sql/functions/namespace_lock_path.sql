@@ -10,6 +10,18 @@
 --      the move serialise on it, before they touch any namespace; an import batch's row of
 --      lifecycle.lock_rows, FOR UPDATE (namespace_import_batch, namespace_import_finish: one import
 --      at a time);
+--   0.5. while legacy bridges exist (docs/design.md §10.2), the namespace's rows in the bridged
+--      legacy tables that speak for it, FOR NO KEY UPDATE (FOR UPDATE for an existence bridge's),
+--      tables in oid order (legacy_bridge_lock, called by namespace_lock): an application's legacy
+--      UPDATE holds its row before its bridge trigger takes steps 1 and 2, so the API takes the
+--      row before them too, and a legacy write and an API change of one namespace queue instead
+--      of deadlocking, in either order. Not taken again inside that trigger (its statement holds
+--      its row already). Not covered: a raw UPDATE of state (it holds the namespace's row before
+--      its trigger runs); an application INSERT of an existence bridge's row racing an API change
+--      that writes the same row (no row to lock yet); a transaction that writes two bridged
+--      tables of one namespace in another order; a legacy write of a namespace in
+--      transfer_in_progress meeting the transfer's functions, which hold step 0 first. Each may end
+--      in 40P01 for one of them, nothing half-done;
 --   1. namespaces on a path, root first, shared (this function): each one's lock row, its
 --      lifecycle.namespace_details row, FOR KEY SHARE. A change below an ancestor holds it, so the
 --      ancestor cannot change state, move, be renamed or change visibility until that change

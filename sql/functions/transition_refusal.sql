@@ -143,10 +143,9 @@ begin
       return next;
       return;
     end if;
-  elsif from_state is not null
-        and operation is distinct from 'legacy_bridge' then
-    -- (A change the legacy bridge carries over was decided by the application's own old code
-    -- path, whose authority the bridge is: its actor is attribution only. legacy_bridge_source.)
+  elsif from_state is not null then
+    -- (A change the legacy bridge carries over is judged here like any other: the calling role's
+    -- authority, on behalf of the actor the legacy row names. docs/design.md §10.2.)
     return query
       select * from lifecycle.actor_refusal(namespace_id, traversal_ids, actor_id, required_level,
                pg_catalog.format('move this namespace to %s', to_name));

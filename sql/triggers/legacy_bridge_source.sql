@@ -2,12 +2,19 @@
 -- code. For each bridge of the table whose condition the change turns on or off for a namespace
 -- (or that moves a row from one namespace to another), that namespace's state follows, through
 -- the gate, in the same transaction (legacy_bridge_apply): a refusal refuses the legacy
--- statement. The actor and time come from the new row's by_column and at_column when the state is
--- entered. The bridges are taken in the order of their states (archived before a deletion before
--- its run), with the writes back to the legacy data held until all are carried over (the
--- transaction flag legacy_bridge_applying, transaction_flag_raise): a statement that archives a project and marks it for
--- deletion gets both, the deletion returning to archived. Then the legacy data of each namespace
--- touched is written once from its final state (legacy_bridge_sync). Created on the table by
+-- statement. The change has the writer's authority, no more (legacy_bridge_apply): it is judged as
+-- the calling role's API call on behalf of the actor the legacy row names in by_column (the new
+-- row; the old one for a DELETE, the only row there is), else the bridge's configured actor
+-- (legacy_bridges.actor_id), else none: the system, which only lifecycle_worker members and
+-- superusers may act as. The time comes from the new row's at_column when the state is entered.
+-- A broken bridge of the table (legacy_bridge_broken: a column altered or dropped) refuses with
+-- NS010 naming it a write that inserts or deletes a row or changes what it reads (it can no longer
+-- tell what that means); an UPDATE of other columns goes on. The bridges are taken in the order
+-- of their states (archived before a deletion before its run), with the writes back to the legacy
+-- data held until all are carried over (the transaction flag legacy_bridge_applying,
+-- transaction_flag_raise): a statement that archives a project and marks it for deletion gets
+-- both, the deletion returning to archived. Then the legacy data of each namespace touched is
+-- written once from its final state (legacy_bridge_sync). Created on the table by
 -- lifecycle.legacy_bridge_add; runs as the schema's owner.
 create or replace function lifecycle.legacy_bridge_source()
 returns trigger
@@ -30,9 +37,21 @@ declare
   touched bigint[] := '{}'::bigint[];
   outermost boolean;
   ns_id bigint;
+  broken text;
 begin
   outermost := lifecycle.transaction_flag_raise('legacy_bridge_applying');
   for b in select * from lifecycle.legacy_bridges x where x.source = tg_relid order by x.state loop
+    broken := lifecycle.legacy_bridge_broken(b);
+    if broken is not null then
+      -- An UPDATE that leaves what the bridge reads as it was (its namespace and condition
+      -- columns, those still there, whatever their type) gives it nothing to carry: the
+      -- application's other writes to its table go on. Any other write refuses.
+      continue when tg_op = 'UPDATE'
+        and not exists (select from pg_catalog.pg_attribute a
+                         where a.attrelid = b.source and a.attnum in (b.namespace_attnum, b.when_attnum) and not a.attisdropped
+                           and (old_row -> a.attname::text) is distinct from (new_row -> a.attname::text));
+      perform lifecycle.legacy_bridge_refuse(b, broken, null);
+    end if;
     ns_col := lifecycle.legacy_bridge_column(b.source, b.namespace_attnum);
     when_col := case when b.when_attnum is not null then lifecycle.legacy_bridge_column(b.source, b.when_attnum) end;
     old_ns := (old_row ->> ns_col)::bigint;
@@ -47,11 +66,12 @@ begin
     if new_on and b.at_attnum is not null then
       at := (new_row ->> lifecycle.legacy_bridge_column(b.source, b.at_attnum))::timestamptz;
     end if;
-    if new_on and b.by_attnum is not null then
-      actor := (new_row ->> lifecycle.legacy_bridge_column(b.source, b.by_attnum))::bigint;
+    if b.by_attnum is not null then
+      actor := (coalesce(new_row, old_row) ->> lifecycle.legacy_bridge_column(b.source, b.by_attnum))::bigint;
     end if;
+    actor := coalesce(actor, b.actor_id);
     if old_ns is not null and old_ns is distinct from new_ns then
-      perform lifecycle.legacy_bridge_apply(b.state, old_ns, null, null);
+      perform lifecycle.legacy_bridge_apply(b.state, old_ns, null, actor);
       touched := touched || old_ns;
     end if;
     if new_ns is not null then

@@ -17,7 +17,7 @@ select lives_ok($$delete from legacy.projects where id = 502$$,
 select is((select state::int from lifecycle.namespaces where id = lifecycle_test.id_of('acme/eng/docs')), 4,
           'and its deletion stays in progress');
 
-insert into legacy.group_deletion_schedules (group_id, marked_for_deletion_on, user_id) values (lifecycle_test.id_of('acme/eng'), '2024-02-01', 1001);
+insert into legacy.group_deletion_schedules (group_id, marked_for_deletion_on, user_id) values (lifecycle_test.id_of('acme/eng'), current_date, 1001);
 delete from legacy.group_deletion_schedules where group_id = lifecycle_test.id_of('acme/eng');
 select is((select state::int from lifecycle.namespaces where id = lifecycle_test.id_of('acme/eng')), 0,
           'deleting an existence bridge''s row restores the group');

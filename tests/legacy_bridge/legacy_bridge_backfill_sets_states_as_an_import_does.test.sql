@@ -15,7 +15,8 @@ update legacy.projects set archived = true where id = 502;
 update legacy.namespace_settings set archived = true where namespace_id = lifecycle_test.id_of('acme');
 set local session_replication_role = origin;
 
-select is(lifecycle.legacy_bridge_backfill(), 2::bigint, 'two active namespaces get their legacy states');
+select results_eq($$select backfilled, refused, refusals from lifecycle.legacy_bridge_backfill()$$,
+                  $$values (2::bigint, 0::bigint, '[]'::jsonb)$$, 'two active namespaces get their legacy states, none refused');
 select results_eq(
   $$select path, state::int, deletion_scheduled_at, deletion_scheduled_by from lifecycle.namespaces order by id$$,
   $$values ('acme'::text, 6, null::timestamptz, null::bigint), ('eng', 0, null, null),

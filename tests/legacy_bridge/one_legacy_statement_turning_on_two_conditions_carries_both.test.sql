@@ -5,17 +5,17 @@ begin;
 select plan(5);
 select lifecycle_test.create_gitlab_legacy();
 
-update legacy.projects set archived = true, marked_for_deletion_at = '2024-01-02 03:04:05+00', marked_for_deletion_by_user_id = 7
+update legacy.projects set archived = true, marked_for_deletion_at = '2024-01-02 03:04:05+00', marked_for_deletion_by_user_id = 1001
  where id = 501;
 select results_eq(
   format($$select state::int, deletion_scheduled_by, state_metadata ->> 'preserved_state'
              from lifecycle.namespaces n join lifecycle.namespace_details d on d.namespace_id = n.id where n.id = %s$$,
          lifecycle_test.id_of('acme/eng/site')),
-  $$values (2, 7::bigint, 'archived'::text)$$,
+  $$values (2, 1001::bigint, 'archived'::text)$$,
   'archived and marked for deletion in one statement: scheduled for deletion, returning to archived');
 select results_eq(
   $$select archived, marked_for_deletion_at, marked_for_deletion_by_user_id, pending_delete from legacy.projects where id = 501$$,
-  $$values (true, '2024-01-02 03:04:05+00'::timestamptz, 7::bigint, false)$$,
+  $$values (true, '2024-01-02 03:04:05+00'::timestamptz, 1001::bigint, false)$$,
   'the legacy row keeps both, with the legacy time and user');
 select results_eq(
   format($$select from_state::int, to_state::int from lifecycle.namespace_state_updates where namespace_id = %s order by id$$,
@@ -23,7 +23,7 @@ select results_eq(
   $$values (0, 1), (1, 2)$$,
   'two history rows: archived, then scheduled');
 
-update legacy.projects set marked_for_deletion_at = '2024-01-02 03:04:05+00', marked_for_deletion_by_user_id = 7, pending_delete = true
+update legacy.projects set marked_for_deletion_at = '2024-01-02 03:04:05+00', marked_for_deletion_by_user_id = 1001, pending_delete = true
  where id = 502;
 select results_eq(
   format($$select state::int from lifecycle.namespaces where id = %s$$, lifecycle_test.id_of('acme/eng/docs')),

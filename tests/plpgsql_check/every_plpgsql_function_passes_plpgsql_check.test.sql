@@ -32,7 +32,7 @@ insert into justified values
   ('lifecycle.namespaces_paths()', 'never read variable "locked"', 'assignment instead of PERFORM'),
   ('lifecycle.namespaces_visibility()', 'never read variable "noted"', 'assignment instead of PERFORM'),
   ('lifecycle.namespaces_state_record()', 'never read variable "noted"', 'assignment instead of PERFORM'),
-  ('lifecycle.namespace_change_state(bigint,text,text,bigint,jsonb,text,timestamp with time zone)', 'never read variable "setting"', 'assignment instead of PERFORM'),
+  ('lifecycle.namespace_change_state(bigint,text,text,bigint,jsonb,text,timestamp with time zone,text)', 'never read variable "setting"', 'assignment instead of PERFORM'),
   ('lifecycle.fact_emit(text,bigint,bigint[],text,bigint,jsonb)', 'never read variable "lsn"', 'assignment instead of PERFORM'),
   ('lifecycle.namespace_import_batch(integer)', 'never read variable "noted"', 'assignment instead of PERFORM'),
   -- RETURN QUERY EXECUTE fills its result columns; the checker cannot see into the statement.
