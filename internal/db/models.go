@@ -183,6 +183,9 @@ type LifecyclePathClaim struct {
 	Path     string
 }
 
+type LifecyclePlaceholder033 struct {
+}
+
 type LifecycleReservedPath struct {
 	Path   string
 	Scope  string
