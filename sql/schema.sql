@@ -454,6 +454,7 @@ CREATE FUNCTION lifecycle.effective_states_write(roots bigint[]) RETURNS bigint
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     SET jit TO 'off'
+    SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 declare
   written bigint;
@@ -1726,8 +1727,7 @@ CREATE FUNCTION lifecycle.namespace_effective_states_below_any(namespace_ids big
           SELECT n.id,
              n.traversal_ids,
              max((n.traversal_ids || '9223372036854775807'::bigint)) OVER (ORDER BY n.traversal_ids ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS earlier_ends
-            FROM (( SELECT DISTINCT r_1.id
-                    FROM unnest(namespace_effective_states_below_any.namespace_ids) r_1(id)) r
+            FROM (unnest(namespace_effective_states_below_any.namespace_ids) r(id)
               JOIN lifecycle.namespaces n ON ((n.id = r.id)))
          ), parents AS (
           SELECT r.traversal_ids[1:(cardinality(r.traversal_ids) - 1)] AS ancestors,

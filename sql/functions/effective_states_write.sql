@@ -9,7 +9,10 @@
 -- before the changes committed after it. Each row is compared with its kept row by a primary-key
 -- probe (a lateral subquery OFFSET 0 keeps from being planned as a join): the walk's size is
 -- estimated at thousands of rows for a single leaf, and a join planned on that hashed the whole
--- table for it. The one writer of the rows: effective_states_apply passes
+-- table for it. Its plan is the generic one from the first call: no step of it depends on the
+-- number of roots, and planning it anew for each call (the custom plans PL/pgSQL would otherwise
+-- keep choosing, their estimates far below the generic plan's) cost more than the update of a
+-- leaf itself. The one writer of the rows: effective_states_apply passes
 -- the namespaces its facts name, effective_states_refresh every root. Returns the rows written.
 -- Not granted to anyone; the caller holds the table's lock (step 6 of the global lock order), so
 -- no row changes between the comparison and the write.
@@ -19,6 +22,7 @@ language plpgsql
 security definer
 set search_path to ''
 set jit to off
+set plan_cache_mode to force_generic_plan
 as $$
 declare
   written bigint;

@@ -8,8 +8,8 @@
 -- two such sets:
 --   * an id below another id is dropped (its subtree is in the other's): sorted by traversal_ids,
 --     a subtree is the range from its root to its root's traversal_ids followed by the largest
---     bigint, so an id is below an earlier one when the running maximum of those ends is past it;
---     a sort and a window, not a comparison of pairs;
+--     bigint, so an id is below an earlier one when the running maximum of those ends is past it
+--     (an id given twice is below its first copy); a sort and a window, not a comparison of pairs;
 --   * the context from above (the nearest ancestor with an own state, the path-wide flags, the
 --     parent's full path) is computed once per parent, not per id: a burst of creations has
 --     thousands of ids below a few parents. An aggregate over the parent's ancestors
@@ -40,7 +40,7 @@ begin atomic
     select n.id, n.traversal_ids,
            pg_catalog.max(n.traversal_ids || 9223372036854775807::bigint)
              over (order by n.traversal_ids rows between unbounded preceding and 1 preceding) as earlier_ends
-      from (select distinct r.id from pg_catalog.unnest(namespace_effective_states_below_any.namespace_ids) r(id)) r
+      from pg_catalog.unnest(namespace_effective_states_below_any.namespace_ids) r(id)
       join lifecycle.namespaces n on n.id = r.id
   ), parents as (
     select r.traversal_ids[1:pg_catalog.cardinality(r.traversal_ids) - 1] as ancestors, pg_catalog.array_agg(r.id) as ids
