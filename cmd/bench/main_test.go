@@ -113,7 +113,7 @@ func TestEveryScenarioMeasuresWhatItReports(t *testing.T) {
 		t.Fatalf("missing scenario results: effective_states %+v, %d effective, %d scheduling, %d transfer, sweeper %v, syncer %v",
 			es, len(res.EffectiveState), len(res.Scheduling), len(res.Transfers), res.Sweeper, res.Syncer)
 	}
-	if b := res.EffectiveStatesBurst; b == nil || len(b.Runs) != 2 || b.Runs[1].Rows != 200 || b.Runs[1].Seconds <= 0 || b.Growth <= 0 || b.Rebuild.Seconds <= 0 {
+	if b := res.EffectiveStatesBurst; b == nil || len(b.Runs) != 2 || b.Runs[1].Rows != 200 || b.Runs[1].Seconds <= 0 || b.Growth <= 0 || b.Rebuild.Seconds <= 0 || len(b.Lag) != 1 {
 		t.Fatalf("effective_states_burst without figures: %+v", b)
 	}
 	for i, u := range es.Updates {

@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -20,6 +21,15 @@ type BurstResult struct {
 	Rebuild    RefreshRun `json:"rebuild"`
 	Growth     float64    `json:"growth"`
 	GrowthOf   [2]int     `json:"growth_of"` // the two Ns Growth compares
+	// The issue's case through the syncer (its defaults): a burst of LagBurst creations committed,
+	// then at once a change of another group; how long from that change's commit until the table
+	// shows it, each round.
+	LagBurst int       `json:"lag_burst"`
+	Lag      []float64 `json:"later_change_lag_seconds"`
+	// Of which the syncer's recording: from the change's commit until the syncer's transaction
+	// that recorded its audit row began (recorded_at − committed_at, both the server's clock), the
+	// part no update of the table can shorten (the burst's facts are recorded first).
+	AuditLag []float64 `json:"later_change_audit_lag_seconds"`
 }
 
 // BurstRun is one N over the rounds (median).
@@ -153,6 +163,9 @@ func runEffectiveStatesBurst(ctx context.Context, e *env) error {
 		res.Runs = append(res.Runs, *r)
 	}
 	res.Rebuild.Seconds = round3(median(res.Rebuild.Rounds))
+	if err := burstLag(ctx, e, conn, org, res); err != nil {
+		return err
+	}
 	res.Growth, res.GrowthOf = burstGrowth(res.Runs)
 	if err := conn.QueryRow(ctx, `select count(*) from lifecycle.namespaces`).Scan(&res.Namespaces); err != nil {
 		return err
@@ -166,4 +179,59 @@ func runEffectiveStatesBurst(ctx context.Context, e *env) error {
 		return fmt.Errorf("%d rows of lifecycle.effective_states differ from the definition after the bursts", wrong)
 	}
 	return nil
+}
+
+// burstLag is the issue's case through the syncer: a burst of the largest size, then a change of
+// another group committed right after; the lag of that change.
+func burstLag(ctx context.Context, e *env, conn *pgx.Conn, org int64, res *BurstResult) error {
+	var probe int64
+	if err := conn.QueryRow(ctx, `insert into lifecycle.namespaces (parent_id, type, path, name) values ($1, 'group', 'probe', 'probe')
+		returning id`, org).Scan(&probe); err != nil {
+		return err
+	}
+	slot := e.cfg.Slot + "_effective_states"
+	if err := e.freshSlot(ctx, slot); err != nil {
+		return err
+	}
+	defer e.freshSlot(context.WithoutCancel(ctx), slot)
+	sp, err := e.startSyncer(ctx, slot)
+	if err != nil {
+		return err
+	}
+	defer sp.stop()
+	if err := sp.waitFor(`"msg":"rebuilt lifecycle.effective_states whole"`, 5*time.Minute); err != nil {
+		return err
+	}
+	watch, err := connect(ctx, e.cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer watch.Close(context.Background())
+	res.LagBurst = slices.Max(e.cfg.BurstSizes)
+	for round := range e.cfg.Rounds {
+		if _, err := Burst(ctx, conn, org, res.LagBurst, fmt.Sprintf("lag-%d", round)); err != nil {
+			return err
+		}
+		event, want := "archive", "archived"
+		if round%2 == 1 {
+			event, want = "unarchive", "active"
+		}
+		if _, err := conn.Exec(ctx, `select lifecycle.namespace_event($1, $2, null)`, probe, event); err != nil {
+			return err
+		}
+		lag, err := waitForEffectiveState(ctx, watch, probe, want, time.Now(), 5*time.Minute)
+		if err != nil {
+			return fmt.Errorf("a change after a burst of %d: %w\n%s", res.LagBurst, err, sp.tail())
+		}
+		var audit float64
+		if err := conn.QueryRow(ctx, `select extract(epoch from recorded_at - committed_at)::float8 from lifecycle.audit_events
+			where namespace_id = $1 order by id desc limit 1`, probe).Scan(&audit); err != nil {
+			return err
+		}
+		res.Lag = append(res.Lag, round3(lag.Seconds()))
+		res.AuditLag = append(res.AuditLag, round3(audit))
+		e.log.Info("effective_states burst: a later change's lag", "creations", res.LagBurst, "round", round+1, "seconds", round3(lag.Seconds()),
+			"recorded_after", round3(audit))
+	}
+	return sp.stop()
 }
