@@ -20,7 +20,7 @@ import (
 // growth is 8), and no burst may cost more than ten whole rebuilds of the table measured right
 // after it, which write nothing (the 16k facts took 77 s where a rebuild took 0.72 s).
 // Before migration 034 a burst of 2k took 0.55 s here, 38 rebuilds, and 16k 7.3 s, 99 rebuilds
-// and 14× the 2k; after it 30 ms and 0.21 s, 1.5 and 2.5 rebuilds, 7×. Each apply is also cut off
+// and 13× the 2k; after it 24 ms and 0.19 s, 1.3 and 2.3 rebuilds, 7.9×. Each apply is also cut off
 // at 16 times the first's (and at least 5 s), so a quadratic update fails in seconds instead of
 // running for minutes.
 func TestEffectiveStatesBurstGrowsLinearly(t *testing.T) {
