@@ -5,7 +5,7 @@
 #   scripts/db.sh stop     stop it (no-op when not running)
 #   scripts/db.sh status   exit 0 when running
 #   scripts/db.sh url      print DATABASE_URL of the running cluster
-#   scripts/db.sh install  install the server, pgTAP, plpgsql_check and pg_prove with apt-get when missing
+#   scripts/db.sh install  install the server, pgTAP, plpgsql_check, pg_prove and promtool with apt-get when missing
 #   scripts/db.sh dir      print the cluster's directory
 #   scripts/db.sh restart-immediate   restart it as after a crash (make stress)
 #   scripts/db.sh standby  start a hot standby streaming from it (made once with pg_basebackup, on a
@@ -51,6 +51,9 @@ install_packages() {
 	[ -f "/usr/share/postgresql/$PG_MAJOR/extension/plpgsql_check.control" ] || need+=("postgresql-$PG_MAJOR-plpgsql-check")
 	command -v pg_prove >/dev/null 2>&1 || need+=("libtap-parser-sourcehandler-pgtap-perl")
 	command -v psql >/dev/null 2>&1 || need+=("postgresql-client-$PG_MAJOR")
+	# promtool, for make test's check of deploy/prometheus's rules; Debian ships it only in the
+	# server's package (nothing here starts that server).
+	command -v promtool >/dev/null 2>&1 || need+=("prometheus")
 	[ ${#need[@]} -eq 0 ] && return 0
 	say "installing ${need[*]} with apt-get"
 	local sudo=()

@@ -163,6 +163,13 @@ go_test() {
 	go test -race -count=1 -json ${go_run:+-run "$go_run"} ./... | python3 -u -c "$gotest_filter" "$skipped" "$counts"
 }
 
+# deploy/prometheus: the rules load, and their tests (series in, alerts out) pass. promtool comes
+# with Debian's prometheus package, which scripts/db.sh install adds when it is missing.
+prometheus_rules() {
+	command -v promtool >/dev/null 2>&1 || scripts/db.sh install || return 1
+	(cd deploy/prometheus && promtool check rules lifecycle.rules.yml && promtool test rules lifecycle.rules.test.yml)
+}
+
 sql_targets=(tests)
 go_run=
 case "$part" in
@@ -172,6 +179,7 @@ all)
 	step "generated files are up to date" scripts/generate.sh check
 	step "drop leftover test databases" drop_leftovers
 	step "pgTAP" pgtap
+	step "prometheus rules (promtool)" prometheus_rules
 	step "go test -race" go_test
 	;;
 sql)

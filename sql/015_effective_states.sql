@@ -7,7 +7,7 @@
 -- kept rows with it. namespace_effective_states_below is the set-based, always fresh form for one
 -- subtree.
 
-{{ template "functions/namespace_effective_states_below.sql" . }}
+{{ template "snapshots/015/namespace_effective_states_below.sql" . }}
 
 drop function lifecycle.effective_states_refresh();
 drop materialized view lifecycle.effective_states;

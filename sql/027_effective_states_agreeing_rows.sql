@@ -3,7 +3,7 @@
 -- record and a dirtied page each: 5.5 MB of WAL for a rebuild of 100,000 rows that changed none,
 -- read by every logical slot before the changes committed after it; docs/benchmarks.md).
 
-{{ template "functions/effective_states_write.sql" . }}
+{{ template "snapshots/027/effective_states_write.sql" . }}
 
 ---- create above / drop below ----
 

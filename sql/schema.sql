@@ -454,24 +454,18 @@ CREATE FUNCTION lifecycle.effective_states_write(roots bigint[]) RETURNS bigint
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     SET jit TO 'off'
+    SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 declare
   written bigint;
 begin
-  roots := array(with rs as (select distinct r.id from pg_catalog.unnest(roots) r(id))
-                 select rs.id from rs
-                  where not exists (select from lifecycle.namespaces n
-                                     cross join pg_catalog.unnest(n.traversal_ids[1:pg_catalog.cardinality(n.traversal_ids) - 1]) a(id)
-                                      join rs o on o.id = a.id
-                                     where n.id = rs.id));
   if pg_catalog.cardinality(roots) = 0 then
     return 0;
   end if;
   insert into lifecycle.effective_states
   select b.*
-    from pg_catalog.unnest(roots) r
-   cross join lateral lifecycle.namespace_effective_states_below(r) b
-    left join lifecycle.effective_states o on o.namespace_id = b.namespace_id
+    from lifecycle.namespace_effective_states_below_any(roots) b
+    left join lateral (select o.* from lifecycle.effective_states o where o.namespace_id = b.namespace_id offset 0) o on true
    where o.namespace_id is null
       or (o.state, o.effective_state, o.inherited_from_namespace_id, o.self_or_ancestor_archived,
           o.self_or_ancestor_deletion_scheduled, o.read_only, o.full_path)
@@ -1964,22 +1958,42 @@ COMMENT ON TABLE lifecycle.states IS 'ADR 001 state codes. Clients speak names; 
 COMMENT ON COLUMN lifecycle.states.operation IS 'The operation that owns this state: only its own code path, or a worker or superuser, moves a namespace out of it.';
 
 --
--- Name: namespace_effective_states_below(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+-- Name: namespace_effective_states_below_any(bigint[]); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
-CREATE FUNCTION lifecycle.namespace_effective_states_below(namespace_id bigint) RETURNS TABLE(namespace_id bigint, state text, effective_state text, inherited_from_namespace_id bigint, self_or_ancestor_archived boolean, self_or_ancestor_deletion_scheduled boolean, read_only boolean, full_path text)
+CREATE FUNCTION lifecycle.namespace_effective_states_below_any(namespace_ids bigint[]) RETURNS TABLE(namespace_id bigint, state text, effective_state text, inherited_from_namespace_id bigint, self_or_ancestor_archived boolean, self_or_ancestor_deletion_scheduled boolean, read_only boolean, full_path text)
     LANGUAGE sql STABLE
     BEGIN ATOMIC
- WITH RECURSIVE above AS (
-          SELECT (array_agg(a.id ORDER BY (cardinality(a.traversal_ids)) DESC) FILTER (WHERE (a.state <> 0)))[1] AS source_id,
-             COALESCE(bool_or((s.name = 'archived'::text)), false) AS archived,
-             COALESCE(bool_or(s.pending_deletion), false) AS pending_deletion,
-             COALESCE(bool_or(s.read_only), false) AS read_only,
-             string_agg(a.path, '/'::text ORDER BY (cardinality(a.traversal_ids))) AS parent_path
-            FROM ((lifecycle.namespaces r
-              JOIN lifecycle.namespaces a ON ((a.id = ANY (r.traversal_ids[1:(cardinality(r.traversal_ids) - 1)]))))
-              JOIN lifecycle.states s ON ((s.code = a.state)))
-           WHERE (r.id = namespace_effective_states_below.namespace_id)
+ WITH RECURSIVE ranked AS (
+          SELECT n.id,
+             n.traversal_ids,
+             max((n.traversal_ids || '9223372036854775807'::bigint)) OVER (ORDER BY n.traversal_ids ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS earlier_ends
+            FROM (unnest(namespace_effective_states_below_any.namespace_ids) r(id)
+              JOIN lifecycle.namespaces n ON ((n.id = r.id)))
+         ), parents AS (
+          SELECT r.traversal_ids[1:(cardinality(r.traversal_ids) - 1)] AS ancestors,
+             array_agg(r.id) AS ids
+            FROM ranked r
+           WHERE ((r.earlier_ends IS NULL) OR (r.earlier_ends < r.traversal_ids))
+           GROUP BY r.traversal_ids[1:(cardinality(r.traversal_ids) - 1)]
+         ), above AS (
+          SELECT p.ids,
+             c.source_id,
+             c.source_state,
+             c.archived,
+             c.pending_deletion,
+             c.read_only,
+             c.parent_path
+            FROM (parents p
+              CROSS JOIN LATERAL ( SELECT (array_agg(a.id ORDER BY (cardinality(a.traversal_ids)) DESC) FILTER (WHERE (a.state <> 0)))[1] AS source_id,
+                     (array_agg(a.state ORDER BY (cardinality(a.traversal_ids)) DESC) FILTER (WHERE (a.state <> 0)))[1] AS source_state,
+                     COALESCE(bool_or((s.name = 'archived'::text)), false) AS archived,
+                     COALESCE(bool_or(s.pending_deletion), false) AS pending_deletion,
+                     COALESCE(bool_or(s.read_only), false) AS read_only,
+                     string_agg(a.path, '/'::text ORDER BY (cardinality(a.traversal_ids))) AS parent_path
+                    FROM (lifecycle.namespaces a
+                      JOIN lifecycle.states s ON ((s.code = a.state)))
+                   WHERE (a.id = ANY (p.ancestors))) c)
          ), tree AS (
           SELECT r.id,
              r.state,
@@ -1988,13 +2002,17 @@ CREATE FUNCTION lifecycle.namespace_effective_states_below(namespace_id bigint) 
                      WHEN (r.state <> 0) THEN r.id
                      ELSE above.source_id
                  END AS source_id,
+                 CASE
+                     WHEN (r.state <> 0) THEN r.state
+                     ELSE above.source_state
+                 END AS source_state,
              (above.archived OR (s.name = 'archived'::text)) AS archived,
              (above.pending_deletion OR s.pending_deletion) AS pending_deletion,
              (above.read_only OR s.read_only) AS read_only
-            FROM ((lifecycle.namespaces r
-              CROSS JOIN above)
+            FROM (((above
+              CROSS JOIN LATERAL unnest(above.ids) u(id))
+              JOIN lifecycle.namespaces r ON ((r.id = u.id)))
               JOIN lifecycle.states s ON ((s.code = r.state)))
-           WHERE (r.id = namespace_effective_states_below.namespace_id)
          UNION ALL
           SELECT c.id,
              c.state,
@@ -2003,11 +2021,20 @@ CREATE FUNCTION lifecycle.namespace_effective_states_below(namespace_id bigint) 
                      WHEN (c.state <> 0) THEN c.id
                      ELSE t_1.source_id
                  END AS source_id,
+                 CASE
+                     WHEN (c.state <> 0) THEN c.state
+                     ELSE t_1.source_state
+                 END AS source_state,
              (t_1.archived OR (s.name = 'archived'::text)),
              (t_1.pending_deletion OR s.pending_deletion),
              (t_1.read_only OR s.read_only)
             FROM ((tree t_1
-              JOIN lifecycle.namespaces c ON ((c.parent_id = t_1.id)))
+              CROSS JOIN LATERAL ( SELECT n.id,
+                     n.state,
+                     n.path
+                    FROM lifecycle.namespaces n
+                   WHERE (n.parent_id = t_1.id)
+                  OFFSET 0) c)
               JOIN lifecycle.states s ON ((s.code = c.state)))
          )
   SELECT t.id,
@@ -2018,10 +2045,33 @@ CREATE FUNCTION lifecycle.namespace_effective_states_below(namespace_id bigint) 
      t.pending_deletion,
      t.read_only,
      t.full_path
-    FROM (((tree t
+    FROM ((tree t
       JOIN lifecycle.states own ON ((own.code = t.state)))
-      LEFT JOIN lifecycle.namespaces src ON ((src.id = t.source_id)))
-      LEFT JOIN lifecycle.states src_state ON ((src_state.code = src.state)));
+      LEFT JOIN lifecycle.states src_state ON ((src_state.code = t.source_state)));
+END;
+
+--
+-- Name: FUNCTION namespace_effective_states_below_any(namespace_ids bigint[]); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.namespace_effective_states_below_any(namespace_ids bigint[]) IS 'Effective state and full path of the given namespaces and every namespace below any of them, each once; fresh, O(ids + subtrees).';
+
+--
+-- Name: namespace_effective_states_below(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_effective_states_below(namespace_id bigint) RETURNS TABLE(namespace_id bigint, state text, effective_state text, inherited_from_namespace_id bigint, self_or_ancestor_archived boolean, self_or_ancestor_deletion_scheduled boolean, read_only boolean, full_path text)
+    LANGUAGE sql STABLE
+    BEGIN ATOMIC
+ SELECT b.namespace_id,
+     b.state,
+     b.effective_state,
+     b.inherited_from_namespace_id,
+     b.self_or_ancestor_archived,
+     b.self_or_ancestor_deletion_scheduled,
+     b.read_only,
+     b.full_path
+    FROM lifecycle.namespace_effective_states_below_any(ARRAY[namespace_effective_states_below.namespace_id]) b(namespace_id, state, effective_state, inherited_from_namespace_id, self_or_ancestor_archived, self_or_ancestor_deletion_scheduled, read_only, full_path);
 END;
 
 --
@@ -7248,6 +7298,14 @@ GRANT ALL ON FUNCTION lifecycle.namespace_effective_state(namespace_id bigint) T
 
 GRANT SELECT ON TABLE lifecycle.states TO lifecycle_app;
 GRANT SELECT ON TABLE lifecycle.states TO lifecycle_worker;
+
+--
+-- Name: FUNCTION namespace_effective_states_below_any(namespace_ids bigint[]); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_effective_states_below_any(namespace_ids bigint[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.namespace_effective_states_below_any(namespace_ids bigint[]) TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.namespace_effective_states_below_any(namespace_ids bigint[]) TO lifecycle_worker;
 
 --
 -- Name: FUNCTION namespace_effective_states_below(namespace_id bigint); Type: ACL; Schema: lifecycle; Owner: -

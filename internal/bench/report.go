@@ -151,6 +151,20 @@ func renderRun(w io.Writer, r *Results) {
 			p("| %s | %.3f | %v |\n", f.Method, f.Seconds, f.Rounds)
 		}
 	}
+	if b := r.EffectiveStatesBurst; b != nil {
+		p("\n### lifecycle.effective_states after a burst of creations (issue 24)\n\n")
+		p("| creations | facts | rows written | update seconds (median) | rounds |\n| --- | --- | --- | --- | --- |\n")
+		for _, u := range b.Runs {
+			p("| %s | %s | %s | %.3f | %v |\n", thousands(u.Creations), thousands(u.Facts), thousands(int(u.Rows)), u.Seconds, u.Rounds)
+		}
+		p("\nGrowth %s → %s creations: %.1f× (%.0f× more work). Whole rebuild of the %s rows, same rounds: %.3f s %v.\n",
+			thousands(b.GrowthOf[0]), thousands(b.GrowthOf[1]), b.Growth, ratio(float64(b.GrowthOf[1]), float64(b.GrowthOf[0])),
+			thousands(b.Rebuild.Namespaces), b.Rebuild.Seconds, b.Rebuild.Rounds)
+		if len(b.Lag) > 0 {
+			p("A change of another group committed right after a burst of %s, through the syncer: shown after %.3f s (median; rounds %v), of which recorded by the syncer after %.3f s (%v).\n",
+				thousands(b.LagBurst), median(b.Lag), b.Lag, median(b.AuditLag), b.AuditLag)
+		}
+	}
 	if len(r.Transfers) > 0 {
 		p("\n### Transfers: accept → transfer_done\n\n| namespaces moved | mode | moves | p50 ms | max ms | accept call p50 ms | raw move p50 ms | p50 / raw |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n")
 		for _, t := range r.Transfers {

@@ -22,14 +22,15 @@ type Results struct {
 	Machine  Machine        `json:"machine"`
 	Data     Data           `json:"data"`
 
-	EffectiveStates *EffectiveStatesResult `json:"effective_states,omitempty"`
-	EffectiveState  []EffectiveRun         `json:"effective_state,omitempty"`
-	Transitions     *TransitionsInfo       `json:"transitions,omitempty"`
-	Scheduling      []SchedulingRun        `json:"scheduling,omitempty"`
-	Transfers       []TransferRun          `json:"transfers,omitempty"`
-	Sweeper         *SweeperResult         `json:"sweeper,omitempty"`
-	Syncer          *SyncerResult          `json:"syncer,omitempty"`
-	Import          *ImportResult          `json:"import,omitempty"`
+	EffectiveStates      *EffectiveStatesResult `json:"effective_states,omitempty"`
+	EffectiveStatesBurst *BurstResult           `json:"effective_states_burst,omitempty"`
+	EffectiveState       []EffectiveRun         `json:"effective_state,omitempty"`
+	Transitions          *TransitionsInfo       `json:"transitions,omitempty"`
+	Scheduling           []SchedulingRun        `json:"scheduling,omitempty"`
+	Transfers            []TransferRun          `json:"transfers,omitempty"`
+	Sweeper              *SweeperResult         `json:"sweeper,omitempty"`
+	Syncer               *SyncerResult          `json:"syncer,omitempty"`
+	Import               *ImportResult          `json:"import,omitempty"`
 
 	Targets []TargetCheck `json:"targets,omitempty"`
 }
@@ -73,7 +74,7 @@ func dataResult(l *Loaded) Data {
 func (c Config) describe() map[string]any {
 	return map[string]any{
 		"namespaces": c.Namespaces, "duration_seconds": c.Duration.Seconds(), "rounds": c.Rounds, "clients": c.Clients,
-		"transfer_sizes": c.TransferSizes, "sweep_groups": c.SweepGroups, "sweep_descendants": c.SweepSize,
+		"transfer_sizes": c.TransferSizes, "burst_sizes": c.BurstSizes, "sweep_groups": c.SweepGroups, "sweep_descendants": c.SweepSize,
 		"syncer_rate": c.SyncerRate, "syncer_steps": c.SyncerSteps, "syncer_load_seconds": c.SyncerLoad.Seconds(),
 		"import_batch": c.ImportBatch,
 	}

@@ -2,6 +2,7 @@ package syncer
 
 import (
 	"context"
+	"encoding/json"
 	"sync"
 	"time"
 
@@ -13,6 +14,11 @@ import (
 // it (the database refusing updates for long under a stream of changes), they are dropped and the
 // next update rebuilds the table whole instead.
 const maxPendingFacts = 100_000
+
+// slowUpdate is how long an update of lifecycle.effective_states may take before it is logged at
+// WARN: every change recorded meanwhile waits for it (docs/operations.md promises well under a
+// second), so one that takes longer is worth a line with what it was given.
+const slowUpdate = time.Second
 
 // refresher keeps lifecycle.effective_states current from the facts the syncer records: it hands
 // them to lifecycle.effective_states_apply, which recomputes only the subtrees they can have
@@ -185,10 +191,28 @@ func (r *refresher) run(ctx context.Context) {
 			r.done(end, took, whole)
 			if whole {
 				r.s.log.Info("rebuilt lifecycle.effective_states whole", "took", took)
+			} else if took > slowUpdate {
+				r.s.log.Warn("slow update of lifecycle.effective_states: later changes waited for it", "facts", len(facts),
+					"namespaces", namedNamespaces(facts), "rows", rows, "took", took)
 			} else {
 				r.s.log.Debug("updated lifecycle.effective_states", "facts", len(facts), "rows", rows, "took", took)
 			}
 			r.s.metrics.refreshes.Observe(took.Seconds())
 		}
 	}
+}
+
+// namedNamespaces is how many namespaces the facts name: the subtrees an update may have walked
+// from (effective_states_apply picks those of the facts that matter), for the log of a slow one.
+func namedNamespaces(facts [][]byte) int {
+	seen := map[int64]bool{}
+	for _, f := range facts {
+		var v struct {
+			NamespaceID *int64 `json:"namespace_id"`
+		}
+		if json.Unmarshal(f, &v) == nil && v.NamespaceID != nil {
+			seen[*v.NamespaceID] = true
+		}
+	}
+	return len(seen)
 }

@@ -85,6 +85,12 @@ func TestRefreshLag(t *testing.T) {
 	if lag := r.lag(); lag < 3 || lag > 4 {
 		t.Fatalf("lag %v during a refresh, want about 3 s", lag)
 	}
+	// It rises while the refresh runs, not only once it has ended.
+	during := r.lag()
+	time.Sleep(20 * time.Millisecond)
+	if lag := r.lag(); lag < during+0.015 {
+		t.Fatalf("lag %v 20 ms after %v during a refresh, want it risen as long", lag, during)
+	}
 	// It fails: they are still not shown.
 	r.ended(false, facts, xids, whole)
 	if lag := r.lag(); lag < 3 || lag > 4 {
@@ -142,5 +148,14 @@ func TestRefreshFacts(t *testing.T) {
 	r.ended(true, facts, xids, whole)
 	if facts, xids, whole = r.starting(); whole || len(facts) != 0 || len(xids) != 0 {
 		t.Fatalf("nothing recorded: whole %v with %d facts of %v", whole, len(facts), xids)
+	}
+}
+
+// A slow update's log line counts the namespaces its facts name, each once.
+func TestNamedNamespaces(t *testing.T) {
+	facts := [][]byte{[]byte(`{"action":"namespace_created","namespace_id":7}`), []byte(`{"action":"archived","namespace_id":7,"details":{"to_state":"archived"}}`),
+		[]byte(`{"action":"namespace_created","namespace_id":8}`), []byte(`{"action":"table_truncated"}`), []byte(`not json`)}
+	if n := namedNamespaces(facts); n != 2 {
+		t.Fatalf("%d namespaces named, want 2", n)
 	}
 }
