@@ -64,6 +64,20 @@ func (r *recordingRegisterer) MustRegister(cs ...prometheus.Collector) {
 	}
 }
 
+// drain is what a Collect or Describe sends.
+func drain[T any](send func(chan<- T)) []T {
+	ch := make(chan T)
+	go func() {
+		send(ch)
+		close(ch)
+	}()
+	var got []T
+	for v := range ch {
+		got = append(got, v)
+	}
+	return got
+}
+
 // Every counter is on /metrics from the start, at 0, each known label value of a vector too:
 // rate() and increase() (the alerts of deploy/prometheus/lifecycle.rules.yml) see nothing of a
 // series that appears at its first event. A collector registered that shows no series before any
@@ -72,13 +86,8 @@ func TestEveryCounterIsExportedAtZeroFromTheStart(t *testing.T) {
 	reg := &recordingRegisterer{Registry: prometheus.NewRegistry()}
 	newMetrics(reg)
 	for _, c := range reg.collectors {
-		ch := make(chan prometheus.Metric, 64)
-		c.Collect(ch)
-		close(ch)
-		if len(ch) == 0 {
-			descs := make(chan *prometheus.Desc, 1)
-			c.Describe(descs)
-			t.Errorf("%v: no series before the first event", <-descs)
+		if len(drain(c.Collect)) == 0 {
+			t.Errorf("%v: no series before the first event", drain(c.Describe))
 		}
 	}
 	families, err := reg.Gather()
