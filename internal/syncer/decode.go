@@ -21,6 +21,10 @@ const (
 
 var deadLetterReasons = []string{reasonTooLarge, reasonUnreadable, reasonInvalidFact, reasonRecordFailed}
 
+// actionForgedFact is the action lifecycle.audit_record records a fact under when its MAC does not
+// verify (not one the schema emits; the action label of lifecycle_syncer_audit_events_total).
+const actionForgedFact = "forged_fact"
+
 const (
 	// Deeper nesting is refused before PostgreSQL's recursive JSON parser sees it. A fact's
 	// details (state metadata, a transfer, a membership) are three or four levels deep.

@@ -26,6 +26,19 @@ const (
 	IdempotencyHeader = "Idempotency-Key"
 )
 
+// The statuses of a webhook delivery: lifecycle.webhook_deliveries.status (its check constraint,
+// webhook_deliveries_status_check), what lifecycle.webhook_delivery_result returns after an
+// attempt, and the status label of lifecycle_syncer_webhook_deliveries_total (each exported from
+// the start, at 0; TestDeliveryStatusesAreTheTables keeps the list and the constraint together).
+const (
+	deliveryDelivered = "delivered" // a 2xx
+	deliveryPending   = "pending"   // not delivered, tried again after the backoff
+	deliveryFailed    = "failed"    // a 4xx other than 408 and 429: not tried again
+	deliveryDead      = "dead"      // not delivered after -webhook-max-attempts attempts
+)
+
+var deliveryStatuses = []string{deliveryDelivered, deliveryPending, deliveryFailed, deliveryDead}
+
 // IdempotencyKey is the Idempotency-Key header of a delivery: the body's idempotency_key, which is
 // the fact's audit row's (lifecycle.audit_events.idempotency_key), "<commit LSN>/<position>": the
 // commit LSN of the source transaction as PostgreSQL prints a pg_lsn (two hex numbers and a slash,
@@ -149,7 +162,7 @@ func (s *Syncer) deliver(ctx context.Context, d db.WebhookDeliveriesClaimRow) {
 	}
 	s.metrics.deliveries.WithLabelValues(status).Inc()
 	level := s.log.Info
-	if status != "delivered" {
+	if status != deliveryDelivered {
 		level = s.log.Warn
 	}
 	level("webhook delivery", "delivery_id", id, "url", *d.Url, "status", status, "http_status", code, "err", errText, "cause", cause)

@@ -450,7 +450,7 @@ func (s *Syncer) record(ctx context.Context, batch []committed) error {
 			// Not emitted by this schema: recorded as such, and acted on by no one.
 			s.log.Warn("a fact message that does not verify was recorded as forged_fact", "lsn", it.c.commit.CommitLSN.String(),
 				"claimed_action", f.Action, "audit_event_id", o.auditEventID)
-			s.metrics.events.WithLabelValues("forged_fact").Inc()
+			s.metrics.events.WithLabelValues(actionForgedFact).Inc()
 			continue
 		}
 		s.metrics.events.WithLabelValues(f.Action).Inc()
@@ -523,7 +523,7 @@ func (s *Syncer) recordBatch(ctx context.Context, tx pgx.Tx, items []item, last 
 			case failed != nil:
 			case err != nil:
 				failed = fmt.Errorf("record fact %d of %s: %w", it.i, it.c.commit.CommitLSN, nslifecycle.FromDB(err))
-			case rec.Action == "forged_fact":
+			case rec.Action == actionForgedFact:
 				outcomes[from[j]] = outcome{forged: true, auditEventID: rec.AuditEventID}
 			}
 		})
@@ -567,7 +567,7 @@ func (s *Syncer) recordEach(ctx context.Context, tx pgx.Tx, items []item, last *
 			if err := sp.Commit(ctx); err != nil {
 				return nil, err
 			}
-			outcomes[k] = outcome{forged: rec.Action == "forged_fact", auditEventID: rec.AuditEventID}
+			outcomes[k] = outcome{forged: rec.Action == actionForgedFact, auditEventID: rec.AuditEventID}
 			continue
 		}
 		if rerr := sp.Rollback(ctx); rerr != nil {

@@ -217,15 +217,25 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		refreshes: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "lifecycle_syncer_effective_states_refresh_seconds",
 			Help: "Duration of lifecycle.effective_states updates (the subtrees recorded changes touched, or the table whole at start).", Buckets: prometheus.ExponentialBuckets(0.005, 2, 14)}),
 	}
+	// Every counter shows from the start, at 0, each known label value of a vector too: rate() and
+	// increase() need a sample before the first event to see it (a series that appears at 1 is no
+	// increase), and the alerts of deploy/prometheus/lifecycle.rules.yml are increases. A vector's
+	// label values come from where they are defined: asyncOutcomes, deadLetterReasons,
+	// deliveryStatuses. The actions of audit_events_total are an open set (the schema's triggers and
+	// lifecycle.state_transitions.audit_action, rows of the database): only forged_fact, the one the
+	// syncer names itself, is known here; the others appear at their first fact.
 	for kind, outcomes := range asyncOutcomes {
 		for _, outcome := range outcomes {
-			m.asyncOps.WithLabelValues(kind, outcome)
+			m.asyncOps.WithLabelValues(kind, outcome).Add(0)
 		}
 	}
-	// Every reason shows from the start, at 0: an alert on an increase has a series to compare with.
 	for _, r := range deadLetterReasons {
-		m.deadLetters.WithLabelValues(r)
+		m.deadLetters.WithLabelValues(r).Add(0)
 	}
+	for _, st := range deliveryStatuses {
+		m.deliveries.WithLabelValues(st).Add(0)
+	}
+	m.events.WithLabelValues(actionForgedFact).Add(0)
 	reg.MustRegister(m.events, m.transactions, m.batches, m.batchSize, m.lastCommit, m.commitToAudit, m.lagBytes, m.connected, m.reconnects,
 		m.slotRecreated, m.deadLetters, m.deliveries, m.asyncOps, m.refreshes)
 	return m
