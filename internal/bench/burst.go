@@ -189,19 +189,12 @@ func burstLag(ctx context.Context, e *env, conn *pgx.Conn, org int64, res *Burst
 		returning id`, org).Scan(&probe); err != nil {
 		return err
 	}
-	slot := e.cfg.Slot + "_effective_states"
-	if err := e.freshSlot(ctx, slot); err != nil {
-		return err
-	}
-	defer e.freshSlot(context.WithoutCancel(ctx), slot)
-	sp, err := e.startSyncer(ctx, slot)
+	sp, drop, err := e.effectiveStatesSyncer(ctx)
 	if err != nil {
 		return err
 	}
+	defer drop()
 	defer sp.stop()
-	if err := sp.waitFor(`"msg":"rebuilt lifecycle.effective_states whole"`, 5*time.Minute); err != nil {
-		return err
-	}
 	watch, err := connect(ctx, e.cfg.DatabaseURL)
 	if err != nil {
 		return err

@@ -160,21 +160,12 @@ func runEffectiveStates(ctx context.Context, e *env) error {
 
 	// The lag through the syncer (its defaults), one change at a time: commit → the probe's row
 	// shows the new effective state.
-	slot := e.cfg.Slot + "_effective_states"
-	if err := e.freshSlot(ctx, slot); err != nil {
-		return err
-	}
-	defer e.freshSlot(context.WithoutCancel(ctx), slot)
-	sp, err := e.startSyncer(ctx, slot)
+	sp, drop, err := e.effectiveStatesSyncer(ctx)
 	if err != nil {
 		return err
 	}
+	defer drop()
 	defer sp.stop()
-	// The syncer rebuilds the table whole when it starts (seconds at a million namespaces): the
-	// lag measured is that of changes made after.
-	if err := sp.waitFor(`"msg":"rebuilt lifecycle.effective_states whole"`, 5*time.Minute); err != nil {
-		return err
-	}
 	watch, err := connect(ctx, e.cfg.DatabaseURL)
 	if err != nil {
 		return err
@@ -235,4 +226,26 @@ func waitForEffectiveState(ctx context.Context, conn *pgx.Conn, probe int64, wan
 		}
 		time.Sleep(time.Millisecond)
 	}
+}
+
+// effectiveStatesSyncer starts a syncer (its defaults) on a fresh slot of its own and waits until
+// its rebuild of lifecycle.effective_states at start has ended (seconds at a million namespaces),
+// so that the lags measured after are those of changes made after. drop drops the slot, once the
+// syncer is stopped.
+func (e *env) effectiveStatesSyncer(ctx context.Context) (sp *syncerProc, drop func(), err error) {
+	slot := e.cfg.Slot + "_effective_states"
+	if err := e.freshSlot(ctx, slot); err != nil {
+		return nil, nil, err
+	}
+	drop = func() { _ = e.freshSlot(context.WithoutCancel(ctx), slot) }
+	if sp, err = e.startSyncer(ctx, slot); err != nil {
+		drop()
+		return nil, nil, err
+	}
+	if err := sp.waitFor(`"msg":"rebuilt lifecycle.effective_states whole"`, 5*time.Minute); err != nil {
+		_ = sp.stop()
+		drop()
+		return nil, nil, err
+	}
+	return sp, drop, nil
 }
