@@ -20,6 +20,10 @@
 -- Names and paths: control and bidirectional formatting characters (U+202E and its kin: "Trojan
 -- Source") are refused, NS010, on every write path and in the import (character_refusal).
 
+-- Checked once, under a SHARE lock (writes wait, reads go on), then added NOT VALID: the rows were
+-- just read to be in range and none could be written since, and the constraint's own validation
+-- would read them all again under ACCESS EXCLUSIVE, which stalls readers too.
+lock table lifecycle.namespaces in share mode;
 do $$
 begin
   if exists (select from lifecycle.namespaces n where n.id < 1 or n.id > 9223372036854775806) then
@@ -32,7 +36,7 @@ begin
 end
 $$;
 alter table lifecycle.namespaces
-  add constraint namespaces_id_range check (id between 1 and 9223372036854775806);
+  add constraint namespaces_id_range check (id between 1 and 9223372036854775806) not valid;
 comment on constraint namespaces_id_range on lifecycle.namespaces is
   '0 is the "no parent" key of sibling paths (coalesce(parent_id, 0)); the subtree bound of the guards is the last id + 1.';
 

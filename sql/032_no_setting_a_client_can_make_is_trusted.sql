@@ -12,7 +12,7 @@
 --   * a flag that lets statements skip checks is a row of lifecycle.transaction_flags, keyed by the
 --     transaction, which only the schema's functions write (transaction_flag_raise): the legacy
 --     bridge's write-back hold; the import's lifecycle.importing stays a setting for the row
---     triggers' WHEN clauses, and settings_confirmed refuses (NS010) a statement made while it is
+--     triggers' WHEN clauses, and settings_confirmed refuses (NS010) a row written while it is
 --     on without the flag;
 --   * transition_refusal takes the operation as an argument, which the gate passes from
 --     namespace_change_state's context; the reports (namespace_available_transitions, a transfer

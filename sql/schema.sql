@@ -1877,7 +1877,6 @@ CREATE TABLE lifecycle.namespaces (
     deletion_scheduled_at timestamp with time zone,
     deletion_scheduled_by bigint,
     state_changes bigint DEFAULT 0 NOT NULL,
-    CONSTRAINT namespaces_id_range CHECK (((id >= 1) AND (id <= '9223372036854775806'::bigint))),
     CONSTRAINT namespaces_no_self_parent CHECK ((parent_id <> id)),
     CONSTRAINT namespaces_organization_is_root CHECK (((type <> 'organization'::text) OR (parent_id IS NULL))),
     CONSTRAINT namespaces_type_check CHECK ((type = ANY (ARRAY['organization'::text, 'group'::text, 'project'::text, 'user'::text])))
@@ -1894,12 +1893,6 @@ COMMENT ON TABLE lifecycle.namespaces IS 'Organizations, groups, projects and us
 --
 
 COMMENT ON COLUMN lifecycle.namespaces.traversal_ids IS 'Ids from the root to this namespace, kept by the database; descendants of X are the rows with X as a prefix.';
-
---
--- Name: CONSTRAINT namespaces_id_range ON namespaces; Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON CONSTRAINT namespaces_id_range ON lifecycle.namespaces IS '0 is the "no parent" key of sibling paths (coalesce(parent_id, 0)); the subtree bound of the guards is the last id + 1.';
 
 --
 -- Name: namespace_effective_state(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -4161,7 +4154,7 @@ begin
       detail = pg_catalog.format('table=%s setting=lifecycle.importing', tg_table_name),
       hint = 'RESET lifecycle.importing: the import and the legacy backfill set it for their own statements.';
   end if;
-  return null;
+  return new;
 end
 $$;
 
@@ -5923,8 +5916,7 @@ CREATE TABLE lifecycle.namespace_state_updates (
     source text NOT NULL,
     metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT namespace_state_updates_metadata_check CHECK ((jsonb_typeof(metadata) = 'object'::text)),
-    CONSTRAINT namespace_state_updates_source_check CHECK ((source = ANY (ARRAY['api'::text, 'sql'::text, 'import'::text, 'bridge'::text])))
+    CONSTRAINT namespace_state_updates_metadata_check CHECK ((jsonb_typeof(metadata) = 'object'::text))
 );
 
 --
@@ -6308,6 +6300,26 @@ ALTER TABLE ONLY lifecycle.namespace_state_updates
     ADD CONSTRAINT namespace_state_updates_pkey PRIMARY KEY (id);
 
 --
+-- Name: namespace_state_updates namespace_state_updates_source_check; Type: CHECK CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE lifecycle.namespace_state_updates
+    ADD CONSTRAINT namespace_state_updates_source_check CHECK ((source = ANY (ARRAY['api'::text, 'sql'::text, 'import'::text, 'bridge'::text]))) NOT VALID;
+
+--
+-- Name: namespaces namespaces_id_range; Type: CHECK CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE lifecycle.namespaces
+    ADD CONSTRAINT namespaces_id_range CHECK (((id >= 1) AND (id <= '9223372036854775806'::bigint))) NOT VALID;
+
+--
+-- Name: CONSTRAINT namespaces_id_range ON namespaces; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON CONSTRAINT namespaces_id_range ON lifecycle.namespaces IS '0 is the "no parent" key of sibling paths (coalesce(parent_id, 0)); the subtree bound of the guards is the last id + 1.';
+
+--
 -- Name: namespaces namespaces_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
 --
 
@@ -6603,7 +6615,7 @@ CREATE TRIGGER deleted_namespaces_facts AFTER INSERT ON lifecycle.deleted_namesp
 -- Name: namespace_details namespace_details_0_settings_confirmed; Type: TRIGGER; Schema: lifecycle; Owner: -
 --
 
-CREATE TRIGGER namespace_details_0_settings_confirmed BEFORE INSERT OR UPDATE ON lifecycle.namespace_details FOR EACH STATEMENT WHEN ((current_setting('lifecycle.importing'::text, true) = 'on'::text)) EXECUTE FUNCTION lifecycle.settings_confirmed();
+CREATE TRIGGER namespace_details_0_settings_confirmed BEFORE INSERT OR UPDATE ON lifecycle.namespace_details FOR EACH ROW WHEN ((current_setting('lifecycle.importing'::text, true) = 'on'::text)) EXECUTE FUNCTION lifecycle.settings_confirmed();
 
 --
 -- Name: namespace_details namespace_details_validate; Type: TRIGGER; Schema: lifecycle; Owner: -
@@ -6627,7 +6639,7 @@ CREATE TRIGGER namespace_members_validate BEFORE INSERT OR UPDATE ON lifecycle.n
 -- Name: namespaces namespaces_0_settings_confirmed; Type: TRIGGER; Schema: lifecycle; Owner: -
 --
 
-CREATE TRIGGER namespaces_0_settings_confirmed BEFORE INSERT OR UPDATE ON lifecycle.namespaces FOR EACH STATEMENT WHEN ((current_setting('lifecycle.importing'::text, true) = 'on'::text)) EXECUTE FUNCTION lifecycle.settings_confirmed();
+CREATE TRIGGER namespaces_0_settings_confirmed BEFORE INSERT OR UPDATE ON lifecycle.namespaces FOR EACH ROW WHEN ((current_setting('lifecycle.importing'::text, true) = 'on'::text)) EXECUTE FUNCTION lifecycle.settings_confirmed();
 
 --
 -- Name: namespaces namespaces_1_traversal_ids_cascade; Type: TRIGGER; Schema: lifecycle; Owner: -
