@@ -1,4 +1,4 @@
--- The syncer's calls (sql/006_facts_and_audit.sql holds the rules). LSNs travel as text.
+-- The syncer's calls (sql/035_facts_outbox.sql holds the rules). LSNs travel as text.
 
 -- name: SyncerPublicationEnsure :one
 SELECT lifecycle.syncer_publication_ensure(@publication_name)::text AS outcome;
@@ -9,23 +9,34 @@ SELECT p.lsn::text AS lsn FROM lifecycle.syncer_progress p WHERE p.slot_name = @
 -- name: SyncerProgressSave :exec
 SELECT lifecycle.syncer_progress_save(@slot_name, CAST(sqlc.arg(lsn) AS text)::pg_lsn, @committed_at);
 
--- name: AuditRecord :batchone
--- The audit row's id and action: id 0 when the fact was recorded before (a replay after a crash),
--- action forged_fact when it did not verify. Batched: the facts of a group commit are sent
--- pipelined, not one round trip each.
-WITH r AS (
-  SELECT lifecycle.audit_record(@idempotency_key, CAST(sqlc.arg(source_lsn) AS text)::pg_lsn, @source_position,
-                                @committed_at, @fact::jsonb, @verify::boolean) AS id
-)
-SELECT coalesce(r.id, 0)::bigint AS audit_event_id,
-       coalesce((SELECT a.action FROM lifecycle.audit_events a WHERE a.id = r.id), '')::text AS action
-FROM r;
+-- name: FactsRecord :many
+-- Facts of the outbox the stream brought, with their commit position and time; those recorded
+-- before (by the drain, or another syncer) are skipped.
+SELECT coalesce(r.fact_id, 0)::bigint AS fact_id, coalesce(r.audit_event_id, 0)::bigint AS audit_event_id,
+       coalesce(r.action, '')::text AS action, r.namespace_id, r.actor_id
+FROM lifecycle.facts_record(@fact_ids::bigint[], CAST(sqlc.arg(source_lsns) AS text[])::pg_lsn[], @source_positions::int[],
+                            @committed_ats::timestamptz[], @source_xids::bigint[]) r;
 
--- name: FactDeadLetterRecord :one
--- A message with the fact prefix that cannot be an audit row: the dead letter's id, 0 when one was
--- recorded at that source position before (a replay after a crash).
-SELECT coalesce(lifecycle.fact_dead_letter_record(CAST(sqlc.arg(source_lsn) AS text)::pg_lsn, @source_position, @committed_at,
-                                                  @reason, @detail, @payload, @payload_bytes), 0)::bigint AS dead_letter_id;
+-- name: FactsRecordPending :many
+-- The oldest facts still in the outbox, written at least min_age ago.
+SELECT coalesce(r.fact_id, 0)::bigint AS fact_id, coalesce(r.audit_event_id, 0)::bigint AS audit_event_id,
+       coalesce(r.action, '')::text AS action, r.namespace_id, r.actor_id
+FROM lifecycle.facts_record_pending(@max_facts, make_interval(secs => @min_age_seconds::float8)) r;
+
+-- name: FactMessageAdopt :batchone
+-- A fact committed as a logical message before migration 035: its id in the outbox, 0 when the
+-- message is no fact (it does not verify, or has another shape).
+SELECT coalesce(lifecycle.fact_message_adopt(@fact::jsonb, @committed_at), 0)::bigint AS fact_id;
+
+-- name: FactsUnrecorded :one
+-- How many facts wait in the outbox, and the age in seconds of the oldest (0: none).
+SELECT count(*)::bigint AS facts,
+       coalesce(extract(epoch FROM clock_timestamp() - min(f.written_at)), 0)::float8 AS oldest_seconds
+FROM lifecycle.facts f;
+
+-- name: FactsOldest :one
+-- The oldest fact waiting in the outbox (0: none): one that stays oldest is not being recorded.
+SELECT coalesce(min(f.id), 0)::bigint AS fact_id FROM lifecycle.facts f;
 
 -- name: SyncerHeartbeat :one
 -- A non-transactional message: an idle slot still sees WAL move, so it can confirm and not pin WAL.
@@ -46,7 +57,14 @@ FROM pg_catalog.pg_replication_slots s WHERE s.slot_name = @slot_name::text;
 SELECT lifecycle.effective_states_refresh();
 
 -- name: EffectiveStatesApply :one
-SELECT lifecycle.effective_states_apply(@facts::jsonb[], @source_xids::bigint[]);
+SELECT coalesce(a.facts, 0)::int AS facts, coalesce(a.written, 0)::bigint AS written FROM lifecycle.effective_states_apply() a;
+
+-- name: EffectiveStatesLag :one
+-- Seconds since the oldest recorded fact not yet applied committed (0: none pending).
+SELECT coalesce(extract(epoch FROM clock_timestamp() - min(coalesce(a.committed_at, p.created_at))), 0)::float8 AS lag_seconds,
+       count(*)::bigint AS pending
+FROM lifecycle.effective_states_pending p
+LEFT JOIN lifecycle.audit_events a ON a.id = p.audit_event_id;
 
 -- name: WebhookDeliveriesClaim :many
 SELECT c.delivery_id, c.url, c.secret, c.body, c.idempotency_key, c.attempts

@@ -115,7 +115,7 @@ values (pg_catalog.sha256(pg_catalog.convert_to(pg_catalog.gen_random_uuid()::te
 {{ template "functions/webhook_deliveries_claim.sql" . }}
 {{ template "functions/webhook_delivery_result.sql" . }}
 {{ template "functions/syncer_progress_save.sql" . }}
-{{ template "functions/syncer_publication_ensure.sql" . }}
+{{ template "snapshots/006/syncer_publication_ensure.sql" . }}
 -- rename and set_visibility now tell the fact triggers who acted (and share their checks).
 {{ template "functions/operation_check.sql" . }}
 {{ template "functions/namespace_rename.sql" . }}

@@ -16,7 +16,7 @@
 {{ template "snapshots/010/namespace_lock.sql" . }}
 {{ template "snapshots/010/transition_refusal.sql" . }}
 {{ template "snapshots/010/namespace_change_state.sql" . }}
-{{ template "functions/fact_emit.sql" . }}
+{{ template "snapshots/010/fact_emit.sql" . }}
 {{ template "snapshots/010/namespaces_state_record.sql" . }}
 {{ template "snapshots/010/namespace_state_updates_facts.sql" . }}
 {{ template "snapshots/010/namespaces_state_gate.sql" . }}

@@ -29,7 +29,7 @@ create table lifecycle.fact_dead_letters (
 
 {{ template "functions/fact_refusal.sql" . }}
 {{ template "snapshots/012/audit_record.sql" . }}
-{{ template "functions/fact_dead_letter_record.sql" . }}
+{{ template "snapshots/012/fact_dead_letter_record.sql" . }}
 
 revoke all on function lifecycle.fact_refusal(jsonb) from public;
 revoke all on function lifecycle.fact_dead_letter_record(pg_lsn, int, timestamptz, text, text, bytea, bigint) from public;

@@ -28,7 +28,7 @@ comment on column lifecycle.settings.webhook_allowed_hosts is
 drop trigger webhooks_validate on lifecycle.webhooks;
 drop function lifecycle.webhooks_validate();
 {{ template "triggers/webhooks_validate.sql" . }}
-{{ template "functions/audit_record.sql" . }}
+{{ template "snapshots/030/audit_record.sql" . }}
 
 revoke all on function lifecycle.webhook_allowed_hosts_refusal(text[]), lifecycle.settings_refusal(lifecycle.settings),
   lifecycle.webhook_address_refusal(inet), lifecycle.webhook_url_refusal(text, text[]), lifecycle.webhooks_validate()

@@ -58,7 +58,7 @@ comment on table lifecycle.sweep_claims is
 {{ template "snapshots/031/namespace_lock.sql" . }}
 {{ template "triggers/namespaces_traversal_ids_maintain.sql" . }}
 {{ template "functions/effective_states_refresh.sql" . }}
-{{ template "functions/effective_states_apply.sql" . }}
+{{ template "snapshots/031/effective_states_apply.sql" . }}
 {{ template "triggers/namespaces_effective_states.sql" . }}
 {{ template "snapshots/031/namespace_import_batch.sql" . }}
 {{ template "functions/namespace_import_finish.sql" . }}

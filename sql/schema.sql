@@ -112,84 +112,6 @@ end
 $$;
 
 --
--- Name: audit_record(text, pg_lsn, integer, timestamp with time zone, jsonb, boolean); Type: FUNCTION; Schema: lifecycle; Owner: -
---
-
-CREATE FUNCTION lifecycle.audit_record(idempotency_key text, source_lsn pg_lsn, source_position integer, committed_at timestamp with time zone, fact jsonb, verify boolean DEFAULT true) RETURNS bigint
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO ''
-    AS $$
-#variable_conflict use_variable
-declare
-  refusal text := lifecycle.fact_refusal(fact);
-  event_id bigint;
-  path_ids bigint[];
-  action text;
-  ns_id bigint;
-  actor bigint;
-begin
-  if refusal is not null then
-    raise exception using errcode = 'NS010', message = 'not a fact lifecycle.audit_record can record', detail = refusal,
-      hint = 'The syncer records such a message as a dead letter (lifecycle.fact_dead_letters).';
-  end if;
-  -- Integers have scale 0 (fact_refusal), so their text casts to bigint.
-  path_ids := array(select pg_catalog.jsonb_array_elements_text(coalesce(fact -> 'traversal_ids', '[]'))::bigint);
-  action := fact ->> 'action';
-  ns_id := (fact ->> 'namespace_id')::bigint;
-  actor := (fact ->> 'actor_id')::bigint;
-  -- A fact committed before migration 026 is signed with the construction before HMAC (the
-  -- SHA-256 of the key and of the key and the text), and verified with it: an upgrade loses none
-  -- of the facts the syncer had not read yet. Facts committed later are signed with HMAC alone.
-  if verify and (fact ->> 'mac') is distinct from lifecycle.fact_mac(fact - 'mac')
-     and not exists (select from lifecycle.fact_key k
-                      where committed_at < k.legacy_mac_until
-                        and (fact ->> 'mac') = pg_catalog.encode(pg_catalog.sha256(k.key || pg_catalog.sha256(
-                              k.key || pg_catalog.convert_to((fact - 'mac')::text, 'UTF8'))), 'hex')) then
-    insert into lifecycle.audit_events (idempotency_key, source_lsn, source_position, committed_at, action, details)
-    values (idempotency_key, source_lsn, source_position, committed_at, 'forged_fact',
-            pg_catalog.jsonb_build_object('claimed', fact))
-    on conflict on constraint audit_events_idempotency_key_key do nothing
-    returning id into event_id;
-    return event_id;
-  end if;
-  fact := fact - 'mac';
-  insert into lifecycle.audit_events (idempotency_key, source_lsn, source_position, committed_at, action, namespace_id,
-                                      full_path, actor_id, details)
-  values (idempotency_key, source_lsn, source_position, committed_at, action, ns_id, fact ->> 'full_path', actor,
-          coalesce(fact -> 'details', '{}'))
-  on conflict on constraint audit_events_idempotency_key_key do nothing
-  returning id into event_id;
-  if event_id is null then
-    return null;
-  end if;
-
-  insert into lifecycle.notifications (user_id, audit_event_id, namespace_id, action)
-  select u.user_id, event_id, ns_id, action
-    from (select m.user_id from lifecycle.namespace_members m
-           where m.namespace_id = any (path_ids) and m.access_level = 50
-          union
-          select actor where actor is not null) u
-  on conflict do nothing;
-
-  insert into lifecycle.webhook_deliveries (webhook_id, audit_event_id, idempotency_key, body)
-  select w.id, event_id, idempotency_key || '/' || w.id,
-         pg_catalog.jsonb_build_object('id', event_id, 'idempotency_key', idempotency_key, 'action', action,
-                                       'namespace_id', ns_id, 'full_path', fact ->> 'full_path', 'actor_id', actor,
-                                       'details', coalesce(fact -> 'details', '{}'), 'committed_at', committed_at)
-    from lifecycle.webhooks w
-   where w.active and w.namespace_id = any (path_ids)
-     and (pg_catalog.cardinality(w.actions) = 0 or action = any (w.actions));
-
-  -- Any login may LISTEN to any channel, granted a role of the schema or not, so the notification
-  -- says only that something new was recorded: no id, action or namespace (an id alone would
-  -- still count every tenant's activity). A listener reads lifecycle.audit_events, which only the
-  -- product's roles may. Notifications with equal payloads in one transaction arrive as one.
-  perform pg_catalog.pg_notify('nslifecycle_audit', '');
-  return event_id;
-end
-$$;
-
---
 -- Name: caller_may_act_as_system(); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -314,62 +236,55 @@ end
 $$;
 
 --
--- Name: effective_states_apply(jsonb[], bigint[]); Type: FUNCTION; Schema: lifecycle; Owner: -
+-- Name: effective_states_apply(); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
-CREATE FUNCTION lifecycle.effective_states_apply(facts jsonb[], source_xids bigint[] DEFAULT '{}'::bigint[]) RETURNS bigint
+CREATE FUNCTION lifecycle.effective_states_apply(OUT facts integer, OUT written bigint) RETURNS record
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     SET jit TO 'off'
     AS $$
 declare
+  taken jsonb[];
+  whole boolean;
   roots bigint[];
   imported record;
-  written bigint := 0;
   n bigint;
-  source_xid bigint;
-  snap pg_snapshot;
-  xmax bigint;
-  waited_since timestamptz := pg_catalog.clock_timestamp();
 begin
-  foreach source_xid in array coalesce(source_xids, '{}') loop
-    loop
-      -- A fresh snapshot each time round (a volatile expression in a volatile function). The full
-      -- transaction id is the one within 2^31 of the snapshot's xmax that ends in these 32 bits.
-      snap := pg_catalog.pg_current_snapshot();
-      xmax := pg_catalog.pg_snapshot_xmax(snap)::text::bigint;
-      exit when pg_catalog.pg_visible_in_snapshot(
-        (xmax + ((source_xid - (xmax & 4294967295) + 2147483648) % 4294967296 + 4294967296) % 4294967296 - 2147483648)::text::xid8,
-        snap);
-      if pg_catalog.clock_timestamp() - waited_since > interval '10 s' then
-        -- Not a refusal: like a lock wait that timed out (55P03), running it again may succeed.
-        raise exception using errcode = '55P03', message = 'source transaction not visible within 10 s',
-          detail = pg_catalog.format('xid=%s snapshot=%s', source_xid, snap),
-          hint = 'Pass the ids of transactions that have committed (from their logical decoding BEGIN message).';
-      end if;
-      perform pg_catalog.pg_sleep(0.001);
-    end loop;
-  end loop;
-
   -- One writer at a time (the syncer's update, a rebuild, a DELETE of namespaces: step 6 of the
   -- global lock order, namespace_lock_path): each statement below reads the tree after the lock,
-  -- so no row is written from a tree older than another writer's. Readers are not blocked. A row
-  -- of lifecycle.lock_rows, not a lock on the table: any role that may read the table may hold a
-  -- lock on it (PREPARE of an INSERT takes ROW EXCLUSIVE before privileges are checked), which
-  -- SHARE ROW EXCLUSIVE, taken here before, would wait for.
+  -- so no row is written from a tree older than another writer's, and no two updates take the
+  -- same pending rows. Readers are not blocked. A row of lifecycle.lock_rows, not a lock on the
+  -- table: any role that may read the table may hold a lock on it (PREPARE of an INSERT takes ROW
+  -- EXCLUSIVE before privileges are checked).
   perform 1 from lifecycle.lock_rows l where l.name = 'effective_states' for update;
-  if exists (select from pg_catalog.unnest(facts) f
-              where (f ->> 'action' = 'table_truncated' and f -> 'details' -> 'tables' ? 'lifecycle.namespaces')
-                 or (f ->> 'action' = 'namespaces_imported' and (f -> 'details' ->> 'backfill')::boolean)) then
+  with p as (
+    delete from lifecycle.effective_states_pending p returning p.audit_event_id
+  )
+  select pg_catalog.count(*), pg_catalog.bool_or(p.audit_event_id is null),
+         pg_catalog.array_agg(pg_catalog.jsonb_build_object('action', a.action, 'namespace_id', a.namespace_id,
+                                                            'details', a.details))
+           filter (where a.id is not null)
+    into facts, whole, taken
+    from p
+    left join lifecycle.audit_events a on a.id = p.audit_event_id;
+  written := 0;
+  if facts = 0 then
+    return;
+  end if;
+  if whole or exists (select from pg_catalog.unnest(taken) f
+                       where (f ->> 'action' = 'table_truncated' and f -> 'details' -> 'tables' ? 'lifecycle.namespaces')
+                          or (f ->> 'action' = 'namespaces_imported' and (f -> 'details' ->> 'backfill')::boolean)) then
     perform lifecycle.effective_states_refresh();
-    return -1;
+    written := -1;
+    return;
   end if;
 
   -- The namespaces whose subtree may read otherwise now: any change of state (a history row's
   -- fact: the action its transition names, with from_state and to_state), a creation, a rename, a
   -- finished move.
   select pg_catalog.array_agg(distinct (f ->> 'namespace_id')::bigint) into roots
-    from pg_catalog.unnest(facts) f
+    from pg_catalog.unnest(taken) f
    where f ->> 'namespace_id' is not null
      and (f ->> 'action' in ('namespace_created', 'renamed', 'transfer_completed')
           or f -> 'details' ? 'to_state'
@@ -378,7 +293,7 @@ begin
 
   -- Namespaces an import batch wrote: the ids of its range that have no row yet.
   for imported in select (f -> 'details' ->> 'first_id')::bigint as first_id, (f -> 'details' ->> 'last_id')::bigint as last_id
-                    from pg_catalog.unnest(facts) f
+                    from pg_catalog.unnest(taken) f
                    where f ->> 'action' = 'namespaces_imported' and f -> 'details' ? 'first_id' loop
     insert into lifecycle.effective_states
     select n.id, s.state, s.effective_state, s.inherited_from_namespace_id, s.self_or_ancestor_archived,
@@ -391,8 +306,6 @@ begin
     get diagnostics n = row_count;
     written := written + n;
   end loop;
-
-  return written;
 end
 $$;
 
@@ -511,27 +424,6 @@ CREATE FUNCTION lifecycle.event_rule(event text) RETURNS lifecycle.event_rule
 COMMENT ON FUNCTION lifecycle.event_rule(event text) IS 'An event''s target state, the metadata key that may send it back to where it was, and the states it applies from, null for an unknown event: a digest of lifecycle.events and event_sources rewritten by their trigger transition_rules_digest, never by hand.';
 
 --
--- Name: fact_dead_letter_record(pg_lsn, integer, timestamp with time zone, text, text, bytea, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
---
-
-CREATE FUNCTION lifecycle.fact_dead_letter_record(source_lsn pg_lsn, source_position integer, committed_at timestamp with time zone, reason text, detail text, payload bytea, payload_bytes bigint) RETURNS bigint
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO ''
-    AS $$
-#variable_conflict use_variable
-declare
-  letter_id bigint;
-begin
-  insert into lifecycle.fact_dead_letters (source_lsn, source_position, committed_at, reason, detail, payload, payload_bytes)
-  values (source_lsn, source_position, committed_at, reason, detail, pg_catalog.substr(payload, 1, 8192),
-          greatest(payload_bytes, pg_catalog.octet_length(payload)))
-  on conflict on constraint fact_dead_letters_source_lsn_source_position_key do nothing
-  returning id into letter_id;
-  return letter_id;
-end
-$$;
-
---
 -- Name: fact_emit(text, bigint, bigint[], text, bigint, jsonb); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -539,21 +431,9 @@ CREATE FUNCTION lifecycle.fact_emit(action text, namespace_id bigint, traversal_
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
-declare
-  fact jsonb := pg_catalog.jsonb_build_object(
-    'action', action,
-    'namespace_id', namespace_id,
-    'traversal_ids', traversal_ids,
-    'full_path', full_path,
-    'actor_id', actor_id,
-    'details', coalesce(details, '{}'),
-    'occurred_at', pg_catalog.now());
-  lsn pg_catalog.pg_lsn;
 begin
-  -- An assignment, not PERFORM: an expression without a table is evaluated directly, a PERFORM
-  -- runs a whole query.
-  lsn := pg_catalog.pg_logical_emit_message(true, 'nslifecycle.fact',
-    (fact || pg_catalog.jsonb_build_object('mac', lifecycle.fact_mac(fact)))::text);
+  insert into lifecycle.facts (action, namespace_id, traversal_ids, full_path, actor_id, details)
+  values (action, namespace_id, traversal_ids, full_path, actor_id, coalesce(details, '{}'));
 end
 $$;
 
@@ -568,6 +448,40 @@ CREATE FUNCTION lifecycle.fact_mac(fact jsonb) RETURNS text
 begin
   return (select pg_catalog.encode(lifecycle.hmac_sha256(pg_catalog.convert_to(fact::text, 'UTF8'), k.key), 'hex')
             from lifecycle.fact_key k);
+end
+$$;
+
+--
+-- Name: fact_message_adopt(jsonb, timestamp with time zone); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.fact_message_adopt(fact jsonb, committed_at timestamp with time zone) RETURNS bigint
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_variable
+declare
+  body jsonb := fact - 'mac';
+  id bigint;
+begin
+  if lifecycle.fact_refusal(fact) is not null then
+    return null;
+  end if;
+  if (fact ->> 'mac') is distinct from lifecycle.fact_mac(body)
+     and not exists (select from lifecycle.fact_key k
+                      where committed_at < k.legacy_mac_until
+                        and (fact ->> 'mac') = pg_catalog.encode(pg_catalog.sha256(k.key || pg_catalog.sha256(
+                              k.key || pg_catalog.convert_to(body::text, 'UTF8'))), 'hex')) then
+    return null;
+  end if;
+  -- Integers have scale 0 (fact_refusal), so their text casts to bigint.
+  insert into lifecycle.facts (action, namespace_id, traversal_ids, full_path, actor_id, details, written_at)
+  values (body ->> 'action', (body ->> 'namespace_id')::bigint,
+          array(select pg_catalog.jsonb_array_elements_text(body -> 'traversal_ids')::bigint),
+          body ->> 'full_path', (body ->> 'actor_id')::bigint, coalesce(body -> 'details', '{}'),
+          coalesce((body ->> 'occurred_at')::timestamptz, committed_at))
+  returning lifecycle.facts.id into id;
+  return id;
 end
 $$;
 
@@ -620,6 +534,138 @@ begin
   if v is not null and pg_catalog.jsonb_typeof(v) <> 'object' then
     return pg_catalog.format('details is %s, not an object', pg_catalog.jsonb_typeof(v));
   end if;
+  return null;
+end
+$$;
+
+--
+-- Name: facts_record(bigint[], pg_lsn[], integer[], timestamp with time zone[], bigint[]); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.facts_record(fact_ids bigint[], source_lsns pg_lsn[] DEFAULT NULL::pg_lsn[], source_positions integer[] DEFAULT NULL::integer[], committed_ats timestamp with time zone[] DEFAULT NULL::timestamp with time zone[], source_xids bigint[] DEFAULT NULL::bigint[]) RETURNS TABLE(fact_id bigint, audit_event_id bigint, action text, namespace_id bigint, actor_id bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    SET jit TO 'off'
+    AS $$
+#variable_conflict use_column
+declare
+  source_xid bigint;
+  snap pg_snapshot;
+  xmax bigint;
+  waited_since timestamptz := pg_catalog.clock_timestamp();
+  recorded int;
+begin
+  foreach source_xid in array coalesce(facts_record.source_xids, '{}') loop
+    loop
+      -- A fresh snapshot each time round (a volatile expression in a volatile function). The full
+      -- transaction id is the one within 2^31 of the snapshot's xmax that ends in these 32 bits.
+      snap := pg_catalog.pg_current_snapshot();
+      xmax := pg_catalog.pg_snapshot_xmax(snap)::text::bigint;
+      exit when pg_catalog.pg_visible_in_snapshot(
+        (xmax + ((source_xid - (xmax & 4294967295) + 2147483648) % 4294967296 + 4294967296) % 4294967296 - 2147483648)::text::xid8,
+        snap);
+      if pg_catalog.clock_timestamp() - waited_since > interval '10 s' then
+        -- Not a refusal: like a lock wait that timed out (55P03), running it again may succeed.
+        raise exception using errcode = '55P03', message = 'source transaction not visible within 10 s',
+          detail = pg_catalog.format('xid=%s snapshot=%s', source_xid, snap),
+          hint = 'Pass the ids of transactions that have committed (from their logical decoding BEGIN message).';
+      end if;
+      perform pg_catalog.pg_sleep(0.001);
+    end loop;
+  end loop;
+
+  return query
+  with given as (
+    select g.id, g.lsn, g.pos, g.committed_at
+      from rows from (pg_catalog.unnest(facts_record.fact_ids), pg_catalog.unnest(facts_record.source_lsns),
+                      pg_catalog.unnest(facts_record.source_positions), pg_catalog.unnest(facts_record.committed_ats))
+           as g(id, lsn, pos, committed_at)
+  ), taken as (
+    delete from lifecycle.facts f where f.id = any (facts_record.fact_ids)
+    returning f.id, f.action, f.namespace_id, f.traversal_ids, f.full_path, f.actor_id, f.details, f.written_at
+  ), audited as (
+    insert into lifecycle.audit_events (idempotency_key, source_lsn, source_position, committed_at, action, namespace_id,
+                                        full_path, actor_id, details)
+    select 'fact/' || t.id, g.lsn, g.pos, coalesce(g.committed_at, t.written_at), t.action, t.namespace_id, t.full_path,
+           t.actor_id, t.details
+      from taken t
+      left join given g on g.id = t.id
+     order by t.id
+    returning lifecycle.audit_events.id, lifecycle.audit_events.idempotency_key, lifecycle.audit_events.committed_at
+  ), r as (
+    select t.id as fact_id, a.id as audit_event_id, a.idempotency_key, a.committed_at, t.action, t.namespace_id,
+           t.traversal_ids, t.full_path, t.actor_id, t.details
+      from audited a
+      join taken t on a.idempotency_key = 'fact/' || t.id
+  ), notified as (
+    insert into lifecycle.notifications (user_id, audit_event_id, namespace_id, action)
+    select u.user_id, r.audit_event_id, r.namespace_id, r.action
+      from r
+     cross join lateral (select m.user_id from lifecycle.namespace_members m
+                          where m.namespace_id = any (r.traversal_ids) and m.access_level = 50
+                         union
+                         select r.actor_id where r.actor_id is not null) u
+    on conflict do nothing
+  ), delivered as (
+    insert into lifecycle.webhook_deliveries (webhook_id, audit_event_id, idempotency_key, body)
+    select w.id, r.audit_event_id, r.idempotency_key || '/' || w.id,
+           pg_catalog.jsonb_build_object('id', r.audit_event_id, 'idempotency_key', r.idempotency_key, 'action', r.action,
+                                         'namespace_id', r.namespace_id, 'full_path', r.full_path, 'actor_id', r.actor_id,
+                                         'details', r.details, 'committed_at', r.committed_at)
+      from r
+      join lifecycle.webhooks w
+        on w.active and w.namespace_id = any (r.traversal_ids)
+       and (pg_catalog.cardinality(w.actions) = 0 or r.action = any (w.actions))
+  ), pending as (
+    -- Every recorded fact: which ones matter to the table is decided by effective_states_apply.
+    insert into lifecycle.effective_states_pending (audit_event_id)
+    select r.audit_event_id from r
+  )
+  select r.fact_id, r.audit_event_id, r.action, r.namespace_id, r.actor_id from r order by r.fact_id;
+
+  get diagnostics recorded = row_count;
+  if recorded > 0 then
+    -- Any login may LISTEN to any channel, granted a role of the schema or not, so the
+    -- notification says only that something new was recorded: no id, action or namespace (an id
+    -- alone would still count every tenant's activity). A listener reads lifecycle.audit_events,
+    -- which only the product's roles may.
+    perform pg_catalog.pg_notify('nslifecycle_audit', '');
+  end if;
+end
+$$;
+
+--
+-- Name: facts_record_pending(integer, interval); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.facts_record_pending(max_facts integer, min_age interval DEFAULT '00:00:00'::interval) RETURNS TABLE(fact_id bigint, audit_event_id bigint, action text, namespace_id bigint, actor_id bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    SET jit TO 'off'
+    AS $$
+begin
+  return query
+  select r.fact_id, r.audit_event_id, r.action, r.namespace_id, r.actor_id
+    from lifecycle.facts_record(array(
+           select f.id from lifecycle.facts f
+            where f.written_at <= pg_catalog.clock_timestamp() - min_age
+            order by f.id
+            limit max_facts
+              for update skip locked)) r;
+end
+$$;
+
+--
+-- Name: facts_truncated(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.facts_truncated() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  perform lifecycle.fact_emit('table_truncated', null, null, null, null,
+    pg_catalog.jsonb_build_object('tables', pg_catalog.jsonb_build_array(tg_table_schema || '.' || tg_table_name)));
   return null;
 end
 $$;
@@ -4592,9 +4638,6 @@ CREATE FUNCTION lifecycle.syncer_publication_ensure(publication_name text) RETUR
     SET search_path TO ''
     AS $_$
 declare
-  want text[] := array['lifecycle.namespaces', 'lifecycle.namespace_details', 'lifecycle.namespace_members',
-                       'lifecycle.namespace_state_updates', 'lifecycle.namespace_redirects',
-                       'lifecycle.transfer_requests', 'lifecycle.deleted_namespaces'];
   have text[];
   p record;
 begin
@@ -4605,21 +4648,20 @@ begin
   end if;
   select * into p from pg_catalog.pg_publication where pubname = publication_name;
   if not found then
-    execute pg_catalog.format('create publication %I for table %s with (publish = ''truncate'')', publication_name,
-                              pg_catalog.array_to_string(want, ', '));
+    execute pg_catalog.format('create publication %I for table lifecycle.facts with (publish = ''insert'')', publication_name);
     return 'created';
   end if;
-  select pg_catalog.array_agg(t.schemaname || '.' || t.tablename order by t.schemaname || '.' || t.tablename) into have
+  select pg_catalog.array_agg(t.schemaname || '.' || t.tablename) into have
     from pg_catalog.pg_publication_tables t where t.pubname = publication_name;
-  if have is distinct from (select pg_catalog.array_agg(x order by x) from pg_catalog.unnest(want) x)
-     or p.pubinsert or p.pubupdate or p.pubdelete or not p.pubtruncate or p.puballtables then
+  if have is distinct from array['lifecycle.facts'] or not p.pubinsert or p.pubupdate or p.pubdelete or p.pubtruncate
+     or p.puballtables then
     if p.puballtables then
       raise exception using errcode = 'NS010', message = 'the publication covers all tables',
         detail = pg_catalog.format('publication_name=%s', publication_name),
         hint = 'Drop it, or give the syncer another publication name; it creates its own.';
     end if;
-    execute pg_catalog.format('alter publication %I set table %s', publication_name, pg_catalog.array_to_string(want, ', '));
-    execute pg_catalog.format('alter publication %I set (publish = ''truncate'')', publication_name);
+    execute pg_catalog.format('alter publication %I set table lifecycle.facts', publication_name);
+    execute pg_catalog.format('alter publication %I set (publish = ''insert'')', publication_name);
     return 'altered';
   end if;
   return 'unchanged';
@@ -5595,8 +5637,8 @@ $_$;
 CREATE TABLE lifecycle.audit_events (
     id bigint NOT NULL,
     idempotency_key text NOT NULL,
-    source_lsn pg_lsn NOT NULL,
-    source_position integer NOT NULL,
+    source_lsn pg_lsn,
+    source_position integer,
     committed_at timestamp with time zone NOT NULL,
     action text NOT NULL,
     namespace_id bigint,
@@ -5710,6 +5752,36 @@ CREATE VIEW lifecycle.effective_states_computed AS
 COMMENT ON VIEW lifecycle.effective_states_computed IS 'The definition of lifecycle.effective_states (recursive, from every root): the reference the kept table is verified against.';
 
 --
+-- Name: effective_states_pending; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.effective_states_pending (
+    id bigint NOT NULL,
+    audit_event_id bigint,
+    created_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL
+)
+WITH (autovacuum_vacuum_scale_factor='0', autovacuum_vacuum_threshold='5000');
+
+--
+-- Name: TABLE effective_states_pending; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.effective_states_pending IS 'Facts recorded (facts_record) and not yet applied to lifecycle.effective_states (effective_states_apply).';
+
+--
+-- Name: effective_states_pending_id_seq; Type: SEQUENCE; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE lifecycle.effective_states_pending ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME lifecycle.effective_states_pending_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: event_sources; Type: TABLE; Schema: lifecycle; Owner: -
 --
 
@@ -5778,6 +5850,41 @@ CREATE TABLE lifecycle.fact_key (
 --
 
 COMMENT ON COLUMN lifecycle.fact_key.legacy_mac_until IS 'Facts committed before this time may carry the MAC of before migration 026 (SHA-256 of the key and of the key and the text); audit_record accepts it for them.';
+
+--
+-- Name: facts; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.facts (
+    id bigint NOT NULL,
+    action text NOT NULL,
+    namespace_id bigint,
+    traversal_ids bigint[],
+    full_path text,
+    actor_id bigint,
+    details jsonb DEFAULT '{}'::jsonb NOT NULL,
+    written_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL
+)
+WITH (autovacuum_vacuum_scale_factor='0', autovacuum_vacuum_threshold='5000');
+
+--
+-- Name: TABLE facts; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.facts IS 'The outbox: one row per committed lifecycle fact not yet recorded as an audit row (fact_emit writes, facts_record deletes).';
+
+--
+-- Name: facts_id_seq; Type: SEQUENCE; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE lifecycle.facts ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME lifecycle.facts_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
 
 --
 -- Name: json_schemas; Type: TABLE; Schema: lifecycle; Owner: -
@@ -6195,6 +6302,13 @@ ALTER TABLE ONLY lifecycle.deleted_namespaces
     ADD CONSTRAINT deleted_namespaces_pkey PRIMARY KEY (namespace_id);
 
 --
+-- Name: effective_states_pending effective_states_pending_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.effective_states_pending
+    ADD CONSTRAINT effective_states_pending_pkey PRIMARY KEY (id);
+
+--
 -- Name: effective_states effective_states_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
 --
 
@@ -6235,6 +6349,13 @@ ALTER TABLE ONLY lifecycle.fact_dead_letters
 
 ALTER TABLE ONLY lifecycle.fact_key
     ADD CONSTRAINT fact_key_pkey PRIMARY KEY (singleton);
+
+--
+-- Name: facts facts_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.facts
+    ADD CONSTRAINT facts_pkey PRIMARY KEY (id);
 
 --
 -- Name: json_schemas json_schemas_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
@@ -6612,6 +6733,48 @@ CREATE INDEX webhooks_namespace_id_idx ON lifecycle.webhooks USING btree (namesp
 CREATE TRIGGER deleted_namespaces_facts AFTER INSERT ON lifecycle.deleted_namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.deleted_namespaces_facts();
 
 --
+-- Name: deleted_namespaces facts_truncated; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER facts_truncated AFTER TRUNCATE ON lifecycle.deleted_namespaces FOR EACH STATEMENT EXECUTE FUNCTION lifecycle.facts_truncated();
+
+--
+-- Name: namespace_details facts_truncated; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER facts_truncated AFTER TRUNCATE ON lifecycle.namespace_details FOR EACH STATEMENT EXECUTE FUNCTION lifecycle.facts_truncated();
+
+--
+-- Name: namespace_members facts_truncated; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER facts_truncated AFTER TRUNCATE ON lifecycle.namespace_members FOR EACH STATEMENT EXECUTE FUNCTION lifecycle.facts_truncated();
+
+--
+-- Name: namespace_redirects facts_truncated; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER facts_truncated AFTER TRUNCATE ON lifecycle.namespace_redirects FOR EACH STATEMENT EXECUTE FUNCTION lifecycle.facts_truncated();
+
+--
+-- Name: namespace_state_updates facts_truncated; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER facts_truncated AFTER TRUNCATE ON lifecycle.namespace_state_updates FOR EACH STATEMENT EXECUTE FUNCTION lifecycle.facts_truncated();
+
+--
+-- Name: namespaces facts_truncated; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER facts_truncated AFTER TRUNCATE ON lifecycle.namespaces FOR EACH STATEMENT EXECUTE FUNCTION lifecycle.facts_truncated();
+
+--
+-- Name: transfer_requests facts_truncated; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER facts_truncated AFTER TRUNCATE ON lifecycle.transfer_requests FOR EACH STATEMENT EXECUTE FUNCTION lifecycle.facts_truncated();
+
+--
 -- Name: namespace_details namespace_details_0_settings_confirmed; Type: TRIGGER; Schema: lifecycle; Owner: -
 --
 
@@ -6979,13 +7142,6 @@ GRANT USAGE ON SCHEMA lifecycle TO lifecycle_worker;
 REVOKE ALL ON FUNCTION lifecycle.actor_refusal(namespace_id bigint, traversal_ids bigint[], actor_id bigint, required_level smallint, action text) FROM PUBLIC;
 
 --
--- Name: FUNCTION audit_record(idempotency_key text, source_lsn pg_lsn, source_position integer, committed_at timestamp with time zone, fact jsonb, verify boolean); Type: ACL; Schema: lifecycle; Owner: -
---
-
-REVOKE ALL ON FUNCTION lifecycle.audit_record(idempotency_key text, source_lsn pg_lsn, source_position integer, committed_at timestamp with time zone, fact jsonb, verify boolean) FROM PUBLIC;
-GRANT ALL ON FUNCTION lifecycle.audit_record(idempotency_key text, source_lsn pg_lsn, source_position integer, committed_at timestamp with time zone, fact jsonb, verify boolean) TO lifecycle_worker;
-
---
 -- Name: FUNCTION caller_may_act_as_system(); Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -7011,11 +7167,11 @@ GRANT ALL ON FUNCTION lifecycle.check_invariants() TO lifecycle_worker;
 REVOKE ALL ON FUNCTION lifecycle.deleted_namespaces_facts() FROM PUBLIC;
 
 --
--- Name: FUNCTION effective_states_apply(facts jsonb[], source_xids bigint[]); Type: ACL; Schema: lifecycle; Owner: -
+-- Name: FUNCTION effective_states_apply(OUT facts integer, OUT written bigint); Type: ACL; Schema: lifecycle; Owner: -
 --
 
-REVOKE ALL ON FUNCTION lifecycle.effective_states_apply(facts jsonb[], source_xids bigint[]) FROM PUBLIC;
-GRANT ALL ON FUNCTION lifecycle.effective_states_apply(facts jsonb[], source_xids bigint[]) TO lifecycle_worker;
+REVOKE ALL ON FUNCTION lifecycle.effective_states_apply(OUT facts integer, OUT written bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.effective_states_apply(OUT facts integer, OUT written bigint) TO lifecycle_worker;
 
 --
 -- Name: FUNCTION effective_states_refresh(); Type: ACL; Schema: lifecycle; Owner: -
@@ -7046,13 +7202,6 @@ GRANT ALL ON FUNCTION lifecycle.event_rule(event text) TO lifecycle_app;
 GRANT ALL ON FUNCTION lifecycle.event_rule(event text) TO lifecycle_worker;
 
 --
--- Name: FUNCTION fact_dead_letter_record(source_lsn pg_lsn, source_position integer, committed_at timestamp with time zone, reason text, detail text, payload bytea, payload_bytes bigint); Type: ACL; Schema: lifecycle; Owner: -
---
-
-REVOKE ALL ON FUNCTION lifecycle.fact_dead_letter_record(source_lsn pg_lsn, source_position integer, committed_at timestamp with time zone, reason text, detail text, payload bytea, payload_bytes bigint) FROM PUBLIC;
-GRANT ALL ON FUNCTION lifecycle.fact_dead_letter_record(source_lsn pg_lsn, source_position integer, committed_at timestamp with time zone, reason text, detail text, payload bytea, payload_bytes bigint) TO lifecycle_worker;
-
---
 -- Name: FUNCTION fact_emit(action text, namespace_id bigint, traversal_ids bigint[], full_path text, actor_id bigint, details jsonb); Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -7065,10 +7214,37 @@ REVOKE ALL ON FUNCTION lifecycle.fact_emit(action text, namespace_id bigint, tra
 REVOKE ALL ON FUNCTION lifecycle.fact_mac(fact jsonb) FROM PUBLIC;
 
 --
+-- Name: FUNCTION fact_message_adopt(fact jsonb, committed_at timestamp with time zone); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.fact_message_adopt(fact jsonb, committed_at timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.fact_message_adopt(fact jsonb, committed_at timestamp with time zone) TO lifecycle_worker;
+
+--
 -- Name: FUNCTION fact_refusal(fact jsonb); Type: ACL; Schema: lifecycle; Owner: -
 --
 
 REVOKE ALL ON FUNCTION lifecycle.fact_refusal(fact jsonb) FROM PUBLIC;
+
+--
+-- Name: FUNCTION facts_record(fact_ids bigint[], source_lsns pg_lsn[], source_positions integer[], committed_ats timestamp with time zone[], source_xids bigint[]); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.facts_record(fact_ids bigint[], source_lsns pg_lsn[], source_positions integer[], committed_ats timestamp with time zone[], source_xids bigint[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.facts_record(fact_ids bigint[], source_lsns pg_lsn[], source_positions integer[], committed_ats timestamp with time zone[], source_xids bigint[]) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION facts_record_pending(max_facts integer, min_age interval); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.facts_record_pending(max_facts integer, min_age interval) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.facts_record_pending(max_facts integer, min_age interval) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION facts_truncated(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.facts_truncated() FROM PUBLIC;
 
 --
 -- Name: FUNCTION hmac_sha256(data bytea, key bytea); Type: ACL; Schema: lifecycle; Owner: -
@@ -7882,6 +8058,12 @@ GRANT SELECT ON TABLE lifecycle.effective_states_computed TO lifecycle_app;
 GRANT SELECT ON TABLE lifecycle.effective_states_computed TO lifecycle_worker;
 
 --
+-- Name: TABLE effective_states_pending; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.effective_states_pending TO lifecycle_worker;
+
+--
 -- Name: TABLE event_sources; Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -7901,6 +8083,12 @@ GRANT SELECT ON TABLE lifecycle.events TO lifecycle_worker;
 
 GRANT SELECT ON TABLE lifecycle.fact_dead_letters TO lifecycle_app;
 GRANT SELECT ON TABLE lifecycle.fact_dead_letters TO lifecycle_worker;
+
+--
+-- Name: TABLE facts; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.facts TO lifecycle_worker;
 
 --
 -- Name: TABLE json_schemas; Type: ACL; Schema: lifecycle; Owner: -

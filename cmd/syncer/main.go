@@ -1,9 +1,11 @@
-// Command syncer is the long-running half of the product (docs/design.md §6): it consumes a logical
-// replication slot and turns every committed lifecycle fact into exactly one audit row, with
-// notifications, pg_notify and signed webhook deliveries; it runs the asynchronous half of
-// transfers and "delete now", and keeps lifecycle.effective_states fresh. /healthz and /metrics
-// are served over HTTP. SIGTERM or SIGINT: the transaction in hand is finished, the position
-// reported, exit 0.
+// Command syncer is the long-running half of the product (docs/design.md §6): it turns every
+// committed lifecycle fact (a row of the outbox lifecycle.facts, brought by a logical replication
+// slot) into exactly one audit row, with notifications, pg_notify and signed webhook deliveries;
+// it runs the asynchronous half of transfers and "delete now", and keeps
+// lifecycle.effective_states fresh. Any number may run with the same configuration: the one that
+// holds the slot is active, the others wait as standbys. /healthz (200 for the active one and for
+// a standby), /readyz (200 for the active one only) and /metrics are served over HTTP. SIGTERM or
+// SIGINT: the transaction in hand is finished, the position reported, exit 0.
 //
 // The database comes from DATABASE_URL (a URL or libpq keywords; the PG* variables fill the
 // rest). The role needs REPLICATION and membership of lifecycle_worker. Exit status: 0 after a
@@ -61,7 +63,11 @@ func flagSet(o *options) *flag.FlagSet {
 	fs.Float64Var(&cfg.RefreshMaxShare, "refresh-max-share", 0.5, "updates of lifecycle.effective_states take at most this share of the time: the pause after one grows with its duration (1: no cap; a whole rebuild is not followed by a pause)")
 	fs.IntVar(&cfg.BatchMax, "batch-max", 500, "source transactions recorded in one transaction at most (group commit)")
 	fs.DurationVar(&cfg.BatchWait, "batch-wait", 2*time.Millisecond, "how long a received transaction waits for more to be recorded with it")
-	fs.IntVar(&cfg.FactMaxBytes, "fact-max-bytes", 4<<20, "a fact message larger than this is recorded as a dead letter (too_large), unread")
+	fs.IntVar(&cfg.FactMaxBytes, "fact-max-bytes", 4<<20, "a logical message with the fact prefix (facts before migration 035) larger than this is ignored, unread")
+	fs.DurationVar(&cfg.DrainInterval, "drain-interval", 5*time.Second, "record the facts at least this old that the stream did not bring, this often")
+	fs.IntVar(&cfg.DrainBatch, "drain-batch", 5000, "facts recorded per transaction when draining lifecycle.facts")
+	fs.DurationVar(&cfg.StandbyPoll, "standby-poll", time.Second, "how often a standby looks whether the slot is free to take over")
+	fs.DurationVar(&cfg.HealthMaxUnrecorded, "health-max-unrecorded", 30*time.Second, "/healthz fails while a fact has waited in lifecycle.facts longer than this")
 	fs.DurationVar(&cfg.WebhookTimeout, "webhook-timeout", 10*time.Second, "timeout of one webhook attempt")
 	fs.IntVar(&cfg.WebhookMaxAttempts, "webhook-max-attempts", 8, "attempts before a delivery is dead")
 	fs.IntVar(&cfg.WebhookWorkers, "webhook-workers", 4, "webhook attempts in parallel")
@@ -91,7 +97,8 @@ func run(args []string, stderr io.Writer) int {
 	if cfg.StandbyInterval <= 0 || cfg.HeartbeatInterval <= 0 || cfg.RefreshDebounce < 0 || cfg.RefreshMinInterval < 0 ||
 		!(cfg.RefreshMaxShare > 0 && cfg.RefreshMaxShare <= 1) ||
 		cfg.BatchMax < 1 || cfg.BatchWait < 0 || cfg.FactMaxBytes < 1024 || cfg.WebhookTimeout <= 0 ||
-		cfg.WebhookMaxAttempts < 1 || cfg.WebhookWorkers < 1 || cfg.WebhookBackoff <= 0 || cfg.DeliveryPoll <= 0 || cfg.HardDeleteBatch < 0 {
+		cfg.WebhookMaxAttempts < 1 || cfg.WebhookWorkers < 1 || cfg.WebhookBackoff <= 0 || cfg.DeliveryPoll <= 0 || cfg.HardDeleteBatch < 0 ||
+		cfg.DrainInterval <= 0 || cfg.DrainBatch < 1 || cfg.StandbyPoll <= 0 || cfg.HealthMaxUnrecorded <= 0 {
 		log.Error("bad flags: intervals and timeouts must be positive, counts at least 1, -refresh-max-share in (0, 1], -fact-max-bytes at least 1024")
 		return 2
 	}
@@ -122,13 +129,8 @@ func run(args []string, stderr io.Writer) int {
 		}
 		mux := http.NewServeMux()
 		mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-		mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) {
-			ok, why := s.Healthy()
-			if !ok {
-				w.WriteHeader(http.StatusServiceUnavailable)
-			}
-			fmt.Fprintln(w, why)
-		})
+		mux.HandleFunc("/healthz", answer(s.Healthy))
+		mux.HandleFunc("/readyz", answer(s.Ready))
 		srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 		go func() {
 			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -140,7 +142,7 @@ func run(args []string, stderr io.Writer) int {
 			defer cancel()
 			_ = srv.Shutdown(sctx)
 		}()
-		log.Info("serving /healthz and /metrics", "addr", ln.Addr().String())
+		log.Info("serving /healthz, /readyz and /metrics", "addr", ln.Addr().String())
 	}
 
 	if err := s.Run(ctx); err != nil {
@@ -149,6 +151,17 @@ func run(args []string, stderr io.Writer) int {
 	}
 	log.Info("shut down")
 	return 0
+}
+
+// answer serves a check: 200 with its reason when it holds, 503 with it when not.
+func answer(check func() (bool, string)) http.HandlerFunc {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		ok, why := check()
+		if !ok {
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+		fmt.Fprintln(w, why)
+	}
 }
 
 func envOr(name, def string) string {

@@ -17,75 +17,55 @@ var (
 	ErrBatchAlreadyClosed = errors.New("batch already closed")
 )
 
-const auditRecord = `-- name: AuditRecord :batchone
-WITH r AS (
-  SELECT lifecycle.audit_record($1, CAST($2 AS text)::pg_lsn, $3,
-                                $4, $5::jsonb, $6::boolean) AS id
-)
-SELECT coalesce(r.id, 0)::bigint AS audit_event_id,
-       coalesce((SELECT a.action FROM lifecycle.audit_events a WHERE a.id = r.id), '')::text AS action
-FROM r
+const factMessageAdopt = `-- name: FactMessageAdopt :batchone
+SELECT coalesce(lifecycle.fact_message_adopt($1::jsonb, $2), 0)::bigint AS fact_id
 `
 
-type AuditRecordBatchResults struct {
+type FactMessageAdoptBatchResults struct {
 	br     pgx.BatchResults
 	tot    int
 	closed bool
 }
 
-type AuditRecordParams struct {
-	IdempotencyKey string
-	SourceLsn      string
-	SourcePosition int32
-	CommittedAt    time.Time
-	Fact           []byte
-	Verify         bool
+type FactMessageAdoptParams struct {
+	Fact        []byte
+	CommittedAt time.Time
 }
 
-type AuditRecordRow struct {
-	AuditEventID int64
-	Action       string
-}
-
-// The audit row's id and action: id 0 when the fact was recorded before (a replay after a crash),
-// action forged_fact when it did not verify. Batched: the facts of a group commit are sent
-// pipelined, not one round trip each.
-func (q *Queries) AuditRecord(ctx context.Context, arg []AuditRecordParams) *AuditRecordBatchResults {
+// A fact committed as a logical message before migration 035: its id in the outbox, 0 when the
+// message is no fact (it does not verify, or has another shape).
+func (q *Queries) FactMessageAdopt(ctx context.Context, arg []FactMessageAdoptParams) *FactMessageAdoptBatchResults {
 	batch := &pgx.Batch{}
 	for _, a := range arg {
 		vals := []interface{}{
-			a.IdempotencyKey,
-			a.SourceLsn,
-			a.SourcePosition,
-			a.CommittedAt,
 			a.Fact,
-			a.Verify,
+			a.CommittedAt,
 		}
-		batch.Queue(auditRecord, vals...)
+		batch.Queue(factMessageAdopt, vals...)
 	}
 	br := q.db.SendBatch(ctx, batch)
-	return &AuditRecordBatchResults{br, len(arg), false}
+	return &FactMessageAdoptBatchResults{br, len(arg), false}
 }
 
-func (b *AuditRecordBatchResults) QueryRow(f func(int, AuditRecordRow, error)) {
+func (b *FactMessageAdoptBatchResults) QueryRow(f func(int, int64, error)) {
 	defer b.br.Close()
 	for t := 0; t < b.tot; t++ {
-		var i AuditRecordRow
+		var fact_id int64
 		if b.closed {
 			if f != nil {
-				f(t, i, ErrBatchAlreadyClosed)
+				f(t, fact_id, ErrBatchAlreadyClosed)
 			}
 			continue
 		}
 		row := b.br.QueryRow()
-		err := row.Scan(&i.AuditEventID, &i.Action)
+		err := row.Scan(&fact_id)
 		if f != nil {
-			f(t, i, err)
+			f(t, fact_id, err)
 		}
 	}
 }
 
-func (b *AuditRecordBatchResults) Close() error {
+func (b *FactMessageAdoptBatchResults) Close() error {
 	b.closed = true
 	return b.br.Close()
 }

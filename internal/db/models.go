@@ -14,7 +14,7 @@ type LifecycleAuditEvent struct {
 	ID             int64
 	IdempotencyKey string
 	SourceLsn      interface{}
-	SourcePosition int32
+	SourcePosition *int32
 	CommittedAt    time.Time
 	Action         string
 	NamespaceID    *int64
@@ -60,6 +60,13 @@ type LifecycleEffectiveStatesComputed struct {
 	FullPath                        string
 }
 
+// Facts recorded (facts_record) and not yet applied to lifecycle.effective_states (effective_states_apply).
+type LifecycleEffectiveStatesPending struct {
+	ID           int64
+	AuditEventID *int64
+	CreatedAt    time.Time
+}
+
 type LifecycleEvent struct {
 	Name        string
 	TargetState int16
@@ -70,6 +77,18 @@ type LifecycleEvent struct {
 type LifecycleEventSource struct {
 	Event     string
 	FromState int16
+}
+
+// The outbox: one row per committed lifecycle fact not yet recorded as an audit row (fact_emit writes, facts_record deletes).
+type LifecycleFact struct {
+	ID           int64
+	Action       string
+	NamespaceID  *int64
+	TraversalIds []int64
+	FullPath     *string
+	ActorID      *int64
+	Details      []byte
+	WrittenAt    time.Time
 }
 
 type LifecycleFactDeadLetter struct {

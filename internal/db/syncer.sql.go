@@ -13,19 +13,39 @@ import (
 )
 
 const effectiveStatesApply = `-- name: EffectiveStatesApply :one
-SELECT lifecycle.effective_states_apply($1::jsonb[], $2::bigint[])
+SELECT coalesce(a.facts, 0)::int AS facts, coalesce(a.written, 0)::bigint AS written FROM lifecycle.effective_states_apply() a
 `
 
-type EffectiveStatesApplyParams struct {
-	Facts      [][]byte
-	SourceXids []int64
+type EffectiveStatesApplyRow struct {
+	Facts   int32
+	Written int64
 }
 
-func (q *Queries) EffectiveStatesApply(ctx context.Context, arg EffectiveStatesApplyParams) (int64, error) {
-	row := q.db.QueryRow(ctx, effectiveStatesApply, arg.Facts, arg.SourceXids)
-	var effective_states_apply int64
-	err := row.Scan(&effective_states_apply)
-	return effective_states_apply, err
+func (q *Queries) EffectiveStatesApply(ctx context.Context) (EffectiveStatesApplyRow, error) {
+	row := q.db.QueryRow(ctx, effectiveStatesApply)
+	var i EffectiveStatesApplyRow
+	err := row.Scan(&i.Facts, &i.Written)
+	return i, err
+}
+
+const effectiveStatesLag = `-- name: EffectiveStatesLag :one
+SELECT coalesce(extract(epoch FROM clock_timestamp() - min(coalesce(a.committed_at, p.created_at))), 0)::float8 AS lag_seconds,
+       count(*)::bigint AS pending
+FROM lifecycle.effective_states_pending p
+LEFT JOIN lifecycle.audit_events a ON a.id = p.audit_event_id
+`
+
+type EffectiveStatesLagRow struct {
+	LagSeconds float64
+	Pending    int64
+}
+
+// Seconds since the oldest recorded fact not yet applied committed (0: none pending).
+func (q *Queries) EffectiveStatesLag(ctx context.Context) (EffectiveStatesLagRow, error) {
+	row := q.db.QueryRow(ctx, effectiveStatesLag)
+	var i EffectiveStatesLagRow
+	err := row.Scan(&i.LagSeconds, &i.Pending)
+	return i, err
 }
 
 const effectiveStatesRefresh = `-- name: EffectiveStatesRefresh :exec
@@ -37,36 +57,138 @@ func (q *Queries) EffectiveStatesRefresh(ctx context.Context) error {
 	return err
 }
 
-const factDeadLetterRecord = `-- name: FactDeadLetterRecord :one
-SELECT coalesce(lifecycle.fact_dead_letter_record(CAST($1 AS text)::pg_lsn, $2, $3,
-                                                  $4, $5, $6, $7), 0)::bigint AS dead_letter_id
+const factsOldest = `-- name: FactsOldest :one
+SELECT coalesce(min(f.id), 0)::bigint AS fact_id FROM lifecycle.facts f
 `
 
-type FactDeadLetterRecordParams struct {
-	SourceLsn      string
-	SourcePosition int32
-	CommittedAt    time.Time
-	Reason         string
-	Detail         string
-	Payload        []byte
-	PayloadBytes   int64
+// The oldest fact waiting in the outbox (0: none): one that stays oldest is not being recorded.
+func (q *Queries) FactsOldest(ctx context.Context) (int64, error) {
+	row := q.db.QueryRow(ctx, factsOldest)
+	var fact_id int64
+	err := row.Scan(&fact_id)
+	return fact_id, err
 }
 
-// A message with the fact prefix that cannot be an audit row: the dead letter's id, 0 when one was
-// recorded at that source position before (a replay after a crash).
-func (q *Queries) FactDeadLetterRecord(ctx context.Context, arg FactDeadLetterRecordParams) (int64, error) {
-	row := q.db.QueryRow(ctx, factDeadLetterRecord,
-		arg.SourceLsn,
-		arg.SourcePosition,
-		arg.CommittedAt,
-		arg.Reason,
-		arg.Detail,
-		arg.Payload,
-		arg.PayloadBytes,
+const factsRecord = `-- name: FactsRecord :many
+SELECT coalesce(r.fact_id, 0)::bigint AS fact_id, coalesce(r.audit_event_id, 0)::bigint AS audit_event_id,
+       coalesce(r.action, '')::text AS action, r.namespace_id, r.actor_id
+FROM lifecycle.facts_record($1::bigint[], CAST($2 AS text[])::pg_lsn[], $3::int[],
+                            $4::timestamptz[], $5::bigint[]) r
+`
+
+type FactsRecordParams struct {
+	FactIds         []int64
+	SourceLsns      []string
+	SourcePositions []int32
+	CommittedAts    []time.Time
+	SourceXids      []int64
+}
+
+type FactsRecordRow struct {
+	FactID       *int64
+	AuditEventID *int64
+	Action       *string
+	NamespaceID  *int64
+	ActorID      *int64
+}
+
+// Facts of the outbox the stream brought, with their commit position and time; those recorded
+// before (by the drain, or another syncer) are skipped.
+func (q *Queries) FactsRecord(ctx context.Context, arg FactsRecordParams) ([]FactsRecordRow, error) {
+	rows, err := q.db.Query(ctx, factsRecord,
+		arg.FactIds,
+		arg.SourceLsns,
+		arg.SourcePositions,
+		arg.CommittedAts,
+		arg.SourceXids,
 	)
-	var dead_letter_id int64
-	err := row.Scan(&dead_letter_id)
-	return dead_letter_id, err
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []FactsRecordRow{}
+	for rows.Next() {
+		var i FactsRecordRow
+		if err := rows.Scan(
+			&i.FactID,
+			&i.AuditEventID,
+			&i.Action,
+			&i.NamespaceID,
+			&i.ActorID,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const factsRecordPending = `-- name: FactsRecordPending :many
+SELECT coalesce(r.fact_id, 0)::bigint AS fact_id, coalesce(r.audit_event_id, 0)::bigint AS audit_event_id,
+       coalesce(r.action, '')::text AS action, r.namespace_id, r.actor_id
+FROM lifecycle.facts_record_pending($1, make_interval(secs => $2::float8)) r
+`
+
+type FactsRecordPendingParams struct {
+	MaxFacts      int32
+	MinAgeSeconds float64
+}
+
+type FactsRecordPendingRow struct {
+	FactID       *int64
+	AuditEventID *int64
+	Action       *string
+	NamespaceID  *int64
+	ActorID      *int64
+}
+
+// The oldest facts still in the outbox, written at least min_age ago.
+func (q *Queries) FactsRecordPending(ctx context.Context, arg FactsRecordPendingParams) ([]FactsRecordPendingRow, error) {
+	rows, err := q.db.Query(ctx, factsRecordPending, arg.MaxFacts, arg.MinAgeSeconds)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []FactsRecordPendingRow{}
+	for rows.Next() {
+		var i FactsRecordPendingRow
+		if err := rows.Scan(
+			&i.FactID,
+			&i.AuditEventID,
+			&i.Action,
+			&i.NamespaceID,
+			&i.ActorID,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const factsUnrecorded = `-- name: FactsUnrecorded :one
+SELECT count(*)::bigint AS facts,
+       coalesce(extract(epoch FROM clock_timestamp() - min(f.written_at)), 0)::float8 AS oldest_seconds
+FROM lifecycle.facts f
+`
+
+type FactsUnrecordedRow struct {
+	Facts         int64
+	OldestSeconds float64
+}
+
+// How many facts wait in the outbox, and the age in seconds of the oldest (0: none).
+func (q *Queries) FactsUnrecorded(ctx context.Context) (FactsUnrecordedRow, error) {
+	row := q.db.QueryRow(ctx, factsUnrecorded)
+	var i FactsUnrecordedRow
+	err := row.Scan(&i.Facts, &i.OldestSeconds)
+	return i, err
 }
 
 const syncerHeartbeat = `-- name: SyncerHeartbeat :one
@@ -112,7 +234,7 @@ const syncerPublicationEnsure = `-- name: SyncerPublicationEnsure :one
 SELECT lifecycle.syncer_publication_ensure($1)::text AS outcome
 `
 
-// The syncer's calls (sql/006_facts_and_audit.sql holds the rules). LSNs travel as text.
+// The syncer's calls (sql/035_facts_outbox.sql holds the rules). LSNs travel as text.
 func (q *Queries) SyncerPublicationEnsure(ctx context.Context, publicationName string) (string, error) {
 	row := q.db.QueryRow(ctx, syncerPublicationEnsure, publicationName)
 	var outcome string

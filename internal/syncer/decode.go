@@ -10,20 +10,12 @@ import (
 	"unicode/utf8"
 )
 
-// Why a message with the fact prefix becomes a dead letter: lifecycle.fact_dead_letters.reason and
-// the reason label of lifecycle_syncer_dead_letters_total (sql/012_fact_dead_letters.sql).
+// Why a message with the fact prefix is no fact, and is ignored (lifecycle_syncer_messages_ignored_total).
 const (
-	reasonTooLarge     = "too_large"     // over -fact-max-bytes
-	reasonUnreadable   = "unreadable"    // not JSON that jsonb accepts, or nested deeper than factMaxDepth
-	reasonInvalidFact  = "invalid_fact"  // JSON, but not a fact's shape (lifecycle.fact_refusal)
-	reasonRecordFailed = "record_failed" // lifecycle.audit_record failed on it all the same
+	reasonTooLarge    = "too_large"    // over -fact-max-bytes
+	reasonUnreadable  = "unreadable"   // not JSON that jsonb accepts, or nested deeper than factMaxDepth
+	reasonInvalidFact = "invalid_fact" // JSON, but not a fact's shape (lifecycle.fact_refusal)
 )
-
-var deadLetterReasons = []string{reasonTooLarge, reasonUnreadable, reasonInvalidFact, reasonRecordFailed}
-
-// actionForgedFact is the action lifecycle.audit_record records a fact under when its MAC does not
-// verify (not one the schema emits; the action label of lifecycle_syncer_audit_events_total).
-const actionForgedFact = "forged_fact"
 
 const (
 	// Deeper nesting is refused before PostgreSQL's recursive JSON parser sees it. A fact's
@@ -31,30 +23,30 @@ const (
 	factMaxDepth = 64
 	// lifecycle.fact_refusal: an action is a string of 1 to factActionMaxBytes bytes.
 	factActionMaxBytes = 128
-	// What a dead letter keeps of its message (the column's check constraint).
-	deadLetterPayloadMax = 8192
-	// What a dead letter's detail keeps of its explanation.
-	deadLetterDetailMax = 1000
+	// What is kept of a message that is no fact, for tests and logs.
+	refusalPayloadMax = 8192
+	// What is kept of the explanation.
+	refusalDetailMax = 1000
 )
 
-// deadLetter is a message with the fact prefix that cannot be an audit row.
-type deadLetter struct {
+// refusal is a message with the fact prefix that cannot be a fact.
+type refusal struct {
 	reason  string
 	err     error  // the explanation (the detail column)
-	payload []byte // the message's first deadLetterPayloadMax bytes, a copy of its own
+	payload []byte // the message's first refusalPayloadMax bytes, a copy of its own
 	size    int    // the message's whole size
 }
 
-func newDeadLetter(reason string, err error, content []byte) *deadLetter {
-	return &deadLetter{reason: reason, err: err, payload: bytes.Clone(content[:min(len(content), deadLetterPayloadMax)]),
+func newRefusal(reason string, err error, content []byte) *refusal {
+	return &refusal{reason: reason, err: err, payload: bytes.Clone(content[:min(len(content), refusalPayloadMax)]),
 		size: len(content)}
 }
 
 // detail is the explanation as text PostgreSQL takes: valid UTF-8, no NUL, bounded.
-func (d *deadLetter) detail() string {
+func (d *refusal) detail() string {
 	s := strings.ReplaceAll(strings.ToValidUTF8(d.err.Error(), "\uFFFD"), "\x00", `\x00`)
-	if len(s) > deadLetterDetailMax {
-		cut := deadLetterDetailMax
+	if len(s) > refusalDetailMax {
+		cut := refusalDetailMax
 		for cut > 0 && !utf8.RuneStart(s[cut]) {
 			cut--
 		}
@@ -65,32 +57,32 @@ func (d *deadLetter) detail() string {
 
 var errTooDeep = errors.New("nested too deep")
 
-// decodeFact is the one way a message with the fact prefix is read. It accepts exactly what
-// lifecycle.audit_record can record: a payload PostgreSQL's jsonb takes (valid UTF-8 without NUL,
+// decodeFact is the one way a message with the fact prefix (a fact before migration 035) is read.
+// It accepts exactly what lifecycle.fact_message_adopt can adopt: a payload PostgreSQL's jsonb takes (valid UTF-8 without NUL,
 // JSON, no \u0000 escape, no unpaired surrogate escape, every number one numeric can hold) of the
 // shape lifecycle.fact_refusal accepts; and nested at most factMaxDepth deep, no longer than
-// maxBytes. Anything else is returned as a dead letter with its reason (fact.dead), so that no
-// message can make the recording transaction fail. The payload is copied (the receive buffer is
-// reused), and of a dead letter only what it keeps. The checks assume a UTF8 database (a Unicode
+// maxBytes. Anything else is returned with its reason (fact.refused) and ignored, so that no message
+// can make the recording transaction fail. The payload is copied (the receive buffer is
+// reused), and of a refusal only what it keeps. The checks assume a UTF8 database (a Unicode
 // escape above ASCII fails in any other); FuzzFactDecode checks the verdicts against PostgreSQL.
 func decodeFact(content []byte, maxBytes int) fact {
 	if len(content) > maxBytes {
-		return fact{dead: newDeadLetter(reasonTooLarge,
+		return fact{refused: newRefusal(reasonTooLarge,
 			fmt.Errorf("%d bytes, more than the syncer's -fact-max-bytes %d", len(content), maxBytes), content)}
 	}
 	if err := jsonbAccepts(content); err != nil {
-		return fact{dead: newDeadLetter(reasonUnreadable, err, content)}
+		return fact{refused: newRefusal(reasonUnreadable, err, content)}
 	}
 	f, err := factFields(content)
 	if err != nil {
-		return fact{dead: newDeadLetter(reasonInvalidFact, err, content)}
+		return fact{refused: newRefusal(reasonInvalidFact, err, content)}
 	}
 	f.raw = bytes.Clone(content)
 	return f
 }
 
 // factFields reads a fact's fields out of JSON that jsonbAccepts, with lifecycle.fact_refusal's
-// rules: the same verdict, and the values audit_record extracts.
+// rules: the same verdict, and the values fact_message_adopt extracts.
 func factFields(content []byte) (fact, error) {
 	var f fact
 	if c := firstByte(content); c != '{' {

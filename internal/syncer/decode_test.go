@@ -46,12 +46,12 @@ func TestIssuePayloadsDecodeToTheirVerdict(t *testing.T) {
 	for _, c := range issuePayloads {
 		f := decodeFact([]byte(c.payload), decodeMaxBytes)
 		switch {
-		case c.reason == "" && f.dead != nil:
-			t.Errorf("%s: a dead letter (%s: %v), want a fact", c.name, f.dead.reason, f.dead.err)
-		case c.reason != "" && f.dead == nil:
-			t.Errorf("%s: decoded as a fact %+v, want a dead letter (%s)", c.name, f, c.reason)
-		case c.reason != "" && f.dead.reason != c.reason:
-			t.Errorf("%s: a dead letter for %s (%v), want %s", c.name, f.dead.reason, f.dead.err, c.reason)
+		case c.reason == "" && f.refused != nil:
+			t.Errorf("%s: a refusal (%s: %v), want a fact", c.name, f.refused.reason, f.refused.err)
+		case c.reason != "" && f.refused == nil:
+			t.Errorf("%s: decoded as a fact %+v, want a refusal (%s)", c.name, f, c.reason)
+		case c.reason != "" && f.refused.reason != c.reason:
+			t.Errorf("%s: a refusal for %s (%v), want %s", c.name, f.refused.reason, f.refused.err, c.reason)
 		}
 	}
 	f := decodeFact([]byte(issuePayloads[len(issuePayloads)-1].payload), decodeMaxBytes)
@@ -61,23 +61,23 @@ func TestIssuePayloadsDecodeToTheirVerdict(t *testing.T) {
 	}
 }
 
-// A message over the bound is a dead letter without being read: it keeps its first 8192 bytes,
+// A message over the bound is a refusal without being read: it keeps its first 8192 bytes,
 // in a copy of its own, and its whole size.
 func TestAMessageOverTheBoundIsADeadLetterCut(t *testing.T) {
 	payload := []byte(`{"action": "archived", "details": {"blob": "` + strings.Repeat("x", 20000) + `"}}`)
 	f := decodeFact(payload, 1024)
-	if f.dead == nil || f.dead.reason != reasonTooLarge || f.raw != nil {
-		t.Fatalf("decoded %+v, want a too_large dead letter and no fact", f)
+	if f.refused == nil || f.refused.reason != reasonTooLarge || f.raw != nil {
+		t.Fatalf("decoded %+v, want a too_large refusal and no fact", f)
 	}
-	if len(f.dead.payload) != deadLetterPayloadMax || f.dead.size != len(payload) ||
-		!bytes.Equal(f.dead.payload, payload[:deadLetterPayloadMax]) {
-		t.Fatalf("kept %d bytes of %d (size %d), want the first %d", len(f.dead.payload), len(payload), f.dead.size, deadLetterPayloadMax)
+	if len(f.refused.payload) != refusalPayloadMax || f.refused.size != len(payload) ||
+		!bytes.Equal(f.refused.payload, payload[:refusalPayloadMax]) {
+		t.Fatalf("kept %d bytes of %d (size %d), want the first %d", len(f.refused.payload), len(payload), f.refused.size, refusalPayloadMax)
 	}
 	payload[0] = '!'
-	if f.dead.payload[0] != '{' {
-		t.Fatal("the dead letter's payload shares the receive buffer")
+	if f.refused.payload[0] != '{' {
+		t.Fatal("the refusal's payload shares the receive buffer")
 	}
-	if f := decodeFact(payload[:1024], 1024); f.dead != nil && f.dead.reason == reasonTooLarge {
+	if f := decodeFact(payload[:1024], 1024); f.refused != nil && f.refused.reason == reasonTooLarge {
 		t.Fatal("a message of exactly -fact-max-bytes is refused as too large")
 	}
 }
@@ -114,10 +114,10 @@ var fuzzSeeds = []string{
 	"{\"action\": \"a\", \"x\": \"\xed\xa0\x80\"}", "{\"action\": \"a\", \"x\": \"\xc0\xaf\"}", "{\"action\": \"a\", \"x\": \"\xf4\x90\x80\x80\"}",
 }
 
-// FuzzFactDecode: whatever the bytes, decodeFact gives a fact or a dead letter with one of the
+// FuzzFactDecode: whatever the bytes, decodeFact gives a fact or a refusal with one of the
 // fixed reasons and an explanation, never both; too_large exactly when the payload is over the
 // bound, and keeping only its first bytes. With a database (DATABASE_URL), its verdict is
-// PostgreSQL's: a fact is what jsonb takes and lifecycle.audit_record records, with the fields Go
+// PostgreSQL's: a fact is what jsonb takes and lifecycle.fact_message_adopt adopts, with the fields Go
 // read; unreadable is what jsonb refuses (beside the nesting bound, this reader's own); invalid_fact
 // is JSON that jsonb takes and lifecycle.fact_refusal refuses. Run: go test -fuzz FuzzFactDecode.
 func FuzzFactDecode(f *testing.F) {
@@ -144,26 +144,26 @@ func FuzzFactDecode(f *testing.F) {
 // checkDecoded: the properties that need no database.
 func checkDecoded(t *testing.T, payload []byte, got fact) {
 	t.Helper()
-	if tooLarge := got.dead != nil && got.dead.reason == reasonTooLarge; tooLarge != (len(payload) > decodeMaxBytes) {
+	if tooLarge := got.refused != nil && got.refused.reason == reasonTooLarge; tooLarge != (len(payload) > decodeMaxBytes) {
 		t.Fatalf("%d bytes (bound %d): too_large %v", len(payload), decodeMaxBytes, tooLarge)
 	}
-	if got.dead == nil {
+	if got.refused == nil {
 		if !bytes.Equal(got.raw, payload) || len(got.Action) < 1 || len(got.Action) > factActionMaxBytes {
 			t.Fatalf("accepted %q as %+v: want its raw bytes and an action of 1 to %d bytes", payload, got, factActionMaxBytes)
 		}
 		return
 	}
-	d := got.dead
-	if got.raw != nil || !slices.Contains(deadLetterReasons, d.reason) || d.err == nil {
-		t.Fatalf("dead letter of %q: raw %q, reason %q, err %v: want no raw fact, a fixed reason and an explanation",
+	d := got.refused
+	if got.raw != nil || !slices.Contains([]string{reasonTooLarge, reasonUnreadable, reasonInvalidFact}, d.reason) || d.err == nil {
+		t.Fatalf("refusal of %q: raw %q, reason %q, err %v: want no raw fact, a fixed reason and an explanation",
 			payload, got.raw, d.reason, d.err)
 	}
 	if detail := d.detail(); detail == "" || !utf8.ValidString(detail) || strings.ContainsRune(detail, 0) ||
-		len(detail) > deadLetterDetailMax+len("…") {
-		t.Fatalf("dead letter of %q: detail %q is not bounded NUL-free UTF-8", payload, detail)
+		len(detail) > refusalDetailMax+len("…") {
+		t.Fatalf("refusal of %q: detail %q is not bounded NUL-free UTF-8", payload, detail)
 	}
-	if d.size != len(payload) || !bytes.Equal(d.payload, payload[:min(len(payload), deadLetterPayloadMax)]) {
-		t.Fatalf("dead letter of %q keeps %q of %d bytes", payload, d.payload, d.size)
+	if d.size != len(payload) || !bytes.Equal(d.payload, payload[:min(len(payload), refusalPayloadMax)]) {
+		t.Fatalf("refusal of %q keeps %q of %d bytes", payload, d.payload, d.size)
 	}
 }
 
@@ -171,7 +171,7 @@ func checkDecoded(t *testing.T, payload []byte, got fact) {
 // bytes and is converted there, as the syncer's parameter is (text in the database's encoding).
 func checkWithPostgreSQL(t *testing.T, pool *pgxpool.Pool, payload []byte, got fact) {
 	t.Helper()
-	if got.dead != nil && got.dead.reason == reasonTooLarge {
+	if got.refused != nil && got.refused.reason == reasonTooLarge {
 		return // not read: nothing for PostgreSQL to agree with
 	}
 	ctx := context.Background()
@@ -183,16 +183,16 @@ func checkWithPostgreSQL(t *testing.T, pool *pgxpool.Pool, payload []byte, got f
 	}
 	castFails := err != nil
 	switch {
-	case got.dead != nil && got.dead.reason == reasonUnreadable:
-		if !castFails && !errors.Is(got.dead.err, errTooDeep) {
-			t.Fatalf("%q: Go finds it unreadable (%v), PostgreSQL's jsonb takes it", payload, got.dead.err)
+	case got.refused != nil && got.refused.reason == reasonUnreadable:
+		if !castFails && !errors.Is(got.refused.err, errTooDeep) {
+			t.Fatalf("%q: Go finds it unreadable (%v), PostgreSQL's jsonb takes it", payload, got.refused.err)
 		}
-	case got.dead != nil && got.dead.reason == reasonInvalidFact:
+	case got.refused != nil && got.refused.reason == reasonInvalidFact:
 		if castFails || refusal == nil {
-			t.Fatalf("%q: Go finds it JSON but no fact (%v); PostgreSQL: cast error %v, fact_refusal %v", payload, got.dead.err, err, refusal)
+			t.Fatalf("%q: Go finds it JSON but no fact (%v); PostgreSQL: cast error %v, fact_refusal %v", payload, got.refused.err, err, refusal)
 		}
-	case got.dead != nil:
-		t.Fatalf("%q: a dead letter for %s (%v) from the decoder", payload, got.dead.reason, got.dead.err)
+	case got.refused != nil:
+		t.Fatalf("%q: a refusal for %s (%v) from the decoder", payload, got.refused.reason, got.refused.err)
 	case castFails:
 		t.Fatalf("%q: Go accepts it, PostgreSQL's jsonb refuses it: %v", payload, err)
 	case refusal != nil:
@@ -202,44 +202,44 @@ func checkWithPostgreSQL(t *testing.T, pool *pgxpool.Pool, payload []byte, got f
 	}
 }
 
-// checkRecorded records an accepted fact with lifecycle.audit_record, rolled back: it must be
-// recorded (as itself unverified, as forged_fact verified: the MAC cannot be right) with the
-// action, namespace and actor Go read, and audit_record's path of ids must be Go's.
+// checkRecorded adopts an accepted fact with lifecycle.fact_message_adopt, rolled back: signed
+// with the key (as fact_emit signed facts before migration 035), it must be adopted into the
+// outbox with the action, namespace, actor and path of ids Go read; unsigned, it must not be.
 func checkRecorded(t *testing.T, pool *pgxpool.Pool, payload []byte, got fact) {
 	t.Helper()
 	ctx := context.Background()
 	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 		var (
-			plain, verified int64
-			action, forged  string
-			ns, actor       *int64
-			path            []int64
+			signed, unsigned *int64
+			action           string
+			ns, actor        *int64
+			path             []int64
 		)
 		err := tx.QueryRow(ctx, `
 			with f as (select pg_catalog.convert_from($1, 'UTF8')::jsonb as fact)
-			select lifecycle.audit_record('fuzz/0', '0/1', 0, pg_catalog.now(), f.fact, false),
-			       lifecycle.audit_record('fuzz/1', '0/1', 1, pg_catalog.now(), f.fact, true),
-			       array(select pg_catalog.jsonb_array_elements_text(coalesce(f.fact -> 'traversal_ids', '[]'))::bigint)
-			  from f`, payload).Scan(&plain, &verified, &path)
+			select lifecycle.fact_message_adopt(f.fact - 'mac' || pg_catalog.jsonb_build_object('mac', lifecycle.fact_mac(f.fact - 'mac')), pg_catalog.now()),
+			       lifecycle.fact_message_adopt(f.fact - 'mac' || '{"mac": "0"}', pg_catalog.now())
+			  from f`, payload).Scan(&signed, &unsigned)
 		if err != nil {
 			return err
 		}
-		// A statement of its own: the rows audit_record wrote are not in the snapshot of the one that called it.
-		err = tx.QueryRow(ctx, `select a.action, a.namespace_id, a.actor_id, v.action
-			from lifecycle.audit_events a, lifecycle.audit_events v where a.id = $1 and v.id = $2`,
-			plain, verified).Scan(&action, &ns, &actor, &forged)
+		if signed == nil || unsigned != nil {
+			t.Fatalf("%q: adopted signed as %v, unsigned as %v; want a fact id and none", payload, deref(signed), deref(unsigned))
+		}
+		err = tx.QueryRow(ctx, `select f.action, f.namespace_id, f.actor_id, coalesce(f.traversal_ids, '{}') from lifecycle.facts f where f.id = $1`,
+			*signed).Scan(&action, &ns, &actor, &path)
 		if err != nil {
 			return err
 		}
-		if action != got.Action || !equalPtr(ns, got.NamespaceID) || !equalPtr(actor, got.ActorID) || forged != "forged_fact" ||
+		if action != got.Action || !equalPtr(ns, got.NamespaceID) || !equalPtr(actor, got.ActorID) ||
 			!slices.Equal(path, got.Traversal) && !(len(path) == 0 && len(got.Traversal) == 0) {
-			t.Fatalf("%q: recorded action %q namespace %v actor %v path %v (verified: %s); Go read %q %v %v %v",
-				payload, action, deref(ns), deref(actor), path, forged, got.Action, deref(got.NamespaceID), deref(got.ActorID), got.Traversal)
+			t.Fatalf("%q: adopted action %q namespace %v actor %v path %v; Go read %q %v %v %v",
+				payload, action, deref(ns), deref(actor), path, got.Action, deref(got.NamespaceID), deref(got.ActorID), got.Traversal)
 		}
 		return errRollback
 	})
 	if !errors.Is(err, errRollback) {
-		t.Fatalf("%q: Go accepts it, lifecycle.audit_record fails: %v", payload, err)
+		t.Fatalf("%q: Go accepts it, lifecycle.fact_message_adopt fails: %v", payload, err)
 	}
 }
 

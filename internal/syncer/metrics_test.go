@@ -84,8 +84,12 @@ func drain[T any](send func(chan<- T)) []T {
 // event (a vector whose label values were not initialised) fails the test.
 func TestEveryCounterIsExportedAtZeroFromTheStart(t *testing.T) {
 	reg := &recordingRegisterer{Registry: prometheus.NewRegistry()}
-	newMetrics(reg)
+	m := newMetrics(reg)
 	for _, c := range reg.collectors {
+		// The actions are an open set (rows of the database): each appears at its first fact.
+		if c == prometheus.Collector(m.events) {
+			continue
+		}
 		if len(drain(c.Collect)) == 0 {
 			t.Errorf("%v: no series before the first event", drain(c.Describe))
 		}
@@ -115,12 +119,12 @@ func TestEveryCounterIsExportedAtZeroFromTheStart(t *testing.T) {
 		slices.Sort(got[f.GetName()])
 	}
 	want := map[string][]string{
-		"lifecycle_syncer_audit_events_total":       {"forged_fact"},
 		"lifecycle_syncer_transactions_total":       {},
 		"lifecycle_syncer_batches_total":            {},
 		"lifecycle_syncer_reconnects_total":         {},
 		"lifecycle_syncer_slot_recreated_total":     {},
-		"lifecycle_syncer_dead_letters_total":       {"invalid_fact", "record_failed", "too_large", "unreadable"},
+		"lifecycle_syncer_facts_drained_total":      {},
+		"lifecycle_syncer_messages_ignored_total":   {},
 		"lifecycle_syncer_webhook_deliveries_total": {"dead", "delivered", "failed", "pending"},
 		"lifecycle_syncer_async_operations_total": {"delete_now/deleted", "delete_now/failed", "delete_now/skipped",
 			"transfer/completed", "transfer/error", "transfer/failed", "transfer/noop"},

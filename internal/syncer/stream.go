@@ -1,17 +1,20 @@
 // Package syncer turns committed lifecycle facts into audit rows, notifications and webhook
-// deliveries, exactly once (docs/design.md §6). The facts are transactional logical messages the SQL
-// triggers emit (sql/006_facts_and_audit.sql); this package reads them from a persistent logical
-// replication slot (pgoutput), records each source transaction's facts together with its commit
-// position in one transaction, and reports to the server only what it has recorded. Beside the
-// stream it delivers webhooks, runs the asynchronous half of transfers and "delete now", and
-// keeps lifecycle.effective_states current.
+// deliveries, exactly once (docs/design.md §6). The facts are rows of lifecycle.facts, an outbox
+// the SQL triggers write in the change's own transaction (sql/035_facts_outbox.sql), where they
+// stay until lifecycle.facts_record writes their audit rows and deletes them: a promoted standby
+// holds every fact not yet recorded. This package learns of them fast from a persistent logical
+// replication slot (pgoutput, a publication of the outbox's inserts), with their commit position
+// and time, and drains what the stream did not bring. One syncer is active, the holder of the
+// slot; others wait as standbys and take over when it goes. Beside the stream it delivers
+// webhooks, runs the asynchronous half of transfers and "delete now", and keeps
+// lifecycle.effective_states current.
 package syncer
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -25,30 +28,38 @@ import (
 )
 
 const (
+	// The prefix of the logical messages facts were before migration 035: those still in the slot
+	// at the upgrade are adopted into the outbox (lifecycle.fact_message_adopt).
 	factPrefix = "nslifecycle.fact"
-	// pgoutput's protocol 1: whole transactions, sent at commit. Not protocol 2's streaming: on
-	// PostgreSQL 15 a streamed message carries the top-level transaction's id even when a
-	// subtransaction emitted it, so a fact of a rolled-back savepoint could not be told from a
-	// kept one (docs/operations.md, replication-slot care).
+	// The outbox, the one table the syncer's publication publishes (its inserts).
+	factsTable = "lifecycle.facts"
+	// pgoutput's protocol 1: whole transactions, sent at commit (a rolled-back savepoint's rows
+	// are not sent at all).
 	protoVersion = "1"
 )
 
-// fact is one fact message, as emitted by lifecycle.fact_emit (decodeFact reads it), or a message
-// with the fact prefix that cannot be one (dead).
+// fact is one message with the fact prefix, as lifecycle.fact_emit emitted it before migration 035
+// (decodeFact reads it), or one that cannot be a fact (refused: ignored).
 type fact struct {
 	Action      string
 	NamespaceID *int64
 	ActorID     *int64
 	Traversal   []int64
 	raw         []byte
-	seen        bool        // synthesized from what the replication protocol itself showed (not a message)
-	dead        *deadLetter // not a fact: recorded as a dead letter
+	refused     *refusal // not a fact: ignored
 }
 
 // sourceTx is a source transaction being received: its facts, kept until its commit arrives.
 type sourceTx struct {
-	xid   uint32 // its transaction id, as logical decoding gives it
-	facts []fact
+	xid     uint32 // its transaction id, as logical decoding gives it
+	entries []entry
+}
+
+// entry is one fact of a source transaction, at its position there: a row of the outbox (id), or
+// a message from before migration 035 (legacy).
+type entry struct {
+	id     int64
+	legacy *fact
 }
 
 // stream is one replication session, in two goroutines joined by a bounded queue: the receiver
@@ -61,9 +72,10 @@ type stream struct {
 	s         *Syncer
 	conn      *pgconn.PgConn
 	relations map[uint32]string
-	tx        *sourceTx     // non-nil between Begin and Commit: something is in flight
-	from      pglogrepl.LSN // where the session started: a transaction ending at or before it was recorded before
-	acked     pglogrepl.LSN // the position confirmed to the server (the receiver's)
+	idColumn  map[uint32]int // the position of id among the columns of an outbox relation
+	tx        *sourceTx      // non-nil between Begin and Commit: something is in flight
+	from      pglogrepl.LSN  // where the session started: a transaction ending at or before it was recorded before
+	acked     pglogrepl.LSN  // the position confirmed to the server (the receiver's)
 	queue     chan committed
 	// Source transactions queued or being recorded, and the end of the last one recorded: the
 	// recorder's, read by the receiver. Nothing is confirmed to the server before it is recorded.
@@ -78,17 +90,27 @@ type committed struct {
 	received time.Time
 }
 
-// streamOnce connects, makes sure the publication and the slot exist, and consumes the slot until
-// ctx ends (nil) or the session fails (the error; the caller reconnects).
+// errStandby: another syncer holds the slot; this one waits as its standby.
+var errStandby = errors.New("the slot is held by another syncer")
+
+// streamOnce connects, makes sure the publication and the slot exist, takes the slot (errStandby
+// when another syncer holds it) and consumes it until ctx ends (nil) or the session fails (the
+// error; the caller reconnects). While it holds the slot this syncer is the active one: it also
+// drains the outbox and keeps lifecycle.effective_states.
 func (s *Syncer) streamOnce(ctx context.Context) error {
 	q := db.New(s.pool)
+	// Asked first on an ordinary connection: a standby trying START_REPLICATION every second
+	// would put an ERROR in the server's log each time.
+	if slot, err := q.SyncerSlotLag(ctx, s.cfg.Slot); err == nil && slot.Active != nil && *slot.Active {
+		return errStandby
+	}
 	switch outcome, err := q.SyncerPublicationEnsure(ctx, s.cfg.Publication); {
 	case err != nil:
 		return fmt.Errorf("publication %s: %w", s.cfg.Publication, nslifecycle.FromDB(err))
 	case outcome == "created":
 		s.log.Info("publication created", "publication", s.cfg.Publication)
 	case outcome == "altered":
-		s.log.Warn("publication had been changed; its tables and operations were set back", "publication", s.cfg.Publication)
+		s.log.Info("publication set to the inserts into "+factsTable, "publication", s.cfg.Publication)
 	}
 
 	recorded, err := s.recordedLSN(ctx)
@@ -116,16 +138,17 @@ func (s *Syncer) streamOnce(ctx context.Context) error {
 			"messages 'true'",
 		},
 	})
+	if pgErr := (*pgconn.PgError)(nil); errors.As(err, &pgErr) && pgErr.Code == "55006" {
+		return errStandby // taken between the look and the start
+	}
 	if err != nil {
 		return fmt.Errorf("start replication from %s: %w", recorded, err)
 	}
-	s.metrics.connected.Set(1)
-	defer s.metrics.connected.Set(0)
-	s.setConnected(true)
-	defer s.setConnected(false)
-	s.log.Info("streaming", "slot", s.cfg.Slot, "publication", s.cfg.Publication, "from", recorded.String())
+	s.setActive(true)
+	defer s.setActive(false)
+	s.log.Info("streaming: this syncer is the active one", "slot", s.cfg.Slot, "publication", s.cfg.Publication, "from", recorded.String())
 
-	st := &stream{s: s, conn: conn, relations: map[uint32]string{}, from: recorded, acked: recorded,
+	st := &stream{s: s, conn: conn, relations: map[uint32]string{}, idColumn: map[uint32]int{}, from: recorded, acked: recorded,
 		queue: make(chan committed, s.cfg.BatchMax)}
 	st.recorded.Store(uint64(recorded))
 	return st.run(ctx)
@@ -143,8 +166,7 @@ func (s *Syncer) recordedLSN(ctx context.Context) (pglogrepl.LSN, error) {
 	return pglogrepl.ParseLSN(text)
 }
 
-// ensureSlot creates the slot when it is missing. A missing slot after progress was recorded means
-// facts were lost (the slot was dropped): say so loudly.
+// ensureSlot creates the slot when it is missing (errStandby when another syncer just did).
 func (s *Syncer) ensureSlot(ctx context.Context, conn *pgconn.PgConn, recorded pglogrepl.LSN) error {
 	slot, err := db.New(s.pool).SyncerSlotGet(ctx, s.cfg.Slot)
 	if err == nil {
@@ -160,12 +182,17 @@ func (s *Syncer) ensureSlot(ctx context.Context, conn *pgconn.PgConn, recorded p
 	}
 	res, err := pglogrepl.CreateReplicationSlot(ctx, conn, s.cfg.Slot, "pgoutput",
 		pglogrepl.CreateReplicationSlotOptions{Mode: pglogrepl.LogicalReplication, SnapshotAction: "NOEXPORT_SNAPSHOT"})
+	if pgErr := (*pgconn.PgError)(nil); errors.As(err, &pgErr) && pgErr.Code == "42710" {
+		return errStandby // another syncer created it first
+	}
 	if err != nil {
 		return fmt.Errorf("create slot %s: %w", s.cfg.Slot, err)
 	}
 	if recorded != 0 {
+		// After a failover (PostgreSQL 15 copies no logical slot to a standby) or a dropped slot.
+		// Nothing is lost: the facts committed meanwhile wait in the outbox, and the drain records them.
 		s.metrics.slotRecreated.Inc()
-		s.log.Error("REPLICATION SLOT WAS MISSING and has been recreated: lifecycle changes committed between the last recorded position and now were NOT audited",
+		s.log.Warn("replication slot was missing and has been created again; the facts committed meanwhile are recorded from "+factsTable,
 			"slot", s.cfg.Slot, "last_recorded", recorded.String(), "new_slot_starts_at", res.ConsistentPoint)
 	} else {
 		s.log.Info("replication slot created", "slot", s.cfg.Slot, "starts_at", res.ConsistentPoint)
@@ -187,10 +214,19 @@ func (st *stream) run(ctx context.Context) error {
 		}
 		recorder <- err
 	}()
+	drained := make(chan struct{})
+	go func() {
+		defer close(drained)
+		s.drain(rctx)
+	}()
+	// What the last active syncer recorded and did not apply is applied now.
+	s.refresher.wake()
 	err := st.receive(rctx)
 	// Nothing half-recorded: a source transaction is queued only once its commit has arrived,
 	// and recorded whole or not at all. What is queued is recorded before the recorder ends.
 	close(st.queue)
+	cancel(nil)
+	<-drained
 	if rerr := <-recorder; rerr != nil {
 		return rerr
 	}
@@ -271,6 +307,24 @@ func (st *stream) apply(ctx context.Context, msg pglogrepl.Message) error {
 		st.tx = &sourceTx{xid: m.Xid}
 	case *pglogrepl.RelationMessage:
 		st.relations[m.RelationID] = m.Namespace + "." + m.RelationName
+		delete(st.idColumn, m.RelationID)
+		for i, c := range m.Columns {
+			if c.Name == "id" {
+				st.idColumn[m.RelationID] = i
+			}
+		}
+	case *pglogrepl.InsertMessage:
+		// A fact: a row of the outbox (the publication publishes nothing else). Its id is all
+		// the syncer takes from the stream; facts_record reads the row itself.
+		col, ok := st.idColumn[m.RelationID]
+		if st.tx == nil || st.relations[m.RelationID] != factsTable || !ok || m.Tuple == nil || col >= len(m.Tuple.Columns) {
+			return nil
+		}
+		id, err := strconv.ParseInt(string(m.Tuple.Columns[col].Data), 10, 64)
+		if err != nil {
+			return fmt.Errorf("decode the id of a row of %s: %w", factsTable, err)
+		}
+		st.tx.entries = append(st.tx.entries, entry{id: id})
 	case *pglogrepl.LogicalDecodingMessage:
 		if !m.Transactional {
 			// A heartbeat (or another producer's message) outside any transaction.
@@ -282,27 +336,19 @@ func (st *stream) apply(ctx context.Context, msg pglogrepl.Message) error {
 		if st.tx == nil || m.Prefix != factPrefix {
 			return nil
 		}
-		// Anyone may emit a message with this prefix: whatever it holds, it becomes a fact that
-		// lifecycle.audit_record can record, or a dead letter. decodeFact copies what it keeps: the
-		// message lives in the connection's receive buffer, reused by the next one, and the
-		// transaction's facts are kept until its commit arrives.
-		st.tx.facts = append(st.tx.facts, decodeFact(m.Content, st.s.cfg.FactMaxBytes))
-	case *pglogrepl.TruncateMessage:
-		// A TRUNCATE fires no row triggers; the publication is how it is seen. It is a fact too.
-		if st.tx == nil {
+		// A fact of before migration 035, or anything anyone emitted with the prefix since:
+		// adopted if it verifies, ignored if not. decodeFact copies what it keeps: the message
+		// lives in the connection's receive buffer, reused by the next one.
+		f := decodeFact(m.Content, st.s.cfg.FactMaxBytes)
+		if f.refused != nil {
+			st.s.metrics.messagesIgnored.Inc()
 			return nil
 		}
-		var tables []string
-		for _, id := range m.RelationIDs {
-			tables = append(tables, st.relations[id])
-		}
-		raw, _ := json.Marshal(map[string]any{"action": "table_truncated", "details": map[string]any{
-			"tables": tables, "cascade": m.Option&1 != 0, "restart_identity": m.Option&2 != 0}})
-		st.tx.facts = append(st.tx.facts, fact{Action: "table_truncated", raw: raw, seen: true})
+		st.tx.entries = append(st.tx.entries, entry{legacy: &f})
 	case *pglogrepl.CommitMessage:
 		tx := st.tx
 		st.tx = nil
-		if tx == nil {
+		if tx == nil || len(tx.entries) == 0 {
 			return nil
 		}
 		if m.TransactionEndLSN <= st.from {
@@ -339,7 +385,7 @@ func (st *stream) record() error {
 			return nil
 		}
 		batch = append(batch[:0], first)
-		facts := len(first.tx.facts)
+		facts := len(first.tx.entries)
 		var wait *time.Timer
 	collect:
 		for len(batch) < s.cfg.BatchMax && facts < 10*s.cfg.BatchMax {
@@ -364,7 +410,7 @@ func (st *stream) record() error {
 				break // closed: record what is in hand; the next receive ends the loop
 			}
 			batch = append(batch, c)
-			facts += len(c.tx.facts)
+			facts += len(c.tx.entries)
 		}
 		if wait != nil {
 			wait.Stop()
@@ -395,220 +441,96 @@ func (st *stream) sendStatus(ctx context.Context) error {
 }
 
 // record writes the facts of a batch of source transactions and the end position of the last one
-// in one transaction: all or none (a crash replays the batch from the last recorded position, and
-// the idempotency keys skip what a replay sees twice). The facts go pipelined, in one round trip,
-// and one commit, so one WAL flush, covers the whole batch. A message that is no fact is recorded
-// as a dead letter in the same transaction. When the batch fails all the same, for a reason that
-// running it again would not cure (not a lost connection, a deadlock, a shutdown: those end the
-// session, which reconnects and gets the batch again), it is recorded again fact by fact, a fact
-// that fails becoming a dead letter: what anyone emits can hold the stream up for one batch, never
-// for ever. Afterwards, outside it, the asynchronous work the facts ask for is queued.
+// in one transaction: all or none. A crash replays the batch from the last recorded position, and
+// the facts recorded meanwhile are gone from the outbox, so nothing is recorded twice. Messages
+// from before migration 035 are adopted into the outbox first, in the same transaction. A batch
+// that fails ends the session, which reconnects and gets it again; its facts wait in the outbox
+// meanwhile (and /healthz says so once they are old). Afterwards, outside it, the asynchronous
+// work the facts ask for is queued.
 func (s *Syncer) record(ctx context.Context, batch []committed) error {
 	// The batch in hand is finished even when shutdown has begun.
 	ctx = context.WithoutCancel(ctx)
 	last := batch[len(batch)-1].commit
-	var items []item
-	for t := range batch {
-		for i := range batch[t].tx.facts {
-			items = append(items, item{c: &batch[t], i: i})
-		}
-	}
-	var outcomes []outcome
+	var recorded []recordedFact
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) (err error) {
-		outcomes, err = s.recordBatch(ctx, tx, items, last)
-		return err
-	})
-	if err != nil && !nslifecycle.Transient(err) {
-		s.log.Error("recording a batch failed; recording it again fact by fact, a fact that fails as a dead letter",
-			"err", err, "from", batch[0].commit.CommitLSN.String(), "to", last.CommitLSN.String(), "facts", len(items))
-		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) (err error) {
-			outcomes, err = s.recordEach(ctx, tx, items, last)
+		recorded, err = s.recordBatch(ctx, tx, batch)
+		if err != nil {
 			return err
-		})
-	}
+		}
+		return s.saveProgress(ctx, db.New(tx), last)
+	})
 	if err != nil {
-		return err
+		return fmt.Errorf("record %d source transactions from %s to %s: %w", len(batch), batch[0].commit.CommitLSN,
+			last.CommitLSN, nslifecycle.FromDB(err))
 	}
 	s.metrics.batches.Inc()
 	s.metrics.batchSize.Observe(float64(len(batch)))
-	var changed time.Time // the first source transaction that changed something
-	var facts [][]byte    // and the facts recorded
-	var xids []int64      // and the transactions they came from
-	var lastTx *sourceTx
-	for k, it := range items {
-		f, o := it.fact(), outcomes[k]
-		switch {
-		case o.dead != nil:
-			if o.fresh {
-				s.metrics.deadLetters.WithLabelValues(o.dead.reason).Inc()
-				s.log.Warn("a message with the fact prefix was recorded as a dead letter (lifecycle.fact_dead_letters)",
-					"lsn", it.c.commit.CommitLSN.String(), "position", it.i, "reason", o.dead.reason, "detail", o.dead.detail(),
-					"bytes", o.dead.size)
-			}
-			continue
-		case o.forged:
-			// Not emitted by this schema: recorded as such, and acted on by no one.
-			s.log.Warn("a fact message that does not verify was recorded as forged_fact", "lsn", it.c.commit.CommitLSN.String(),
-				"claimed_action", f.Action, "audit_event_id", o.auditEventID)
-			s.metrics.events.WithLabelValues(actionForgedFact).Inc()
-			continue
-		}
-		s.metrics.events.WithLabelValues(f.Action).Inc()
-		s.afterFact(*f)
-		if changed.IsZero() {
-			changed = it.c.commit.CommitTime
-		}
-		facts = append(facts, f.raw)
-		if it.c.tx != lastTx {
-			lastTx = it.c.tx
-			xids = append(xids, int64(lastTx.xid))
-		}
-	}
 	for _, c := range batch {
 		s.metrics.transactions.Inc()
 		s.metrics.commitToAudit.Observe(time.Since(c.commit.CommitTime).Seconds())
 	}
 	s.metrics.lastCommit.Set(float64(last.CommitTime.UnixNano()) / 1e9)
-	// Every recorded fact goes to the update of lifecycle.effective_states (no list here of which
-	// facts matter to it: effective_states_apply decides); the facts of many batches share one.
-	if !changed.IsZero() {
-		s.refresher.changed(changed, xids, facts...)
-	}
+	s.recorded(recorded, false)
 	return nil
 }
 
-// item is one fact of a batch: its source transaction, and its position there.
-type item struct {
-	c *committed
-	i int
-}
+// recordChunk bounds the facts of one call of facts_record: a burst of 50,000 facts in one source
+// transaction is recorded in a few statements of bounded memory.
+const recordChunk = 10_000
 
-func (it item) fact() *fact { return &it.c.tx.facts[it.i] }
-
-// outcome is what recording one fact did, acted on once its batch has committed.
-type outcome struct {
-	forged       bool        // recorded as forged_fact
-	auditEventID int64       // of the forged_fact row (0: recorded before)
-	dead         *deadLetter // recorded as a dead letter (its own reason, or the error that failed it)
-	fresh        bool        // the dead letter was recorded now, not before
-}
-
-// recordBatch records a batch's facts, its dead letters and its progress in tx, the facts
-// pipelined.
-func (s *Syncer) recordBatch(ctx context.Context, tx pgx.Tx, items []item, last *pglogrepl.CommitMessage) ([]outcome, error) {
+// recordBatch adopts the batch's messages from before migration 035 (pipelined) and records its
+// facts with their commit positions and times, in tx.
+func (s *Syncer) recordBatch(ctx context.Context, tx pgx.Tx, batch []committed) ([]recordedFact, error) {
 	q := db.New(tx)
-	outcomes := make([]outcome, len(items))
 	var (
-		params []db.AuditRecordParams
-		from   []int // the item of each fact sent
+		adopt   []db.FactMessageAdoptParams
+		adopted []int // the position in p.FactIds of each message adopted
+		p       db.FactsRecordParams
 	)
-	for k, it := range items {
-		if f := it.fact(); f.dead != nil {
-			fresh, err := s.recordDeadLetter(ctx, q, it, f.dead)
-			if err != nil {
-				return nil, err
+	for _, c := range batch {
+		for i, e := range c.tx.entries {
+			p.FactIds = append(p.FactIds, e.id)
+			p.SourceLsns = append(p.SourceLsns, c.commit.CommitLSN.String())
+			p.SourcePositions = append(p.SourcePositions, int32(i))
+			p.CommittedAts = append(p.CommittedAts, c.commit.CommitTime)
+			if e.legacy != nil {
+				adopt = append(adopt, db.FactMessageAdoptParams{Fact: e.legacy.raw, CommittedAt: c.commit.CommitTime})
+				adopted = append(adopted, len(p.FactIds)-1)
 			}
-			outcomes[k] = outcome{dead: f.dead, fresh: fresh}
-			continue
 		}
-		params = append(params, auditRecordParams(it))
-		from = append(from, k)
+		p.SourceXids = append(p.SourceXids, int64(c.tx.xid))
 	}
-	if len(params) > 0 {
+	if len(adopt) > 0 {
 		var failed error
-		results := q.AuditRecord(ctx, params)
-		results.QueryRow(func(j int, rec db.AuditRecordRow, err error) {
-			it := items[from[j]]
-			switch {
-			case failed != nil:
-			case err != nil:
-				failed = fmt.Errorf("record fact %d of %s: %w", it.i, it.c.commit.CommitLSN, nslifecycle.FromDB(err))
-			case rec.Action == actionForgedFact:
-				outcomes[from[j]] = outcome{forged: true, auditEventID: rec.AuditEventID}
+		results := q.FactMessageAdopt(ctx, adopt)
+		results.QueryRow(func(j int, id int64, err error) {
+			if err != nil && failed == nil {
+				failed = fmt.Errorf("adopt a fact message of before migration 035: %w", err)
+			}
+			p.FactIds[adopted[j]] = id // 0: no fact, skipped below
+			if id == 0 {
+				s.metrics.messagesIgnored.Inc()
 			}
 		})
 		if err := results.Close(); err != nil && failed == nil {
-			failed = fmt.Errorf("record facts: %w", nslifecycle.FromDB(err))
+			failed = err
 		}
 		if failed != nil {
 			return nil, failed
 		}
 	}
-	return outcomes, s.saveProgress(ctx, q, last)
-}
-
-// recordEach records a batch that failed as a whole again, each fact in a savepoint of its own: a
-// fact that fails for a reason of its own (not a transient one, which ends the attempt) becomes a
-// dead letter with the error as its detail.
-func (s *Syncer) recordEach(ctx context.Context, tx pgx.Tx, items []item, last *pglogrepl.CommitMessage) ([]outcome, error) {
-	q := db.New(tx)
-	outcomes := make([]outcome, len(items))
-	for k, it := range items {
-		f := it.fact()
-		if f.dead != nil {
-			fresh, err := s.recordDeadLetter(ctx, q, it, f.dead)
-			if err != nil {
-				return nil, err
-			}
-			outcomes[k] = outcome{dead: f.dead, fresh: fresh}
-			continue
-		}
-		sp, err := tx.Begin(ctx) // a savepoint
+	var recorded []recordedFact
+	for from := 0; from < len(p.FactIds); from += recordChunk {
+		to := min(from+recordChunk, len(p.FactIds))
+		rows, err := q.FactsRecord(ctx, db.FactsRecordParams{FactIds: p.FactIds[from:to], SourceLsns: p.SourceLsns[from:to],
+			SourcePositions: p.SourcePositions[from:to], CommittedAts: p.CommittedAts[from:to], SourceXids: p.SourceXids})
 		if err != nil {
 			return nil, err
 		}
-		var rec db.AuditRecordRow
-		results := db.New(sp).AuditRecord(ctx, []db.AuditRecordParams{auditRecordParams(it)})
-		results.QueryRow(func(_ int, r db.AuditRecordRow, e error) { rec, err = r, e })
-		if cerr := results.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			if err := sp.Commit(ctx); err != nil {
-				return nil, err
-			}
-			outcomes[k] = outcome{forged: rec.Action == actionForgedFact, auditEventID: rec.AuditEventID}
-			continue
-		}
-		if rerr := sp.Rollback(ctx); rerr != nil {
-			return nil, rerr
-		}
-		if nslifecycle.Transient(err) {
-			return nil, fmt.Errorf("record fact %d of %s: %w", it.i, it.c.commit.CommitLSN, nslifecycle.FromDB(err))
-		}
-		dead := newDeadLetter(reasonRecordFailed, nslifecycle.FromDB(err), f.raw)
-		fresh, err := s.recordDeadLetter(ctx, q, it, dead)
-		if err != nil {
-			return nil, err
-		}
-		outcomes[k] = outcome{dead: dead, fresh: fresh}
+		recorded = append(recorded, recordedFacts(rows)...)
+		p.SourceXids = nil // visible once waited for
 	}
-	return outcomes, s.saveProgress(ctx, q, last)
-}
-
-func auditRecordParams(it item) db.AuditRecordParams {
-	c, f := it.c, it.fact()
-	return db.AuditRecordParams{
-		IdempotencyKey: fmt.Sprintf("%s/%d", c.commit.CommitLSN, it.i),
-		SourceLsn:      c.commit.CommitLSN.String(),
-		SourcePosition: int32(it.i),
-		CommittedAt:    c.commit.CommitTime,
-		Fact:           f.raw,
-		Verify:         !f.seen,
-	}
-}
-
-// recordDeadLetter records a dead letter at its fact's source position; fresh is false when one
-// was recorded there before (a replay).
-func (s *Syncer) recordDeadLetter(ctx context.Context, q *db.Queries, it item, d *deadLetter) (fresh bool, err error) {
-	id, err := q.FactDeadLetterRecord(ctx, db.FactDeadLetterRecordParams{
-		SourceLsn: it.c.commit.CommitLSN.String(), SourcePosition: int32(it.i), CommittedAt: it.c.commit.CommitTime,
-		Reason: d.reason, Detail: d.detail(), Payload: d.payload, PayloadBytes: int64(d.size),
-	})
-	if err != nil {
-		return false, fmt.Errorf("record dead letter %d of %s: %w", it.i, it.c.commit.CommitLSN, nslifecycle.FromDB(err))
-	}
-	return id != 0, nil
+	return recorded, nil
 }
 
 // saveProgress records the end of the batch's last source transaction.
@@ -618,14 +540,50 @@ func (s *Syncer) saveProgress(ctx context.Context, q *db.Queries, last *pglogrep
 	})
 }
 
+// recorded acts on facts just recorded (drained: from the outbox, not brought by the stream):
+// counts them, queues the asynchronous work they ask for, and has lifecycle.effective_states
+// updated (which facts matter to it is decided in effective_states_apply, not here).
+func (s *Syncer) recorded(rows []recordedFact, drained bool) {
+	for _, r := range rows {
+		s.metrics.events.WithLabelValues(r.action).Inc()
+		s.afterFact(r)
+	}
+	if drained {
+		s.metrics.drained.Add(float64(len(rows)))
+	}
+	if len(rows) > 0 {
+		s.refresher.wake()
+	}
+}
+
 // afterFact queues what a recorded fact asks for: a transfer to move, a "delete now" to carry out
 // (the sweeper's own deletions it carries out itself).
-func (s *Syncer) afterFact(f fact) {
+func (s *Syncer) afterFact(f recordedFact) {
 	switch {
 	case s.cfg.NoAsync:
-	case f.Action == "transfer_started" && f.NamespaceID != nil:
-		s.async.enqueue(job{kind: "transfer", namespaceID: *f.NamespaceID})
-	case f.Action == "deletion_started" && f.NamespaceID != nil && f.ActorID != nil:
-		s.async.enqueue(job{kind: "delete_now", namespaceID: *f.NamespaceID})
+	case f.action == "transfer_started" && f.namespaceID != nil:
+		s.async.enqueue(job{kind: "transfer", namespaceID: *f.namespaceID})
+	case f.action == "deletion_started" && f.namespaceID != nil && f.actorID != nil:
+		s.async.enqueue(job{kind: "delete_now", namespaceID: *f.namespaceID})
 	}
+}
+
+// recordedFact is what the syncer acts on of a fact lifecycle.facts_record recorded.
+type recordedFact struct {
+	action               string
+	namespaceID, actorID *int64
+}
+
+// recordedFacts converts the rows of facts_record and facts_record_pending (one shape, two sqlc
+// types, whose columns sqlc cannot tell are never null) at one place.
+func recordedFacts[T db.FactsRecordRow | db.FactsRecordPendingRow](rows []T) []recordedFact {
+	out := make([]recordedFact, len(rows))
+	for i, r := range rows {
+		row := db.FactsRecordRow(r)
+		if row.Action != nil {
+			out[i].action = *row.Action
+		}
+		out[i].namespaceID, out[i].actorID = row.NamespaceID, row.ActorID
+	}
+	return out
 }

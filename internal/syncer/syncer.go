@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -18,25 +21,29 @@ import (
 
 // Config is the syncer's settings (cmd/syncer's flags).
 type Config struct {
-	DatabaseURL        string        // also the replication connection's (replication=database is added)
-	Slot               string        // the persistent logical slot
-	Publication        string        // the publication (TRUNCATE of the fact tables)
-	StandbyInterval    time.Duration // how often the confirmed position is reported at the least
-	HeartbeatInterval  time.Duration // non-transactional message that keeps an idle slot moving
-	RefreshDebounce    time.Duration // lifecycle.effective_states is updated this long after changes
-	RefreshMinInterval time.Duration // at least this long from the end of one update to the start of the next
-	RefreshMaxShare    float64       // and long enough that updating takes at most this share of the time (0 or 1: no cap)
-	BatchMax           int           // source transactions recorded in one transaction of ours at most
-	BatchWait          time.Duration // how long the first of a batch waits for more
-	FactMaxBytes       int           // a message with the fact prefix larger than this is a dead letter, unread
-	WebhookTimeout     time.Duration
-	WebhookMaxAttempts int
-	WebhookBackoff     time.Duration // first retry after this (doubling, jittered, at most an hour)
-	WebhookWorkers     int
-	DeliveryPoll       time.Duration
-	HealthMaxLagBytes  int64
-	HardDeleteBatch    int  // rows per hard-delete batch of a "delete now"; 0: lifecycle.settings
-	NoAsync            bool // leave transfers and "delete now" to others (the sweeper's recovery, a client)
+	DatabaseURL         string        // also the replication connection's (replication=database is added)
+	Slot                string        // the persistent logical slot
+	Publication         string        // the publication (the inserts into lifecycle.facts)
+	StandbyInterval     time.Duration // how often the confirmed position is reported at the least
+	HeartbeatInterval   time.Duration // non-transactional message that keeps an idle slot moving
+	RefreshDebounce     time.Duration // lifecycle.effective_states is updated this long after changes
+	RefreshMinInterval  time.Duration // at least this long from the end of one update to the start of the next
+	RefreshMaxShare     float64       // and long enough that updating takes at most this share of the time (0 or 1: no cap)
+	BatchMax            int           // source transactions recorded in one transaction of ours at most
+	BatchWait           time.Duration // how long the first of a batch waits for more
+	FactMaxBytes        int           // a message with the fact prefix larger than this is ignored, unread
+	DrainInterval       time.Duration // how often the outbox is drained of what the stream did not bring
+	DrainBatch          int           // facts recorded per transaction of a drain
+	StandbyPoll         time.Duration // how often a standby looks whether the slot is free
+	HealthMaxUnrecorded time.Duration // /healthz fails while a fact has waited in the outbox longer than this
+	WebhookTimeout      time.Duration
+	WebhookMaxAttempts  int
+	WebhookBackoff      time.Duration // first retry after this (doubling, jittered, at most an hour)
+	WebhookWorkers      int
+	DeliveryPoll        time.Duration
+	HealthMaxLagBytes   int64
+	HardDeleteBatch     int  // rows per hard-delete batch of a "delete now"; 0: lifecycle.settings
+	NoAsync             bool // leave transfers and "delete now" to others (the sweeper's recovery, a client)
 }
 
 // Syncer is the long-running service.
@@ -52,8 +59,13 @@ type Syncer struct {
 
 	mu          sync.Mutex
 	connected   bool
+	active      bool // holding the slot
+	standby     bool // waiting for the slot another syncer holds
+	drained     bool // the outbox was drained since this syncer became active
 	lastContact time.Time
 	lagBytes    int64
+	unrecorded  float64       // age in seconds of the oldest fact in the outbox (0: none)
+	applyLag    atomic.Uint64 // math.Float64bits of the effective-state lag
 }
 
 // New prepares a syncer; Run starts it. Its metrics are registered on reg.
@@ -64,7 +76,7 @@ func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger, reg prometheus.Regist
 	s.refresher = newRefresher(s)
 	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "lifecycle_syncer_effective_states_lag_seconds",
 		Help: "Age of the oldest recorded change lifecycle.effective_states does not show yet, from its commit (0 when current)."},
-		s.refresher.lag))
+		func() float64 { return math.Float64frombits(s.applyLag.Load()) }))
 	return s
 }
 
@@ -87,6 +99,17 @@ func (s *Syncer) Run(ctx context.Context) error {
 		if err == nil || ctx.Err() != nil {
 			break
 		}
+		if errors.Is(err, errStandby) {
+			// Not a failure: wait quietly, and look again soon, so a takeover is quick.
+			if s.setStandby(true) {
+				s.log.Info("standby: another syncer holds the slot; taking over when it goes", "slot", s.cfg.Slot)
+			}
+			select {
+			case <-ctx.Done():
+			case <-time.After(s.cfg.StandbyPoll):
+			}
+			continue
+		}
 		s.metrics.reconnects.Inc()
 		if time.Since(started) > time.Minute {
 			backoff = 200 * time.Millisecond
@@ -103,9 +126,36 @@ func (s *Syncer) Run(ctx context.Context) error {
 	return nil
 }
 
-func (s *Syncer) setConnected(c bool) {
+// setActive: this syncer took the slot (true) or let it go (false).
+func (s *Syncer) setActive(a bool) {
 	s.mu.Lock()
-	s.connected = c
+	s.active, s.connected, s.drained = a, a, false
+	if a {
+		s.standby = false
+		s.lastContact = time.Now()
+	}
+	s.mu.Unlock()
+	if a {
+		s.metrics.active.Set(1)
+		s.metrics.connected.Set(1)
+	} else {
+		s.metrics.active.Set(0)
+		s.metrics.connected.Set(0)
+	}
+}
+
+// setStandby marks this syncer a standby; true when it was not one already.
+func (s *Syncer) setStandby(b bool) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	was := s.standby
+	s.standby = b
+	return b && !was
+}
+
+func (s *Syncer) setDrained() {
+	s.mu.Lock()
+	s.drained = true
 	s.mu.Unlock()
 }
 
@@ -115,19 +165,77 @@ func (s *Syncer) touch() {
 	s.mu.Unlock()
 }
 
-// Healthy: streaming, heard from the server recently, and the slot not too far behind.
+// Healthy: the active syncer, streaming, heard from the server recently, the outbox drained since
+// it took over, no fact waiting in it for long, the slot not too far behind; or a standby, while
+// no fact waits for long (a standby that sees facts wait is not covered by an active one).
 func (s *Syncer) Healthy() (bool, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	waiting := time.Duration(s.unrecorded * float64(time.Second))
 	switch {
+	case waiting > s.cfg.HealthMaxUnrecorded:
+		return false, "facts unrecorded: the oldest has waited " + waiting.Round(time.Second).String() + " in lifecycle.facts"
+	case s.standby:
+		return true, "standby: another syncer holds the slot"
 	case !s.connected:
 		return false, "not connected to the replication slot"
+	case !s.drained:
+		return false, "draining the facts left in lifecycle.facts"
 	case time.Since(s.lastContact) > 3*s.cfg.StandbyInterval+10*time.Second:
 		return false, "no message from the server for " + time.Since(s.lastContact).Round(time.Second).String()
 	case s.lagBytes > s.cfg.HealthMaxLagBytes:
 		return false, "replication lag over the threshold"
 	}
 	return true, "ok"
+}
+
+// Ready: the active syncer, healthy (the readiness endpoint: one of any number is ready).
+func (s *Syncer) Ready() (bool, string) {
+	ok, why := s.Healthy()
+	s.mu.Lock()
+	active := s.active
+	s.mu.Unlock()
+	if ok && !active {
+		return false, why
+	}
+	return ok, why
+}
+
+// drain records what is in the outbox and the stream did not bring, while this syncer is active:
+// everything at once when it becomes active (facts committed while no syncer ran, before the slot
+// existed on a promoted standby, or recorded by nobody when the last active syncer died), then
+// every DrainInterval the facts at least that old, leaving fresh ones to the stream.
+func (s *Syncer) drain(ctx context.Context) {
+	var minAge time.Duration
+	total := 0
+	for ctx.Err() == nil {
+		rows, err := db.New(s.pool).FactsRecordPending(ctx, db.FactsRecordPendingParams{
+			MaxFacts: int32(s.cfg.DrainBatch), MinAgeSeconds: minAge.Seconds()})
+		if err != nil {
+			if ctx.Err() == nil {
+				s.log.Warn("drain lifecycle.facts", "err", nslifecycle.FromDB(err))
+			}
+		} else {
+			s.recorded(recordedFacts(rows), true)
+			total += len(rows)
+			if len(rows) == s.cfg.DrainBatch {
+				continue // more waiting
+			}
+			if minAge == 0 {
+				s.setDrained()
+				if total > 0 {
+					s.log.Info("recorded the facts waiting in "+factsTable, "facts", total)
+				}
+			} else if len(rows) > 0 {
+				s.log.Info("recorded facts the stream did not bring", "facts", len(rows))
+			}
+			minAge = s.cfg.DrainInterval
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(s.cfg.DrainInterval):
+		}
+	}
 }
 
 // heartbeatLoop emits a non-transactional message now and then: with no lifecycle traffic the
@@ -147,19 +255,35 @@ func (s *Syncer) heartbeatLoop(ctx context.Context) {
 	}
 }
 
-// lagLoop samples how far the slot is behind the server, for /metrics and /healthz.
+// lagLoop samples, every second, how far the slot is behind the server, how many facts wait in
+// the outbox and since when, and how far lifecycle.effective_states is behind, for /metrics and
+// /healthz.
 func (s *Syncer) lagLoop(ctx context.Context) {
-	t := time.NewTicker(5 * time.Second)
+	t := time.NewTicker(time.Second)
 	defer t.Stop()
 	for {
-		row, err := db.New(s.pool).SyncerSlotLag(ctx, s.cfg.Slot)
-		if err == nil {
+		q := db.New(s.pool)
+		if row, err := q.SyncerSlotLag(ctx, s.cfg.Slot); err == nil {
 			s.mu.Lock()
 			s.lagBytes = row.LagBytes
 			s.mu.Unlock()
 			s.metrics.lagBytes.Set(float64(row.LagBytes))
-		} else if ctx.Err() == nil && !errors.Is(err, context.Canceled) {
+		} else if ctx.Err() == nil && !errors.Is(err, pgx.ErrNoRows) {
 			s.log.Debug("slot lag", "err", err)
+		}
+		if row, err := q.FactsUnrecorded(ctx); err == nil {
+			s.mu.Lock()
+			s.unrecorded = row.OldestSeconds
+			s.mu.Unlock()
+			s.metrics.unrecorded.Set(float64(row.Facts))
+			s.metrics.unrecordedAge.Set(row.OldestSeconds)
+		} else if ctx.Err() == nil {
+			s.log.Debug("facts unrecorded", "err", err)
+		}
+		if row, err := q.EffectiveStatesLag(ctx); err == nil {
+			s.applyLag.Store(math.Float64bits(row.LagSeconds))
+		} else if ctx.Err() == nil {
+			s.log.Debug("effective-state lag", "err", err)
 		}
 		select {
 		case <-ctx.Done():
@@ -170,20 +294,24 @@ func (s *Syncer) lagLoop(ctx context.Context) {
 }
 
 type metrics struct {
-	events        *prometheus.CounterVec
-	transactions  prometheus.Counter
-	batches       prometheus.Counter
-	batchSize     prometheus.Histogram
-	lastCommit    prometheus.Gauge
-	commitToAudit prometheus.Histogram
-	lagBytes      prometheus.Gauge
-	connected     prometheus.Gauge
-	reconnects    prometheus.Counter
-	slotRecreated prometheus.Counter
-	deadLetters   *prometheus.CounterVec
-	deliveries    *prometheus.CounterVec
-	asyncOps      *prometheus.CounterVec
-	refreshes     prometheus.Histogram
+	events          *prometheus.CounterVec
+	transactions    prometheus.Counter
+	batches         prometheus.Counter
+	batchSize       prometheus.Histogram
+	lastCommit      prometheus.Gauge
+	commitToAudit   prometheus.Histogram
+	lagBytes        prometheus.Gauge
+	connected       prometheus.Gauge
+	reconnects      prometheus.Counter
+	slotRecreated   prometheus.Counter
+	active          prometheus.Gauge
+	unrecorded      prometheus.Gauge
+	unrecordedAge   prometheus.Gauge
+	drained         prometheus.Counter
+	messagesIgnored prometheus.Counter
+	deliveries      *prometheus.CounterVec
+	asyncOps        *prometheus.CounterVec
+	refreshes       prometheus.Histogram
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -207,9 +335,17 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		reconnects: prometheus.NewCounter(prometheus.CounterOpts{Name: "lifecycle_syncer_reconnects_total",
 			Help: "Replication sessions that ended in an error."}),
 		slotRecreated: prometheus.NewCounter(prometheus.CounterOpts{Name: "lifecycle_syncer_slot_recreated_total",
-			Help: "Times the slot was found missing after progress had been recorded (facts were lost)."}),
-		deadLetters: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lifecycle_syncer_dead_letters_total",
-			Help: "Messages with the fact prefix recorded in lifecycle.fact_dead_letters instead of as audit rows, by reason."}, []string{"reason"}),
+			Help: "Times the slot was found missing after progress had been recorded (after a failover; the outbox kept the facts)."}),
+		active: prometheus.NewGauge(prometheus.GaugeOpts{Name: "lifecycle_syncer_active",
+			Help: "1 while this syncer holds the slot (the active one), 0 while it is a standby or reconnecting."}),
+		unrecorded: prometheus.NewGauge(prometheus.GaugeOpts{Name: "lifecycle_syncer_facts_unrecorded",
+			Help: "Facts waiting in lifecycle.facts to be recorded."}),
+		unrecordedAge: prometheus.NewGauge(prometheus.GaugeOpts{Name: "lifecycle_syncer_oldest_unrecorded_fact_seconds",
+			Help: "How long the oldest fact in lifecycle.facts has waited (0: none)."}),
+		drained: prometheus.NewCounter(prometheus.CounterOpts{Name: "lifecycle_syncer_facts_drained_total",
+			Help: "Facts recorded from lifecycle.facts that the stream had not brought (after a failover, a takeover, a stop)."}),
+		messagesIgnored: prometheus.NewCounter(prometheus.CounterOpts{Name: "lifecycle_syncer_messages_ignored_total",
+			Help: "Logical messages with the fact prefix that are no fact (not one of before migration 035 that verifies)."}),
 		deliveries: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lifecycle_syncer_webhook_deliveries_total",
 			Help: "Webhook delivery attempts, by resulting status."}, []string{"status"}),
 		asyncOps: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lifecycle_syncer_async_operations_total",
@@ -220,23 +356,18 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 	// Every counter shows from the start, at 0, each known label value of a vector too: rate() and
 	// increase() need a sample before the first event to see it (a series that appears at 1 is no
 	// increase), and the alerts of deploy/prometheus/lifecycle.rules.yml are increases. A vector's
-	// label values come from where they are defined: asyncOutcomes, deadLetterReasons,
-	// deliveryStatuses. The actions of audit_events_total are an open set (the schema's triggers and
-	// lifecycle.state_transitions.audit_action, rows of the database): only forged_fact, the one the
-	// syncer names itself, is known here; the others appear at their first fact.
+	// label values come from where they are defined: asyncOutcomes, deliveryStatuses. The actions
+	// of audit_events_total are an open set (the schema's triggers and
+	// lifecycle.state_transitions.audit_action, rows of the database): they appear at their first fact.
 	for kind, outcomes := range asyncOutcomes {
 		for _, outcome := range outcomes {
 			m.asyncOps.WithLabelValues(kind, outcome).Add(0)
 		}
 	}
-	for _, r := range deadLetterReasons {
-		m.deadLetters.WithLabelValues(r).Add(0)
-	}
 	for _, st := range deliveryStatuses {
 		m.deliveries.WithLabelValues(st).Add(0)
 	}
-	m.events.WithLabelValues(actionForgedFact).Add(0)
 	reg.MustRegister(m.events, m.transactions, m.batches, m.batchSize, m.lastCommit, m.commitToAudit, m.lagBytes, m.connected, m.reconnects,
-		m.slotRecreated, m.deadLetters, m.deliveries, m.asyncOps, m.refreshes)
+		m.slotRecreated, m.active, m.unrecorded, m.unrecordedAge, m.drained, m.messagesIgnored, m.deliveries, m.asyncOps, m.refreshes)
 	return m
 }

@@ -1,11 +1,11 @@
--- Emit one lifecycle fact: a transactional logical message (prefix 'nslifecycle.fact') written to
--- the WAL with the change, so it exists if and only if the change commits, in commit order. The
--- syncer turns each into exactly one audit row. The payload carries what the fan-out needs after
--- the rows may be gone: the namespace's id, path of ids and full path, the actor, the details; and
--- its MAC (lifecycle.fact_mac), which only this schema's functions can compute: a message someone
--- emits by hand is recorded as a forged fact, not as what it claims. Not granted to anyone: the
--- fact triggers (SECURITY DEFINER) call it. PL/pgSQL: every state change calls it, and a SQL
--- function with a SET clause would be planned on every call.
+-- Emit one lifecycle fact: a row of lifecycle.facts, the outbox, written in the transaction that
+-- made the change, so it exists if and only if the change commits, and it stays in the database
+-- (a promoted standby holds it too) until the syncer has recorded it (lifecycle.facts_record, which
+-- deletes it in the transaction that writes its audit row). The row carries what the fan-out needs
+-- after the change's rows may be gone: the namespace's id, path of ids and full path, the actor, the
+-- details. Only this schema's functions write the table, so a fact needs no signature. Not granted
+-- to anyone: the fact triggers (SECURITY DEFINER) call it. PL/pgSQL: every state change calls it,
+-- and a SQL function with a SET clause would be planned on every call.
 create or replace function lifecycle.fact_emit(
   action text,
   namespace_id bigint,
@@ -19,20 +19,8 @@ language plpgsql
 security definer
 set search_path to ''
 as $$
-declare
-  fact jsonb := pg_catalog.jsonb_build_object(
-    'action', action,
-    'namespace_id', namespace_id,
-    'traversal_ids', traversal_ids,
-    'full_path', full_path,
-    'actor_id', actor_id,
-    'details', coalesce(details, '{}'),
-    'occurred_at', pg_catalog.now());
-  lsn pg_catalog.pg_lsn;
 begin
-  -- An assignment, not PERFORM: an expression without a table is evaluated directly, a PERFORM
-  -- runs a whole query.
-  lsn := pg_catalog.pg_logical_emit_message(true, 'nslifecycle.fact',
-    (fact || pg_catalog.jsonb_build_object('mac', lifecycle.fact_mac(fact)))::text);
+  insert into lifecycle.facts (action, namespace_id, traversal_ids, full_path, actor_id, details)
+  values (action, namespace_id, traversal_ids, full_path, actor_id, coalesce(details, '{}'));
 end
 $$;

@@ -1,0 +1,122 @@
+-- Facts that survive a failover (issue 24). Until now a fact was a transactional logical message:
+-- PostgreSQL 15 copies no logical slot to a standby, so at a failover every fact the syncer had not
+-- read was gone, with no row to rebuild it from. A fact is now a row of lifecycle.facts, an outbox
+-- written by fact_emit in the change's own transaction; it stays until facts_record writes its
+-- audit row and deletes it, in one transaction, so a promoted standby holds every fact not yet
+-- recorded and the syncer records each exactly once. The replication stream (a publication of the
+-- outbox's inserts) only brings them fast, with their commit position and time; the syncer drains
+-- what it did not bring (facts_record_pending). Only this schema's functions write the outbox, so
+-- a fact needs no MAC, and a message anyone emits is no fact: forged_fact rows and dead letters
+-- are no longer written. The MAC stays only to adopt the messages committed before this migration
+-- that the syncer had not read yet (fact_message_adopt).
+--
+-- Facts recorded but not yet applied to lifecycle.effective_states are rows too
+-- (effective_states_pending, written with the audit rows): a syncer that takes over applies what
+-- the last one left, instead of rebuilding the table whole at every start.
+
+create table lifecycle.facts (
+  id bigint generated always as identity primary key,
+  action text not null,
+  namespace_id bigint,
+  traversal_ids bigint[],
+  full_path text,
+  actor_id bigint,
+  details jsonb not null default '{}',
+  -- When the fact was written (not the transaction's start: a long transaction's facts would look
+  -- unrecorded for longer than they are). The audit row's committed_at when the stream did not
+  -- bring the fact's commit.
+  written_at timestamptz not null default pg_catalog.clock_timestamp()
+) with (
+  -- A queue: every row is deleted within seconds. Vacuum it by the number of dead rows, not by a
+  -- share of a table that is nearly empty.
+  autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 5000
+);
+comment on table lifecycle.facts is
+  'The outbox: one row per committed lifecycle fact not yet recorded as an audit row (fact_emit writes, facts_record deletes).';
+
+create table lifecycle.effective_states_pending (
+  id bigint generated always as identity primary key,
+  -- The recorded fact to apply; null: rebuild the table whole.
+  audit_event_id bigint,
+  created_at timestamptz not null default pg_catalog.clock_timestamp()
+) with (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 5000);
+comment on table lifecycle.effective_states_pending is
+  'Facts recorded (facts_record) and not yet applied to lifecycle.effective_states (effective_states_apply).';
+-- The syncer before this kept its facts to apply in memory: the first update rebuilds the table.
+insert into lifecycle.effective_states_pending (audit_event_id) values (null);
+
+-- A fact recorded from the outbox without its commit seen in the stream has no source position.
+alter table lifecycle.audit_events alter column source_lsn drop not null, alter column source_position drop not null;
+
+{{ template "functions/fact_emit.sql" . }}
+{{ template "functions/facts_record.sql" . }}
+{{ template "functions/facts_record_pending.sql" . }}
+{{ template "functions/fact_message_adopt.sql" . }}
+{{ template "triggers/facts_truncated.sql" . }}
+create trigger facts_truncated after truncate on lifecycle.namespaces
+  for each statement execute function lifecycle.facts_truncated();
+create trigger facts_truncated after truncate on lifecycle.namespace_details
+  for each statement execute function lifecycle.facts_truncated();
+create trigger facts_truncated after truncate on lifecycle.namespace_members
+  for each statement execute function lifecycle.facts_truncated();
+create trigger facts_truncated after truncate on lifecycle.namespace_state_updates
+  for each statement execute function lifecycle.facts_truncated();
+create trigger facts_truncated after truncate on lifecycle.namespace_redirects
+  for each statement execute function lifecycle.facts_truncated();
+create trigger facts_truncated after truncate on lifecycle.transfer_requests
+  for each statement execute function lifecycle.facts_truncated();
+create trigger facts_truncated after truncate on lifecycle.deleted_namespaces
+  for each statement execute function lifecycle.facts_truncated();
+{{ template "functions/syncer_publication_ensure.sql" . }}
+drop function lifecycle.effective_states_apply(jsonb[], bigint[]);
+{{ template "functions/effective_states_apply.sql" . }}
+drop function lifecycle.audit_record(text, pg_lsn, int, timestamptz, jsonb, boolean);
+drop function lifecycle.fact_dead_letter_record(pg_lsn, int, timestamptz, text, text, bytea, bigint);
+
+revoke all on function lifecycle.facts_record(bigint[], pg_lsn[], int[], timestamptz[], bigint[]),
+  lifecycle.facts_record_pending(int, interval), lifecycle.fact_message_adopt(jsonb, timestamptz),
+  lifecycle.facts_truncated(), lifecycle.effective_states_apply() from public;
+grant execute on function lifecycle.facts_record(bigint[], pg_lsn[], int[], timestamptz[], bigint[]),
+  lifecycle.facts_record_pending(int, interval), lifecycle.fact_message_adopt(jsonb, timestamptz),
+  lifecycle.effective_states_apply() to lifecycle_worker;
+-- The syncer reports how many facts wait and since when (/healthz, metrics); nobody writes them.
+grant select on lifecycle.facts, lifecycle.effective_states_pending to lifecycle_worker;
+
+---- create above / drop below ----
+
+revoke select on lifecycle.facts, lifecycle.effective_states_pending from lifecycle_worker;
+{{ template "snapshots/030/audit_record.sql" . }}
+{{ template "snapshots/012/fact_dead_letter_record.sql" . }}
+revoke all on function lifecycle.audit_record(text, pg_lsn, int, timestamptz, jsonb, boolean),
+  lifecycle.fact_dead_letter_record(pg_lsn, int, timestamptz, text, text, bytea, bigint) from public;
+grant execute on function lifecycle.audit_record(text, pg_lsn, int, timestamptz, jsonb, boolean),
+  lifecycle.fact_dead_letter_record(pg_lsn, int, timestamptz, text, text, bytea, bigint) to lifecycle_worker;
+drop function lifecycle.effective_states_apply();
+{{ template "snapshots/031/effective_states_apply.sql" . }}
+revoke all on function lifecycle.effective_states_apply(jsonb[], bigint[]) from public;
+grant execute on function lifecycle.effective_states_apply(jsonb[], bigint[]) to lifecycle_worker;
+-- 006's version says create, not create or replace: replaced in place, keeping its grants.
+do $down$
+begin
+  execute pg_catalog.replace($snapshot${{ template "snapshots/006/syncer_publication_ensure.sql" . }}$snapshot$,
+                             'create function', 'create or replace function');
+end
+$down$;
+drop trigger facts_truncated on lifecycle.namespaces;
+drop trigger facts_truncated on lifecycle.namespace_details;
+drop trigger facts_truncated on lifecycle.namespace_members;
+drop trigger facts_truncated on lifecycle.namespace_state_updates;
+drop trigger facts_truncated on lifecycle.namespace_redirects;
+drop trigger facts_truncated on lifecycle.transfer_requests;
+drop trigger facts_truncated on lifecycle.deleted_namespaces;
+drop function lifecycle.facts_truncated();
+{{ template "snapshots/010/fact_emit.sql" . }}
+drop function lifecycle.fact_message_adopt(jsonb, timestamptz);
+drop function lifecycle.facts_record_pending(int, interval);
+drop function lifecycle.facts_record(bigint[], pg_lsn[], int[], timestamptz[], bigint[]);
+-- Rows recorded since have no source position: they keep the one the stream gave, or 0/0, -1.
+update lifecycle.audit_events set source_lsn = coalesce(source_lsn, '0/0'), source_position = coalesce(source_position, -1)
+ where source_lsn is null or source_position is null;
+alter table lifecycle.audit_events alter column source_lsn set not null, alter column source_position set not null;
+drop table lifecycle.effective_states_pending;
+drop table lifecycle.facts;
