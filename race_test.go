@@ -360,10 +360,11 @@ func TestAChangeBelowHoldsItsAncestorsWithoutLockingTheirRows(t *testing.T) {
 }
 
 // Logical decoding hands the syncer a commit a moment before the primary's new snapshots show it.
-// lifecycle.effective_states_apply, told of the source transactions, waits until they are visible
-// before it reads the tree: here the source transaction is still open when the update is called
-// (the widest such moment), and the row written is the one its commit makes true.
-func TestEffectiveStatesApplyWaitsUntilItsSourceTransactionsAreVisible(t *testing.T) {
+// lifecycle.facts_record, told of the source transactions, waits until they are visible before it
+// looks for their facts: here the source transaction is still open when the syncer's call is made
+// (the widest such moment); the fact is recorded once it commits, and the update of
+// effective_states after it writes the row its commit makes true.
+func TestFactsRecordWaitsUntilItsSourceTransactionsAreVisible(t *testing.T) {
 	ctx := context.Background()
 	pool := dbtest.Pool(t)
 	f := newFamily(t, ctx, pool)
@@ -389,10 +390,21 @@ func TestEffectiveStatesApplyWaitsUntilItsSourceTransactionsAreVisible(t *testin
 		t.Fatal(err)
 	}
 
-	fact := fmt.Sprintf(`{"action": "archived", "namespace_id": %d, "details": {"from_state": "ancestor_inherited", "to_state": "archived"}}`, f.parent)
+	var factID int64
+	if err := source.QueryRow(ctx, `select max(id) from lifecycle.facts`).Scan(&factID); err != nil {
+		t.Fatal(err)
+	}
 	done := make(chan error, 1)
 	go func() {
-		_, err := worker.Exec(ctx, `select lifecycle.effective_states_apply(array[$1::jsonb], array[$2::bigint])`, fact, xid)
+		var recorded int
+		err := worker.QueryRow(ctx, `select count(*) from lifecycle.facts_record(array[$1::bigint], null, null, null, array[$2::bigint])`,
+			factID, xid).Scan(&recorded)
+		if err == nil && recorded != 1 {
+			err = fmt.Errorf("recorded %d facts, want its 1", recorded)
+		}
+		if err == nil {
+			_, err = worker.Exec(ctx, `select lifecycle.effective_states_apply()`)
+		}
 		done <- err
 	}()
 	select {

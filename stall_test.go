@@ -229,7 +229,16 @@ func TestNoSessionOutsideTheProductCanMakeAnOperationWait(t *testing.T) {
 			return err
 		}},
 		{"apply facts to effective_states (worker)", func(ctx context.Context) error {
-			_, err := workerPool.Exec(ctx, `select lifecycle.effective_states_apply(array[jsonb_build_object('action', 'archived', 'namespace_id', $1::bigint)])`, group)
+			if _, err := pool.Exec(ctx, `with a as (insert into lifecycle.audit_events (idempotency_key, committed_at, action, namespace_id)
+				values ('stall/' || gen_random_uuid(), now(), 'archived', $1) returning id)
+				insert into lifecycle.effective_states_pending (audit_event_id) select id from a`, group); err != nil {
+				return err
+			}
+			_, err := workerPool.Exec(ctx, `select lifecycle.effective_states_apply()`)
+			return err
+		}},
+		{"record facts (worker)", func(ctx context.Context) error {
+			_, err := workerPool.Exec(ctx, `select lifecycle.facts_record_pending(1000)`)
 			return err
 		}},
 	}

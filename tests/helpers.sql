@@ -242,3 +242,28 @@ $$;
 -- test doing so waits for the key of all sibling paths while a test holding that key shared waits
 -- to GRANT the same (make test runs two at a time), a deadlock.
 grant usage on schema tap, lifecycle_test to lifecycle_app, lifecycle_worker;
+
+-- apply records facts (as fact_of makes them) as audit rows waiting for lifecycle.effective_states
+-- (what facts_record leaves for it), alone, and runs effective_states_apply: what it wrote (-1:
+-- rebuilt whole).
+create function lifecycle_test.apply(facts jsonb[])
+returns bigint
+language plpgsql
+set search_path to ''
+as $$
+declare
+  written bigint;
+begin
+  delete from lifecycle.effective_states_pending;
+  with a as (
+    insert into lifecycle.audit_events (idempotency_key, committed_at, action, namespace_id, details)
+    select 'test/' || pg_catalog.gen_random_uuid(), pg_catalog.now(), f ->> 'action', (f ->> 'namespace_id')::bigint,
+           coalesce(f -> 'details', '{}')
+      from pg_catalog.unnest(facts) f
+    returning id
+  )
+  insert into lifecycle.effective_states_pending (audit_event_id) select a.id from a;
+  select a.written into written from lifecycle.effective_states_apply() a;
+  return written;
+end
+$$;

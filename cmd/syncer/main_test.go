@@ -84,7 +84,12 @@ func (s *syncBuffer) String() string {
 }
 
 func newEnv(t *testing.T, args ...string) *env {
-	e := &env{t: t, ctx: context.Background(), url: dbtest.NewDatabase(t), args: args, log: &syncBuffer{}}
+	return newEnvAt(t, dbtest.NewDatabase(t), args...)
+}
+
+// newEnvAt is newEnv on a database of the test's own choosing (a cluster it started).
+func newEnvAt(t *testing.T, url string, args ...string) *env {
+	e := &env{t: t, ctx: context.Background(), url: url, args: args, log: &syncBuffer{}}
 	b := make([]byte, 4)
 	_, _ = rand.Read(b)
 	e.slot = "nslt_" + hex.EncodeToString(b)

@@ -63,7 +63,7 @@ func TestIssuePayloadsDecodeToTheirVerdict(t *testing.T) {
 
 // A message over the bound is a refusal without being read: it keeps its first 8192 bytes,
 // in a copy of its own, and its whole size.
-func TestAMessageOverTheBoundIsADeadLetterCut(t *testing.T) {
+func TestAMessageOverTheBoundIsRefusedUnread(t *testing.T) {
 	payload := []byte(`{"action": "archived", "details": {"blob": "` + strings.Repeat("x", 20000) + `"}}`)
 	f := decodeFact(payload, 1024)
 	if f.refused == nil || f.refused.reason != reasonTooLarge || f.raw != nil {

@@ -48,7 +48,7 @@ var deliveryStatuses = []string{deliveryDelivered, deliveryPending, deliveryFail
 //
 // The delivery row's own key (lifecycle.webhook_deliveries.idempotency_key) adds "/<webhook id>";
 // it stays the row's unique key in the database and is what deliveryKey is. It is used as it is
-// only for a body without an idempotency_key, which audit_record never writes.
+// only for a body without an idempotency_key, which facts_record never writes.
 func IdempotencyKey(body []byte, deliveryKey string) string {
 	var b struct {
 		IdempotencyKey string `json:"idempotency_key"`

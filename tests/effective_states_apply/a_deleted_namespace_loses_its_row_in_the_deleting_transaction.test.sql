@@ -37,7 +37,7 @@ select results_eq($$select full_path from lifecycle.effective_states$$, $$values
                   'after the last batch, the rows of the whole subtree are gone, the moved one''s included');
 -- The freed path is live again at once, under another id.
 select lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'group', 'doomed');
-select is(lifecycle.effective_states_apply(array[lifecycle_test.fact_of('namespace_created', lifecycle_test.id_of('acme/doomed'))]),
+select is(lifecycle_test.apply(array[lifecycle_test.fact_of('namespace_created', lifecycle_test.id_of('acme/doomed'))]),
           1::bigint, 'a new namespace at a freed path gets its row from its creation''s fact');
 select is((select count(*) from lifecycle.effective_states_verify()), 0::bigint, 'the table equals its definition');
 

@@ -14,7 +14,7 @@ select is(
   'before its fact is applied the table shows the old state'
 );
 select is(
-  lifecycle.effective_states_apply(array[lifecycle_test.fact_of('archived', lifecycle_test.id_of('acme/eng'),
+  lifecycle_test.apply(array[lifecycle_test.fact_of('archived', lifecycle_test.id_of('acme/eng'),
                                                                  '{"from_state": "active", "to_state": "archived"}')]),
   2::bigint,
   'applying the fact writes only the rows that changed: acme/eng and acme/eng/tools (acme/eng/platform was archived already)'
@@ -29,7 +29,7 @@ select is(
 );
 -- A fact named by a transition but with no to_state (a hand-built one) is still a state change.
 update lifecycle.namespaces set state = 0 where id = lifecycle_test.id_of('acme/eng');
-select lifecycle.effective_states_apply(array[lifecycle_test.fact_of('unarchived', lifecycle_test.id_of('acme/eng'))]);
+select lifecycle_test.apply(array[lifecycle_test.fact_of('unarchived', lifecycle_test.id_of('acme/eng'))]);
 select is((select count(*) from lifecycle.effective_states_verify()), 0::bigint,
           'an action a transition names is a state change without its details');
 

@@ -8,17 +8,17 @@ select lifecycle.effective_states_refresh();
 insert into lifecycle.effective_states values (-1, 'active', 'active', null, false, false, false, 'nowhere');
 update lifecycle.namespaces set state = 1 where id = lifecycle_test.id_of('beta');
 
-select is(lifecycle.effective_states_apply(array['{"action": "visibility_changed", "namespace_id": 1}'::jsonb]), 0::bigint,
+select is(lifecycle_test.apply(array['{"action": "visibility_changed", "namespace_id": 1}'::jsonb]), 0::bigint,
           'a fact that changes no effective state writes nothing');
 select is((select count(*) from lifecycle.effective_states_verify()), 3::bigint,
           'verify reports what the facts left: the extra row and beta''s two');
 select is(
-  lifecycle.effective_states_apply(array['{"action": "table_truncated", "details": {"tables": ["lifecycle.namespaces"]}}'::jsonb]),
+  lifecycle_test.apply(array['{"action": "table_truncated", "details": {"tables": ["lifecycle.namespaces"]}}'::jsonb]),
   -1::bigint,
   'a TRUNCATE of the tree rebuilds the table whole (-1)'
 );
 delete from lifecycle.effective_states where namespace_id = lifecycle_test.id_of('alice');
-select lifecycle.effective_states_apply(array['{"action": "namespaces_imported", "details": {"backfill": true, "imported": 2}}'::jsonb]);
+select lifecycle_test.apply(array['{"action": "namespaces_imported", "details": {"backfill": true, "imported": 2}}'::jsonb]);
 select is((select count(*) from lifecycle.effective_states_verify()), 0::bigint, 'so does a backfill');
 
 select * from finish();

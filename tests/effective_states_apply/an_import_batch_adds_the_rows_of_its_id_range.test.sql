@@ -17,7 +17,7 @@ update lifecycle.namespaces set state = 1 where id = lifecycle_test.id_of('acme'
 -- The import's fact for the batch names its id range (namespace_import_batch); the archive's is
 -- applied with it.
 select is(
-  lifecycle.effective_states_apply(array[
+  lifecycle_test.apply(array[
     '{"action": "namespaces_imported", "details": {"imported": 3, "first_id": 5000, "last_id": 5002}}'::jsonb,
     lifecycle_test.fact_of('archived', lifecycle_test.id_of('acme'), '{"to_state": "archived"}')]),
   4::bigint,

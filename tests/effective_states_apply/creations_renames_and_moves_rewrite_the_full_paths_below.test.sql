@@ -23,7 +23,7 @@ select lifecycle.namespace_transition(lifecycle_test.id_of('acme/dst'), 'archive
 insert into pg_temp.facts select lifecycle_test.fact_of('archived', lifecycle_test.id_of('acme/dst'), '{"to_state": "archived"}');
 
 select isnt((select count(*) from lifecycle.effective_states_verify()), 0::bigint, 'before the facts the table is behind');
-select lifecycle.effective_states_apply((select array_agg(fact) from pg_temp.facts));
+select lifecycle_test.apply((select array_agg(fact) from pg_temp.facts));
 select is((select count(*) from lifecycle.effective_states_verify()), 0::bigint, 'after them it equals its definition');
 select results_eq(
   $$select full_path, effective_state from lifecycle.effective_states order by full_path$$,
@@ -31,7 +31,7 @@ select results_eq(
            ('acme/dst/team/docs', 'archived'), ('acme/dst/team/site', 'archived'), ('acme/source', 'active')$$,
   'the moved subtree has its new paths and its new parent''s state; the renamed group its new path'
 );
-select is(lifecycle.effective_states_apply((select array_agg(fact) from pg_temp.facts)), 0::bigint,
+select is(lifecycle_test.apply((select array_agg(fact) from pg_temp.facts)), 0::bigint,
           'applying the same facts again writes nothing');
 
 select * from finish();

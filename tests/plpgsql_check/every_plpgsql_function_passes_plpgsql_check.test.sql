@@ -24,7 +24,7 @@ select p.oid::regprocedure::text as function, r.level, r.message, r.lineno, r.st
 -- The warnings the product accepts, each with its reason (function, message, why).
 create temporary table justified (function text, message text, reason text) on commit drop;
 insert into justified values
-  -- The hot path calls functions that return nothing (locks, set_config, the fact's message) in an
+  -- The hot path calls functions that return nothing (locks, set_config) in an
   -- assignment rather than PERFORM, which would run a whole query for each (sql/009_hot_path.sql);
   -- the variable assigned is never read on purpose.
   ('lifecycle.namespace_lock(bigint)', 'never read variable "locked"', 'assignment instead of PERFORM'),
@@ -33,7 +33,6 @@ insert into justified values
   ('lifecycle.namespaces_visibility()', 'never read variable "noted"', 'assignment instead of PERFORM'),
   ('lifecycle.namespaces_state_record()', 'never read variable "noted"', 'assignment instead of PERFORM'),
   ('lifecycle.namespace_change_state(bigint,text,text,bigint,jsonb,text,timestamp with time zone,text)', 'never read variable "setting"', 'assignment instead of PERFORM'),
-  ('lifecycle.fact_emit(text,bigint,bigint[],text,bigint,jsonb)', 'never read variable "lsn"', 'assignment instead of PERFORM'),
   ('lifecycle.namespace_import_batch(integer)', 'never read variable "noted"', 'assignment instead of PERFORM'),
   -- RETURN QUERY EXECUTE fills its result columns; the checker cannot see into the statement.
   ('lifecycle.legacy_bridge_rows()', 'OUT variable "namespace_id" is maybe unmodified', 'return query execute'),
