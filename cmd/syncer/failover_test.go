@@ -130,18 +130,18 @@ func TestAFailoverLosesNoFact(t *testing.T) {
 	// a few more after: A is at work on the backlog, the burst and their transfers and deletions
 	// when P crashes.
 	a.launch()
-	burst, recordedAtCrash := 0, 0
+	burst, events, recordedAtCrash := 0, 0, 0
 	change := func() {
 		t.Helper()
-		ns := plain[8+burst%4]
 		ev := "unarchive" // archived while no syncer ran
-		if (burst/4)%2 == 1 {
+		if (events/4)%2 == 1 {
 			ev = "archive"
 		}
-		event(ns, ev, nil)
+		event(plain[8+events%4], ev, nil)
+		events++
 		burst++
-		if burst%10 == 0 {
-			a.insert(&dst, "project", fmt.Sprintf("burst%d", burst))
+		if events%10 == 0 {
+			a.insert(&dst, "project", fmt.Sprintf("burst%d", events))
 			burst++
 		}
 	}

@@ -10,16 +10,24 @@ import (
 	"github.com/nslifecycle/nslifecycle/internal/testtools"
 )
 
-// The shipped unit passes systemd-analyze verify, with the paths that exist only on a target
-// machine (the binary, the environment file) pointed at this test's own.
+// The shipped units (the syncer, and its template for several on one host, as an instance) pass
+// systemd-analyze verify, with the paths that exist only on a target machine (the binary, the
+// environment file) pointed at this test's own.
 func TestSystemdUnitVerifies(t *testing.T) {
+	for file, as := range map[string]string{"lifecycle-syncer.service": "lifecycle-syncer.service",
+		"lifecycle-syncer@.service": "lifecycle-syncer@9188.service"} {
+		t.Run(file, func(t *testing.T) { verifyUnit(t, file, as) })
+	}
+}
+
+func verifyUnit(t *testing.T, file, as string) {
 	analyze := testtools.Command(t, "systemd-analyze", "systemd") // installed when missing, or the test skipped
 	dir := t.TempDir()
 	env := filepath.Join(dir, "syncer.env")
 	if err := os.WriteFile(env, []byte("DATABASE_URL=postgres://localhost/app\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	unit, err := os.ReadFile("../../deploy/systemd/lifecycle-syncer.service")
+	unit, err := os.ReadFile("../../deploy/systemd/" + file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +35,7 @@ func TestSystemdUnitVerifies(t *testing.T) {
 	if s == string(unit) {
 		t.Fatal("the unit no longer names the paths this test replaces")
 	}
-	path := filepath.Join(dir, "lifecycle-syncer.service")
+	path := filepath.Join(dir, as)
 	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
 		t.Fatal(err)
 	}
