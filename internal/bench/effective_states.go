@@ -249,10 +249,5 @@ func (e *env) effectiveStatesSyncer(ctx context.Context) (sp *syncerProc, drop f
 		drop()
 		return nil, nil, err
 	}
-	if err := sp.waitFor(`"msg":"rebuilt lifecycle.effective_states whole"`, 5*time.Minute); err != nil {
-		_ = sp.stop()
-		drop()
-		return nil, nil, err
-	}
 	return sp, drop, nil
 }

@@ -91,8 +91,9 @@ func (f *floorConsumer) run(ctx context.Context) error {
 		switch m := m.(type) {
 		case *pglogrepl.BeginMessage:
 			inTx, hasFact = true, false
-		case *pglogrepl.LogicalDecodingMessage:
-			if inTx && m.Prefix == "nslifecycle.fact" {
+		case *pglogrepl.InsertMessage:
+			// The publication publishes the inserts into lifecycle.facts alone: each is a fact.
+			if inTx {
 				hasFact = true
 			}
 		case *pglogrepl.CommitMessage:

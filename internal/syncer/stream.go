@@ -146,7 +146,7 @@ func (s *Syncer) streamOnce(ctx context.Context) error {
 	}
 	s.setActive(true)
 	defer s.setActive(false)
-	s.log.Info("streaming: this syncer is the active one", "slot", s.cfg.Slot, "publication", s.cfg.Publication, "from", recorded.String())
+	s.log.Info("streaming", "role", "active", "slot", s.cfg.Slot, "publication", s.cfg.Publication, "from", recorded.String())
 
 	st := &stream{s: s, conn: conn, relations: map[uint32]string{}, idColumn: map[uint32]int{}, from: recorded, acked: recorded,
 		queue: make(chan committed, s.cfg.BatchMax)}
