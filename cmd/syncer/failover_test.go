@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -126,11 +127,30 @@ func TestAFailoverLosesNoFact(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// A again, and at once a burst of changes, on until A has begun recording the backlog and for
-	// a few more after: A is at work on the backlog, the burst and their transfers and deletions
-	// when P crashes.
+	// A again, caught in the middle of its work when P crashes. The test holds, in a transaction
+	// of its own that ends with P, the oldest fact of the backlog and the rows of the namespaces to
+	// move and to delete: A's drain records the rest of the backlog (it skips rows locked), and
+	// with it the transfer_started and deletion_started facts; A's stream, which brings the held
+	// fact again in its first batch, waits for it in an open transaction, with the burst of changes
+	// made from A's launch on, without waiting for it, received and queued behind; A's asynchronous
+	// worker waits for the first namespace it is to move or delete. So at the crash A has recorded
+	// the transfers and deletions but carried out none of them, and S holds facts A never
+	// recorded.
+	holder, err := a.pool.Begin(a.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Rollback(context.Background()) //nolint:errcheck // P is gone by then
+	var held int64
+	if err := holder.QueryRow(a.ctx, `select id from lifecycle.facts order by id limit 1 for update`).Scan(&held); err != nil {
+		t.Fatal(err)
+	}
+	asyncWork := append(append([]int64(nil), moving...), doomed...)
+	if _, err := holder.Exec(a.ctx, `select from lifecycle.namespaces where id = any ($1) for update`, asyncWork); err != nil {
+		t.Fatal(err)
+	}
 	a.launch()
-	burst, events, recordedAtCrash := 0, 0, 0
+	burst, events, recordedAtCrash, blocked := 0, 0, 0, 0
 	change := func() {
 		t.Helper()
 		ev := "unarchive" // archived while no syncer ran
@@ -147,15 +167,18 @@ func TestAFailoverLosesNoFact(t *testing.T) {
 	}
 	for deadline := time.Now().Add(60 * time.Second); ; {
 		change()
-		if err := a.pool.QueryRow(a.ctx, `select count(*) from lifecycle.audit_events where committed_at >= $1`, downFrom).
-			Scan(&recordedAtCrash); err != nil {
+		if err := a.pool.QueryRow(a.ctx, `select (select count(*) from lifecycle.audit_events where committed_at between $1 and $2),
+			(select count(*) from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock')`,
+			downFrom, downTo).Scan(&recordedAtCrash, &blocked); err != nil {
 			t.Fatal(err)
 		}
-		if recordedAtCrash > 0 {
+		// Two sessions wait: A's stream and A's asynchronous worker.
+		if recordedAtCrash == downFacts-1 && blocked >= 2 {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("A records nothing of the backlog:\n%s", tail(a.log.String(), 20))
+			t.Fatalf("A has recorded %d of the %d facts of the backlog, %d sessions wait for a lock:\n%s",
+				recordedAtCrash, downFacts, blocked, tail(a.log.String(), 20))
 		}
 	}
 	for i := 0; i < 20; i++ {
@@ -179,9 +202,21 @@ func TestAFailoverLosesNoFact(t *testing.T) {
 		(select count(*) from lifecycle.audit_events where committed_at >= $1)`, downFrom).Scan(&inProgress, &recordedByA); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%d calls while no syncer ran (%d facts), %d in the burst; A had recorded %d when the burst ended, S holds %d of its audit rows; "+
-		"at the promotion %d facts wait in lifecycle.facts on S, %d namespaces are in transfer_ or deletion_in_progress",
-		calls, downFacts, burst, recordedAtCrash, recordedByA, waiting, inProgress)
+	t.Logf("%d calls while no syncer ran (%d facts), %d in the burst; A recorded %d of the backlog (all but fact %d, held); "+
+		"S holds %d audit rows of facts since A's kill, %d facts wait in its lifecycle.facts, %d namespaces are in transfer_ or deletion_in_progress",
+		calls, downFacts, burst, recordedAtCrash, held, recordedByA, waiting, inProgress)
+
+	// What A left: every transfer and deletion recorded, none carried out (namespace_transfer_execute
+	// and namespace_hard_delete give up on a lock after 5 s: A's worker must not have).
+	var recordedStarts int
+	if err := b.pool.QueryRow(b.ctx, `select count(*) from lifecycle.audit_events
+		where action in ('transfer_started', 'deletion_started') and namespace_id = any ($1)`, asyncWork).Scan(&recordedStarts); err != nil {
+		t.Fatal(err)
+	}
+	if inProgress != len(asyncWork) || recordedStarts != len(asyncWork) {
+		t.Fatalf("on S at the promotion: %d namespaces in transfer_ or deletion_in_progress, %d of their start facts recorded; "+
+			"the scenario wants all %d of both (A's log:\n%s)", inProgress, recordedStarts, len(asyncWork), tail(a.log.String(), 20))
+	}
 
 	started := time.Now()
 	b.launch()
@@ -198,11 +233,35 @@ func TestAFailoverLosesNoFact(t *testing.T) {
 	if code, body := b.get("/healthz"); code != 200 || !strings.HasPrefix(body, "ok") {
 		t.Fatalf("B's /healthz: %d %q, want 200 ok", code, body)
 	}
-	b.eventually("no namespace stays in transfer_in_progress or deletion_in_progress", 60*time.Second, func() bool {
-		var n int
-		_ = b.pool.QueryRow(b.ctx, `select count(*) from lifecycle.namespaces where state in (4, 5)`).Scan(&n)
-		return n == 0
-	})
+	// The transfers and deletions A recorded and did not carry out are B's to finish.
+	finished := true
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		var stuck []string
+		rows, err := b.pool.Query(b.ctx, `select n.id || ' ' || s.name from lifecycle.namespaces n join lifecycle.states s on s.code = n.state
+			where n.state in (4, 5) order by n.id`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var line string
+			if err := rows.Scan(&line); err != nil {
+				t.Fatal(err)
+			}
+			stuck = append(stuck, line)
+		}
+		if rows.Err() != nil {
+			t.Fatal(rows.Err())
+		}
+		if len(stuck) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("%s after B started, %d namespaces are still in progress (their start facts recorded by A before the crash): %v",
+				time.Since(started).Round(time.Millisecond), len(stuck), stuck)
+			finished = false
+			break
+		}
+	}
 	b.caughtUp()
 
 	log := b.log.String()
@@ -236,6 +295,9 @@ func TestAFailoverLosesNoFact(t *testing.T) {
 		}
 	}
 	for _, ns := range moving {
+		if !finished {
+			break // reported above
+		}
 		var parent int64
 		var state string
 		if err := b.pool.QueryRow(b.ctx, `select n.parent_id, s.name from lifecycle.namespaces n join lifecycle.states s on s.code = n.state
@@ -249,6 +311,9 @@ func TestAFailoverLosesNoFact(t *testing.T) {
 		}
 	}
 	for _, ns := range doomed {
+		if !finished {
+			break
+		}
 		var live, gone, hardDeleted int
 		if err := b.pool.QueryRow(b.ctx, `select (select count(*) from lifecycle.namespaces where id = $1),
 			(select count(*) from lifecycle.deleted_namespaces where namespace_id = $1),

@@ -66,20 +66,27 @@ begin
   ), taken as (
     delete from lifecycle.facts f where f.id = any (facts_record.fact_ids)
     returning f.id, f.action, f.namespace_id, f.traversal_ids, f.full_path, f.actor_id, f.details, f.written_at
+  ), numbered as (
+    -- Each fact's audit row id, drawn in fact order before the rows are written: the fan-out
+    -- below needs fact and audit row together, and joining the rows written back to the facts
+    -- by their key would be planned on the estimates of CTEs (a nested loop, quadratic in a burst).
+    select x.*, pg_catalog.nextval('lifecycle.audit_events_id_seq'::regclass) as audit_event_id
+      from (select t.id, t.action, t.namespace_id, t.traversal_ids, t.full_path, t.actor_id, t.details,
+                   'fact/' || t.id as idempotency_key, coalesce(g.committed_at, t.written_at) as committed_at, g.lsn, g.pos
+              from taken t
+              left join given g on g.id = t.id
+             order by t.id) x
   ), audited as (
-    insert into lifecycle.audit_events (idempotency_key, source_lsn, source_position, committed_at, action, namespace_id,
+    insert into lifecycle.audit_events (id, idempotency_key, source_lsn, source_position, committed_at, action, namespace_id,
                                         full_path, actor_id, details)
-    select 'fact/' || t.id, g.lsn, g.pos, coalesce(g.committed_at, t.written_at), t.action, t.namespace_id, t.full_path,
-           t.actor_id, t.details
-      from taken t
-      left join given g on g.id = t.id
-     order by t.id
-    returning lifecycle.audit_events.id, lifecycle.audit_events.idempotency_key, lifecycle.audit_events.committed_at
+    overriding system value
+    select n.audit_event_id, n.idempotency_key, n.lsn, n.pos, n.committed_at, n.action, n.namespace_id, n.full_path,
+           n.actor_id, n.details
+      from numbered n
   ), r as (
-    select t.id as fact_id, a.id as audit_event_id, a.idempotency_key, a.committed_at, t.action, t.namespace_id,
-           t.traversal_ids, t.full_path, t.actor_id, t.details
-      from audited a
-      join taken t on a.idempotency_key = 'fact/' || t.id
+    select n.id as fact_id, n.audit_event_id, n.idempotency_key, n.committed_at, n.action, n.namespace_id,
+           n.traversal_ids, n.full_path, n.actor_id, n.details
+      from numbered n
   ), notified as (
     insert into lifecycle.notifications (user_id, audit_event_id, namespace_id, action)
     select u.user_id, r.audit_event_id, r.namespace_id, r.action
