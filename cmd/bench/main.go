@@ -60,6 +60,7 @@ func run(args []string, stderr io.Writer) int {
 	fs.StringVar(&cfg.Sweeper, "sweeper", "", "the cmd/sweeper binary")
 	fs.BoolVar(&cfg.LoadByImport, "load-by-import", false, "generate the hierarchy through lifecycle.namespace_import_run instead of COPY through the row triggers (about five times the rate; make bench-scale)")
 	fs.IntVar(&cfg.ImportBatch, "import-batch", 10_000, "import scenario: the batch size passed to lifecycle.namespace_import_run")
+	fs.IntVar(&cfg.TakeoverKills, "takeover-kills", 30, "takeover scenario: times the active syncer is killed (the p99 is over them)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

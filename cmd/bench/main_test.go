@@ -65,7 +65,7 @@ func TestEveryScenarioMeasuresWhatItReports(t *testing.T) {
 		pool.Close()
 	})
 	cfg := bench.Config{Label: "test", DatabaseURL: url, Namespaces: 3000, Duration: time.Second, Rounds: 1, Clients: []int{1, 2},
-		TransferSizes: []int{1, 50}, BurstSizes: []int{100, 200}, SweepGroups: 5, SweepSize: 20, SyncerRate: 50, SyncerSteps: []int{20}, SyncerLoad: 2 * time.Second,
+		TransferSizes: []int{1, 50}, BurstSizes: []int{100, 200}, SweepGroups: 5, SweepSize: 20, SyncerRate: 50, SyncerSteps: []int{20}, SyncerLoad: 2 * time.Second, TakeoverKills: 2,
 		Scenarios: []string{"transitions"}, Pgbench: pgbenchBinary(t), Syncer: filepath.Join(binDir, "syncer"),
 		Sweeper: filepath.Join(binDir, "sweeper"), Slot: slot, ScratchDir: t.TempDir(), Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 
@@ -103,7 +103,7 @@ func TestEveryScenarioMeasuresWhatItReports(t *testing.T) {
 
 	// The other scenarios, on the same hierarchy.
 	cfg.Scenarios, cfg.Reuse = nil, true
-	cfg.Scenarios = []string{"effective_states", "effective_states_burst", "effective_state", "scheduling", "transfer", "sweeper", "syncer"}
+	cfg.Scenarios = []string{"effective_states", "effective_states_burst", "effective_state", "scheduling", "transfer", "sweeper", "syncer", "takeover"}
 	if res, err = bench.Run(ctx, cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -112,6 +112,9 @@ func TestEveryScenarioMeasuresWhatItReports(t *testing.T) {
 		res.Sweeper == nil || res.Syncer == nil {
 		t.Fatalf("missing scenario results: effective_states %+v, %d effective, %d scheduling, %d transfer, sweeper %v, syncer %v",
 			es, len(res.EffectiveState), len(res.Scheduling), len(res.Transfers), res.Sweeper, res.Syncer)
+	}
+	if tk := res.Takeover; tk == nil || tk.Kills != 2 || len(tk.Rounds) != 2 || tk.Takeover.Max <= 0 || tk.Changes == 0 || tk.Audited != tk.Changes {
+		t.Fatalf("takeover without figures: %+v", tk)
 	}
 	if b := res.EffectiveStatesBurst; b == nil || len(b.Runs) != 2 || b.Runs[1].Rows != 200 || b.Runs[1].Seconds <= 0 || b.Growth <= 0 || b.Rebuild.Seconds <= 0 || len(b.Lag) != 1 {
 		t.Fatalf("effective_states_burst without figures: %+v", b)

@@ -30,6 +30,7 @@ type Config struct {
 	SweepGroups   int           // sweeper scenario: groups past their grace period …
 	SweepSize     int           // … with this many descendants each
 	SyncerRate    int           // transitions per second of the syncer lag measurement
+	TakeoverKills int           // takeover scenario: times the active syncer is killed
 	SyncerLoad    time.Duration // length of each load of the syncer scenario
 	SyncerSteps   []int         // rates tried for the highest sustained one
 	Scenarios     []string      // run only these (names as in Scenarios); empty: all
@@ -47,7 +48,7 @@ type Config struct {
 // Scenarios in the order they run; later ones rely on nothing earlier ones leave behind but the
 // generated hierarchy and the baseline tables. effective_states_burst runs last: its bursts add
 // 130,000 namespaces a round to the tree, which the others would be measured on.
-var Scenarios = []string{"effective_states", "effective_state", "transitions", "scheduling", "transfer", "sweeper", "syncer", "import", "effective_states_burst"}
+var Scenarios = []string{"effective_states", "effective_state", "transitions", "scheduling", "transfer", "sweeper", "syncer", "takeover", "import", "effective_states_burst"}
 
 // ownData are the scenarios that bring their data in databases of their own: a run of only these
 // generates no hierarchy.
@@ -132,6 +133,7 @@ var scenarioFuncs = map[string]func(context.Context, *env) error{
 	"transfer":               runTransfer,
 	"sweeper":                runSweeper,
 	"syncer":                 runSyncer,
+	"takeover":               runTakeover,
 	"import":                 runImport,
 }
 

@@ -165,6 +165,11 @@ func renderRun(w io.Writer, r *Results) {
 				thousands(b.LagBurst), median(b.Lag), b.Lag, median(b.AuditLag), b.AuditLag)
 		}
 	}
+	if t := r.Takeover; t != nil {
+		p("\n### A standby syncer taking over (issue 24)\n\n")
+		p("Two syncers on one slot, a change every 20 ms; the active one SIGKILLed %d times, the killed one restarted as the standby. From the kill until a change committed after it is audited: p50 %.0f ms, p99 %.0f ms, max %.0f ms (seconds per kill: %v). %s changes, %s audited, %d twice; %d rows of lifecycle.effective_states wrong afterwards.\n",
+			t.Kills, t.Takeover.P50, t.Takeover.P99, t.Takeover.Max, t.Rounds, thousands(t.Changes), thousands(t.Audited), t.Duplicate, t.Wrong)
+	}
 	if len(r.Transfers) > 0 {
 		p("\n### Transfers: accept → transfer_done\n\n| namespaces moved | mode | moves | p50 ms | max ms | accept call p50 ms | raw move p50 ms | p50 / raw |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n")
 		for _, t := range r.Transfers {

@@ -22,6 +22,17 @@ type syncerProc struct {
 }
 
 func (e *env) startSyncer(ctx context.Context, slot string, args ...string) (*syncerProc, error) {
+	// Streaming once it says so: a slot is listed (active) while it is still being created, which
+	// waits for the transactions running then; what commits before it is ready is never decoded.
+	return e.launchSyncer(ctx, slot, `"msg":"streaming"`, args...)
+}
+
+// startStandby starts a syncer on a slot another holds, and waits until it says it is the standby.
+func (e *env) startStandby(ctx context.Context, slot string, args ...string) (*syncerProc, error) {
+	return e.launchSyncer(ctx, slot, `"msg":"standby:`, args...)
+}
+
+func (e *env) launchSyncer(ctx context.Context, slot, ready string, args ...string) (*syncerProc, error) {
 	if e.cfg.Syncer == "" {
 		return nil, fmt.Errorf("no syncer binary (-syncer)")
 	}
@@ -39,9 +50,7 @@ func (e *env) startSyncer(ctx context.Context, slot string, args ...string) (*sy
 	}
 	p := &syncerProc{cmd: cmd, log: logPath, done: make(chan error, 1)}
 	go func() { p.done <- cmd.Wait() }()
-	// Streaming once it says so: a slot is listed (active) while it is still being created, which
-	// waits for the transactions running then; what commits before it is ready is never decoded.
-	if err := p.waitFor(`"msg":"streaming"`, 2*time.Minute); err != nil {
+	if err := p.waitFor(ready, 2*time.Minute); err != nil {
 		p.stop()
 		return nil, err
 	}
@@ -81,6 +90,13 @@ func (p *syncerProc) stop() error {
 		_ = p.cmd.Process.Kill()
 		return fmt.Errorf("the syncer did not stop in 30 s after SIGTERM")
 	}
+}
+
+// kill ends the syncer at once (SIGKILL), as a crash would.
+func (p *syncerProc) kill() {
+	_ = p.cmd.Process.Kill()
+	err := <-p.done
+	p.done <- err
 }
 
 func (p *syncerProc) tail() string {

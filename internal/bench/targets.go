@@ -42,6 +42,12 @@ func evaluateTargets(r *Results) []TargetCheck {
 			}
 		}
 	}
+	if t := r.Takeover; t != nil {
+		add("a standby syncer takes over: kill of the active one → a later change audited (p99)", "≤ 5 s", true, t.Takeover.P99/1000,
+			t.Takeover.P99 <= 5000, fmt.Sprintf("%.2f s (p99 of %d kills; max %.2f s)", t.Takeover.P99/1000, t.Kills, t.Takeover.Max/1000))
+	} else if r.Syncer != nil {
+		add("a standby syncer takes over: kill of the active one → a later change audited (p99)", "≤ 5 s", false, 0, false, "")
+	}
 	for _, depth := range []int{2, 20} {
 		fn, pk := effectiveRun(r, depth, EffectiveFunction), effectiveRun(r, depth, EffectivePK)
 		name := fmt.Sprintf("effective state at depth %d vs a primary-key read (server time per call)", depth)
