@@ -201,6 +201,37 @@ func (s *Syncer) Ready() (bool, string) {
 	return ok, why
 }
 
+// unfinishedEvery is how often the active syncer looks for work facts asked of it that is still
+// undone (a job dropped while the database was unreachable), and how old such work must be.
+const unfinishedEvery = time.Minute
+
+// resumeUnfinished queues the moves and "delete now"s that recorded facts asked for and that are
+// still in progress (in that state for at least minAge): the facts were recorded by a syncer that
+// died before doing the work, on a primary since failed over, or the job was dropped. All of them
+// when this syncer becomes active (minAge 0), then now and then those that have waited.
+func (s *Syncer) resumeUnfinished(ctx context.Context, minAge time.Duration) {
+	if s.cfg.NoAsync {
+		return
+	}
+	rows, err := db.New(s.pool).SyncerUnfinishedWork(ctx, minAge.Seconds())
+	if err != nil {
+		if ctx.Err() == nil {
+			s.log.Warn("look for unfinished transfers and deletions", "err", nslifecycle.FromDB(err))
+		}
+		return
+	}
+	for _, r := range rows {
+		kind := "transfer"
+		if r.State == "deletion_in_progress" {
+			kind = "delete_now"
+		}
+		s.async.enqueue(job{kind: kind, namespaceID: r.NamespaceID})
+	}
+	if len(rows) > 0 {
+		s.log.Info("resumed work recorded facts asked for and nobody finished", "namespaces", len(rows))
+	}
+}
+
 // drain records what is in the outbox and the stream did not bring, while this syncer is active:
 // everything at once when it becomes active (facts committed while no syncer ran, before the slot
 // existed on a promoted standby, or recorded by nobody when the last active syncer died), then
@@ -208,6 +239,7 @@ func (s *Syncer) Ready() (bool, string) {
 func (s *Syncer) drain(ctx context.Context) {
 	var minAge time.Duration
 	total := 0
+	resumed := time.Now()
 	for ctx.Err() == nil {
 		rows, err := db.New(s.pool).FactsRecordPending(ctx, db.FactsRecordPendingParams{
 			MaxFacts: int32(s.cfg.DrainBatch), MinAgeSeconds: minAge.Seconds()})
@@ -226,8 +258,13 @@ func (s *Syncer) drain(ctx context.Context) {
 				if total > 0 {
 					s.log.Info("recorded the facts waiting in "+factsTable, "facts", total)
 				}
+				s.resumeUnfinished(ctx, 0)
 			} else if len(rows) > 0 {
 				s.log.Info("recorded facts the stream did not bring", "facts", len(rows))
+			}
+			if time.Since(resumed) > unfinishedEvery {
+				s.resumeUnfinished(ctx, unfinishedEvery)
+				resumed = time.Now()
 			}
 			minAge = s.cfg.DrainInterval
 		}
