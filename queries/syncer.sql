@@ -60,11 +60,14 @@ SELECT lifecycle.effective_states_refresh();
 SELECT coalesce(a.facts, 0)::int AS facts, coalesce(a.written, 0)::bigint AS written FROM lifecycle.effective_states_apply() a;
 
 -- name: EffectiveStatesLag :one
--- Seconds since the oldest recorded fact not yet applied committed (0: none pending).
-SELECT coalesce(extract(epoch FROM clock_timestamp() - min(coalesce(a.committed_at, p.created_at))), 0)::float8 AS lag_seconds,
-       count(*)::bigint AS pending
-FROM lifecycle.effective_states_pending p
-LEFT JOIN lifecycle.audit_events a ON a.id = p.audit_event_id;
+-- Seconds since the oldest committed fact not yet applied was written or committed (0: none), and
+-- how many wait: in the outbox, and recorded before an update saw them there.
+SELECT coalesce(extract(epoch FROM clock_timestamp() - least(
+         (SELECT min(f.written_at) FROM lifecycle.facts f WHERE NOT f.applied),
+         (SELECT min(coalesce(a.committed_at, p.created_at)) FROM lifecycle.effective_states_pending p
+            LEFT JOIN lifecycle.audit_events a ON a.id = p.audit_event_id))), 0)::float8 AS lag_seconds,
+       ((SELECT count(*) FROM lifecycle.facts f WHERE NOT f.applied) +
+        (SELECT count(*) FROM lifecycle.effective_states_pending))::bigint AS pending;
 
 -- name: WebhookDeliveriesClaim :many
 SELECT c.delivery_id, c.url, c.secret, c.body, c.idempotency_key, c.attempts

@@ -10,9 +10,10 @@
 -- are no longer written. The MAC stays only to adopt the messages committed before this migration
 -- that the syncer had not read yet (fact_message_adopt).
 --
--- Facts recorded but not yet applied to lifecycle.effective_states are rows too
--- (effective_states_pending, written with the audit rows): a syncer that takes over applies what
--- the last one left, instead of rebuilding the table whole at every start.
+-- lifecycle.effective_states is updated from the outbox directly (its facts marked applied) and,
+-- for facts recorded before an update saw them, from effective_states_pending, written with the
+-- audit rows: a syncer that takes over applies what the last one left, instead of rebuilding the
+-- table whole at every start.
 
 create table lifecycle.facts (
   id bigint generated always as identity primary key,
@@ -25,7 +26,11 @@ create table lifecycle.facts (
   -- When the fact was written (not the transaction's start: a long transaction's facts would look
   -- unrecorded for longer than they are). The audit row's committed_at when the stream did not
   -- bring the fact's commit.
-  written_at timestamptz not null default pg_catalog.clock_timestamp()
+  written_at timestamptz not null default pg_catalog.clock_timestamp(),
+  -- Applied to lifecycle.effective_states already (effective_states_apply reads the outbox, so a
+  -- change shows there without waiting for the audit rows of a burst before it); recording such a
+  -- fact leaves nothing for the next update.
+  applied boolean not null default false
 ) with (
   -- A queue: every row is deleted within seconds. Vacuum it by the number of dead rows, not by a
   -- share of a table that is nearly empty.

@@ -260,14 +260,24 @@ begin
   perform 1 from lifecycle.lock_rows l where l.name = 'effective_states' for update;
   with p as (
     delete from lifecycle.effective_states_pending p returning p.audit_event_id
+  ), o as (
+    -- Facts being recorded right now are skipped (SKIP LOCKED): their recording leaves them pending.
+    update lifecycle.facts f set applied = true
+     where f.id in (select u.id from lifecycle.facts u where not u.applied for update skip locked)
+    returning f.action, f.namespace_id, f.details
+  ), f as (
+    select a.action, a.namespace_id, a.details, p.audit_event_id is null as whole
+      from p
+      left join lifecycle.audit_events a on a.id = p.audit_event_id
+    union all
+    select o.action, o.namespace_id, o.details, false from o
   )
-  select pg_catalog.count(*), pg_catalog.bool_or(p.audit_event_id is null),
-         pg_catalog.array_agg(pg_catalog.jsonb_build_object('action', a.action, 'namespace_id', a.namespace_id,
-                                                            'details', a.details))
-           filter (where a.id is not null)
+  select pg_catalog.count(*), pg_catalog.bool_or(f.whole),
+         pg_catalog.array_agg(pg_catalog.jsonb_build_object('action', f.action, 'namespace_id', f.namespace_id,
+                                                            'details', f.details))
+           filter (where f.action is not null)
     into facts, whole, taken
-    from p
-    left join lifecycle.audit_events a on a.id = p.audit_event_id;
+    from f;
   written := 0;
   if facts = 0 then
     return;
@@ -582,13 +592,13 @@ begin
            as g(id, lsn, pos, committed_at)
   ), taken as (
     delete from lifecycle.facts f where f.id = any (facts_record.fact_ids)
-    returning f.id, f.action, f.namespace_id, f.traversal_ids, f.full_path, f.actor_id, f.details, f.written_at
+    returning f.id, f.action, f.namespace_id, f.traversal_ids, f.full_path, f.actor_id, f.details, f.written_at, f.applied
   ), numbered as (
     -- Each fact's audit row id, drawn in fact order before the rows are written: the fan-out
     -- below needs fact and audit row together, and joining the rows written back to the facts
     -- by their key would be planned on the estimates of CTEs (a nested loop, quadratic in a burst).
     select x.*, pg_catalog.nextval('lifecycle.audit_events_id_seq'::regclass) as audit_event_id
-      from (select t.id, t.action, t.namespace_id, t.traversal_ids, t.full_path, t.actor_id, t.details,
+      from (select t.id, t.action, t.namespace_id, t.traversal_ids, t.full_path, t.actor_id, t.details, t.applied,
                    'fact/' || t.id as idempotency_key, coalesce(g.committed_at, t.written_at) as committed_at, g.lsn, g.pos
               from taken t
               left join given g on g.id = t.id
@@ -602,7 +612,7 @@ begin
       from numbered n
   ), r as (
     select n.id as fact_id, n.audit_event_id, n.idempotency_key, n.committed_at, n.action, n.namespace_id,
-           n.traversal_ids, n.full_path, n.actor_id, n.details
+           n.traversal_ids, n.full_path, n.actor_id, n.details, n.applied
       from numbered n
   ), notified as (
     insert into lifecycle.notifications (user_id, audit_event_id, namespace_id, action)
@@ -624,9 +634,10 @@ begin
         on w.active and w.namespace_id = any (r.traversal_ids)
        and (pg_catalog.cardinality(w.actions) = 0 or r.action = any (w.actions))
   ), pending as (
-    -- Every recorded fact: which ones matter to the table is decided by effective_states_apply.
+    -- Every recorded fact no update has applied from the outbox yet: which ones matter to the
+    -- table is decided by effective_states_apply.
     insert into lifecycle.effective_states_pending (audit_event_id)
-    select r.audit_event_id from r
+    select r.audit_event_id from r where not r.applied
   )
   select r.fact_id, r.audit_event_id, r.action, r.namespace_id, r.actor_id from r order by r.fact_id;
 
@@ -5870,7 +5881,8 @@ CREATE TABLE lifecycle.facts (
     full_path text,
     actor_id bigint,
     details jsonb DEFAULT '{}'::jsonb NOT NULL,
-    written_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL
+    written_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    applied boolean DEFAULT false NOT NULL
 )
 WITH (autovacuum_vacuum_scale_factor='0', autovacuum_vacuum_threshold='5000');
 

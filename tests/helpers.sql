@@ -244,8 +244,8 @@ $$;
 grant usage on schema tap, lifecycle_test to lifecycle_app, lifecycle_worker;
 
 -- apply records facts (as fact_of makes them) as audit rows waiting for lifecycle.effective_states
--- (what facts_record leaves for it), alone, and runs effective_states_apply: what it wrote (-1:
--- rebuilt whole).
+-- (what facts_record leaves for it), alone (what waits in the outbox counts as applied), and runs
+-- effective_states_apply: what it wrote (-1: rebuilt whole).
 create function lifecycle_test.apply(facts jsonb[])
 returns bigint
 language plpgsql
@@ -255,6 +255,7 @@ declare
   written bigint;
 begin
   delete from lifecycle.effective_states_pending;
+  update lifecycle.facts set applied = true where not applied;
   with a as (
     insert into lifecycle.audit_events (idempotency_key, committed_at, action, namespace_id, details)
     select 'test/' || pg_catalog.gen_random_uuid(), pg_catalog.now(), f ->> 'action', (f ->> 'namespace_id')::bigint,

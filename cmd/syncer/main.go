@@ -60,7 +60,7 @@ func flagSet(o *options) *flag.FlagSet {
 	fs.DurationVar(&cfg.HeartbeatInterval, "heartbeat-interval", 30*time.Second, "heartbeat message interval (keeps an idle slot moving)")
 	fs.DurationVar(&cfg.RefreshDebounce, "refresh-debounce", 0, "update lifecycle.effective_states this long after a change (changes recorded meanwhile share the update)")
 	fs.DurationVar(&cfg.RefreshMinInterval, "refresh-min-interval", 0, "at least this long between the end of one update of lifecycle.effective_states and the start of the next")
-	fs.Float64Var(&cfg.RefreshMaxShare, "refresh-max-share", 0.5, "updates of lifecycle.effective_states take at most this share of the time: the pause after one grows with its duration (1: no cap; a whole rebuild is not followed by a pause)")
+	fs.Float64Var(&cfg.RefreshMaxShare, "refresh-max-share", 0.5, "updates of lifecycle.effective_states take at most this share of the time, beyond 2 s of updating at once (a burst): then the pause after one grows with its duration (1: no cap; a whole rebuild is not counted)")
 	fs.IntVar(&cfg.BatchMax, "batch-max", 500, "source transactions recorded in one transaction at most (group commit)")
 	fs.DurationVar(&cfg.BatchWait, "batch-wait", 2*time.Millisecond, "how long a received transaction waits for more to be recorded with it")
 	fs.IntVar(&cfg.FactMaxBytes, "fact-max-bytes", 4<<20, "a logical message with the fact prefix (facts before migration 035) larger than this is ignored, unread")

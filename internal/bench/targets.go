@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -41,6 +42,11 @@ func evaluateTargets(r *Results) []TargetCheck {
 					fmt.Sprintf("%.2f× (%.0f vs %.0f TPS, Go)", v, apiGo.TPS, app.TPS))
 			}
 		}
+	}
+	if b := r.EffectiveStatesBurst; b != nil && len(b.Lag) > 0 {
+		worst := slices.Max(b.Lag)
+		add(fmt.Sprintf("a change right after a burst of %s creations shows in lifecycle.effective_states (the worst round)", thousands(b.LagBurst)),
+			"≤ 1 s", true, worst, worst <= 1, fmt.Sprintf("%.2f s (rounds %v)", worst, b.Lag))
 	}
 	if t := r.Takeover; t != nil {
 		add("a standby syncer takes over: kill of the active one → a later change audited (p99)", "≤ 5 s", true, t.Takeover.P99/1000,

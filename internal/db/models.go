@@ -89,6 +89,7 @@ type LifecycleFact struct {
 	ActorID      *int64
 	Details      []byte
 	WrittenAt    time.Time
+	Applied      bool
 }
 
 type LifecycleFactDeadLetter struct {

@@ -29,10 +29,12 @@ func (q *Queries) EffectiveStatesApply(ctx context.Context) (EffectiveStatesAppl
 }
 
 const effectiveStatesLag = `-- name: EffectiveStatesLag :one
-SELECT coalesce(extract(epoch FROM clock_timestamp() - min(coalesce(a.committed_at, p.created_at))), 0)::float8 AS lag_seconds,
-       count(*)::bigint AS pending
-FROM lifecycle.effective_states_pending p
-LEFT JOIN lifecycle.audit_events a ON a.id = p.audit_event_id
+SELECT coalesce(extract(epoch FROM clock_timestamp() - least(
+         (SELECT min(f.written_at) FROM lifecycle.facts f WHERE NOT f.applied),
+         (SELECT min(coalesce(a.committed_at, p.created_at)) FROM lifecycle.effective_states_pending p
+            LEFT JOIN lifecycle.audit_events a ON a.id = p.audit_event_id))), 0)::float8 AS lag_seconds,
+       ((SELECT count(*) FROM lifecycle.facts f WHERE NOT f.applied) +
+        (SELECT count(*) FROM lifecycle.effective_states_pending))::bigint AS pending
 `
 
 type EffectiveStatesLagRow struct {
@@ -40,7 +42,8 @@ type EffectiveStatesLagRow struct {
 	Pending    int64
 }
 
-// Seconds since the oldest recorded fact not yet applied committed (0: none pending).
+// Seconds since the oldest committed fact not yet applied was written or committed (0: none), and
+// how many wait: in the outbox, and recorded before an update saw them there.
 func (q *Queries) EffectiveStatesLag(ctx context.Context) (EffectiveStatesLagRow, error) {
 	row := q.db.QueryRow(ctx, effectiveStatesLag)
 	var i EffectiveStatesLagRow

@@ -13,28 +13,36 @@ import (
 // second), so one that takes longer is worth a line with what it was given.
 const slowUpdate = time.Second
 
-// refresher keeps lifecycle.effective_states current from the facts the syncer records: each
-// update is one call of lifecycle.effective_states_apply, which takes every recorded fact not yet
-// applied (rows of lifecycle.effective_states_pending, written with the audit rows, so a syncer
-// that takes over applies what the last one left) and recomputes only the subtrees they can have
-// touched (which facts matter is decided there). One update at a time, since it is one goroutine;
+// refresher keeps lifecycle.effective_states current from the facts: each update is one call of
+// lifecycle.effective_states_apply, which takes every committed fact not yet applied (from the
+// outbox, as soon as the stream shows its commit, and the rows of
+// lifecycle.effective_states_pending that recording left, so a syncer that takes over applies what
+// the last one left) and recomputes only the subtrees they can have touched (which facts matter
+// is decided there). One update at a time, since it is one goroutine;
 // facts recorded while one runs wait for the next, so under load updates grow by themselves.
 // After the debounce, the next update starts at least RefreshMinInterval after the end of the
-// last, and late enough that updating takes at most RefreshMaxShare of the time. Its lag (the age
+// last, and late enough that updating takes at most RefreshMaxShare of the time, beyond a burst
+// allowance (refreshBurst). Its lag (the age
 // of the oldest recorded change not applied) is sampled from the table by the lag loop.
 type refresher struct {
 	s    *Syncer
 	kick chan struct{}
 
-	lastEnd  time.Time     // when the last update ended (the run goroutine's)
-	lastTook time.Duration // and how long it took
+	lastEnd time.Time     // when the last update ended (the run goroutine's)
+	credit  time.Duration // updating the share cap allows at once, as of lastEnd (below 0: a pause is owed)
 }
+
+// refreshBurst is how much updating the share cap lets through at once before it paces updates:
+// the cap is a budget that refills at RefreshMaxShare of the time, up to this. A burst of 50,000
+// creations updates in about a second on the reference VM; a change right after it waits for that
+// update, not also for a pause as long (issue 24). Under updates that never stop, the share holds.
+const refreshBurst = 2 * time.Second
 
 func newRefresher(s *Syncer) *refresher {
-	return &refresher{s: s, kick: make(chan struct{}, 1)}
+	return &refresher{s: s, kick: make(chan struct{}, 1), credit: refreshBurst}
 }
 
-// wake asks for an update: facts were recorded, or this syncer became the active one.
+// wake asks for an update: facts committed or were recorded, or this syncer became the active one.
 func (r *refresher) wake() {
 	select {
 	case r.kick <- struct{}{}:
@@ -42,34 +50,34 @@ func (r *refresher) wake() {
 	}
 }
 
-// done: an update that took `took` ended at `end`. The pause the maximum share asks for follows
-// the updates of changes only: a whole rebuild (after a TRUNCATE, a backfill, an upgrade) is a
-// one-off whose seconds at a million namespaces would otherwise hold back the next change for as
-// long.
+// done: an update that took `took` ended at `end`. The budget refilled at the share since the last
+// update ended, and paid for this one (the share of its own time refilling it meanwhile). A whole
+// rebuild (after a TRUNCATE, a backfill, an upgrade) is a one-off whose seconds at a million
+// namespaces would otherwise hold back the next change for as long: it is not paid for.
 func (r *refresher) done(end time.Time, took time.Duration, whole bool) {
-	r.lastEnd, r.lastTook = end, took
-	if whole {
-		r.lastTook = 0
+	share := r.s.cfg.RefreshMaxShare
+	if share > 0 && share < 1 {
+		if !r.lastEnd.IsZero() {
+			r.credit = min(refreshBurst, r.credit+time.Duration(share*float64(end.Add(-took).Sub(r.lastEnd))))
+		}
+		if !whole {
+			r.credit = min(refreshBurst, r.credit-time.Duration((1-share)*float64(took)))
+		}
 	}
+	r.lastEnd = end
 }
 
-// gap is how long after the end of an update that took `took` the next may start: the minimum
-// interval, and long enough for updating to take at most the maximum share of the time (an
-// update of d every d/share: d·(1−share)/share between them).
-func (r *refresher) gap(took time.Duration) time.Duration {
-	g := r.s.cfg.RefreshMinInterval
-	if share := r.s.cfg.RefreshMaxShare; share > 0 && share < 1 {
-		g = max(g, time.Duration(float64(took)*(1-share)/share))
-	}
-	return g
-}
-
-// wait is how long an update of changes seen now waits: the debounce, and at least until the gap
-// after the last update has passed.
+// wait is how long an update of changes seen now waits: the debounce, at least until the minimum
+// interval after the last update has passed, and until the budget is no longer owed (an update of
+// d that overdrew it by d·(1−share) waits d·(1−share)/share: updates take at most the share).
 func (r *refresher) wait(now time.Time) time.Duration {
 	w := r.s.cfg.RefreshDebounce
-	if !r.lastEnd.IsZero() {
-		w = max(w, r.lastEnd.Add(r.gap(r.lastTook)).Sub(now))
+	if r.lastEnd.IsZero() {
+		return w
+	}
+	w = max(w, r.lastEnd.Add(r.s.cfg.RefreshMinInterval).Sub(now))
+	if share := r.s.cfg.RefreshMaxShare; share > 0 && share < 1 && r.credit < 0 {
+		w = max(w, r.lastEnd.Add(time.Duration(float64(-r.credit)/share)).Sub(now))
 	}
 	return w
 }

@@ -11,7 +11,8 @@ func newTestRefresher(cfg Config) *refresher {
 }
 
 // The next refresh waits for the debounce, the minimum interval after the end of the last, and
-// long enough after it that refreshing takes at most the maximum share of the time.
+// long enough after it that refreshing takes at most the maximum share of the time, beyond the
+// burst allowance (refreshBurst, 2 s, full at the start).
 func TestRefreshWait(t *testing.T) {
 	now := time.Now()
 	cfg := Config{RefreshDebounce: time.Second, RefreshMinInterval: 10 * time.Second, RefreshMaxShare: 0.25}
@@ -26,9 +27,9 @@ func TestRefreshWait(t *testing.T) {
 		{"long after the last: the debounce", 0.25, time.Minute, time.Second, time.Second},
 		{"right after a short refresh: the minimum interval", 0.25, 0, 800 * time.Millisecond, 10 * time.Second},
 		{"3 s after a short refresh: the rest of the interval", 0.25, 3 * time.Second, 800 * time.Millisecond, 7 * time.Second},
-		{"right after an 8 s refresh: three refreshes' time (25%)", 0.25, 0, 8 * time.Second, 24 * time.Second},
-		{"share 0.5: one refresh's time, or the minimum interval", 0.5, 0, 8 * time.Second, 10 * time.Second},
-		{"share 0.5 after a 16 s refresh", 0.5, 0, 16 * time.Second, 16 * time.Second},
+		{"right after an 8 s refresh: three refreshes' time (25%), less the 2 s allowance's worth", 0.25, 0, 8 * time.Second, 16 * time.Second},
+		{"share 0.5: one refresh's time less the allowance, or the minimum interval", 0.5, 0, 8 * time.Second, 10 * time.Second},
+		{"share 0.5 after a 16 s refresh", 0.5, 0, 16 * time.Second, 12 * time.Second},
 		{"share 1: no cap", 1, 0, time.Minute, 10 * time.Second},
 		{"9.5 s after the end, minimum interval left: the debounce", 0.25, 9500 * time.Millisecond, time.Second, time.Second},
 		{"right after an 8 s rebuild: the minimum interval, no pause for the share", 0.25, 0, -8 * time.Second, 10 * time.Second},
@@ -41,6 +42,21 @@ func TestRefreshWait(t *testing.T) {
 		}
 		if got := r.wait(now); got != c.want {
 			t.Errorf("%s: wait %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// A refresh of a burst (a second or two) is followed by the next as soon as a change asks, without
+// a pause for the share: at share 0.5 a 1.5 s update costs 0.75 s of the 2 s allowance, so two
+// run back to back freely and the third is followed by a pause.
+func TestRefreshAfterABurstDoesNotPause(t *testing.T) {
+	r := newTestRefresher(Config{RefreshMaxShare: 0.5})
+	clock := time.Now()
+	for i, want := range []bool{false, false, true} {
+		clock = clock.Add(1500 * time.Millisecond)
+		r.done(clock, 1500*time.Millisecond, false)
+		if got := r.wait(clock); (got > 0) != want {
+			t.Fatalf("right after update %d of 1.5 s back to back: wait %v, want a pause %v", i+1, got, want)
 		}
 	}
 }

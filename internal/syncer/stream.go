@@ -354,6 +354,11 @@ func (st *stream) apply(ctx context.Context, msg pglogrepl.Message) error {
 		if m.TransactionEndLSN <= st.from {
 			return nil // recorded before a restart: the slot sent it again
 		}
+		// lifecycle.effective_states is updated from the outbox, not from the audit rows: a change
+		// shows without waiting for the recording of a burst before it. A commit reaches a
+		// replication client a moment before new snapshots show it; the update asked for a few
+		// milliseconds later almost always sees it, and the recording's wake-up catches the rest.
+		time.AfterFunc(visibleAfter, st.s.refresher.wake)
 		// Outstanding from now until the recorder has recorded it: the receiver confirms nothing
 		// past what is recorded while anything is outstanding (idle).
 		st.outstanding.Add(1)
@@ -473,6 +478,10 @@ func (s *Syncer) record(ctx context.Context, batch []committed) error {
 	s.recorded(recorded, false)
 	return nil
 }
+
+// visibleAfter is how long after a commit arrives the update of lifecycle.effective_states is
+// asked for (see apply).
+const visibleAfter = 5 * time.Millisecond
 
 // recordChunk bounds the facts of one call of facts_record: a burst of 50,000 facts in one source
 // transaction is recorded in a few statements of bounded memory.

@@ -1,6 +1,8 @@
--- Bring lifecycle.effective_states up to date with the facts recorded since the last update (the
--- rows of lifecycle.effective_states_pending, which facts_record writes with the audit rows, so
--- they outlive the syncer that recorded them: after a takeover or a failover the next syncer
+-- Bring lifecycle.effective_states up to date with the facts committed since the last update: those
+-- still in the outbox (lifecycle.facts; marked applied, so a change shows without waiting for the
+-- audit rows of a burst committed before it), and those recorded before an update saw them there
+-- (the rows of lifecycle.effective_states_pending, which facts_record writes with the audit rows,
+-- so they outlive the syncer that recorded them: after a takeover or a failover the next syncer
 -- applies what the last one left). Only what those facts can have changed is computed again, from
 -- the committed tree: the subtree of a namespace whose state changed, that was created, renamed or
 -- moved (namespace_effective_states_below_any, linear in the roots plus their subtrees); the
@@ -33,14 +35,24 @@ begin
   perform 1 from lifecycle.lock_rows l where l.name = 'effective_states' for update;
   with p as (
     delete from lifecycle.effective_states_pending p returning p.audit_event_id
+  ), o as (
+    -- Facts being recorded right now are skipped (SKIP LOCKED): their recording leaves them pending.
+    update lifecycle.facts f set applied = true
+     where f.id in (select u.id from lifecycle.facts u where not u.applied for update skip locked)
+    returning f.action, f.namespace_id, f.details
+  ), f as (
+    select a.action, a.namespace_id, a.details, p.audit_event_id is null as whole
+      from p
+      left join lifecycle.audit_events a on a.id = p.audit_event_id
+    union all
+    select o.action, o.namespace_id, o.details, false from o
   )
-  select pg_catalog.count(*), pg_catalog.bool_or(p.audit_event_id is null),
-         pg_catalog.array_agg(pg_catalog.jsonb_build_object('action', a.action, 'namespace_id', a.namespace_id,
-                                                            'details', a.details))
-           filter (where a.id is not null)
+  select pg_catalog.count(*), pg_catalog.bool_or(f.whole),
+         pg_catalog.array_agg(pg_catalog.jsonb_build_object('action', f.action, 'namespace_id', f.namespace_id,
+                                                            'details', f.details))
+           filter (where f.action is not null)
     into facts, whole, taken
-    from p
-    left join lifecycle.audit_events a on a.id = p.audit_event_id;
+    from f;
   written := 0;
   if facts = 0 then
     return;

@@ -2,7 +2,8 @@
 -- them out in the same transaction: a notification for each effective owner of the namespace
 -- (level 50 anywhere on its path, inherited) and for the actor; a pending delivery for each
 -- active webhook whose namespace is on the path and whose actions include this one (or are empty);
--- a row of effective_states_pending for the next effective_states_apply; and one pg_notify on
+-- a row of effective_states_pending for the next effective_states_apply, unless an update applied
+-- the fact from the outbox already; and one pg_notify on
 -- channel 'nslifecycle_audit' (sent at commit, without a payload). Exactly once because a fact is
 -- deleted from the outbox by the transaction that writes its audit row: two callers given one
 -- fact (the stream and the drain, two syncers at a takeover) serialise on its row, and the second
@@ -65,13 +66,13 @@ begin
            as g(id, lsn, pos, committed_at)
   ), taken as (
     delete from lifecycle.facts f where f.id = any (facts_record.fact_ids)
-    returning f.id, f.action, f.namespace_id, f.traversal_ids, f.full_path, f.actor_id, f.details, f.written_at
+    returning f.id, f.action, f.namespace_id, f.traversal_ids, f.full_path, f.actor_id, f.details, f.written_at, f.applied
   ), numbered as (
     -- Each fact's audit row id, drawn in fact order before the rows are written: the fan-out
     -- below needs fact and audit row together, and joining the rows written back to the facts
     -- by their key would be planned on the estimates of CTEs (a nested loop, quadratic in a burst).
     select x.*, pg_catalog.nextval('lifecycle.audit_events_id_seq'::regclass) as audit_event_id
-      from (select t.id, t.action, t.namespace_id, t.traversal_ids, t.full_path, t.actor_id, t.details,
+      from (select t.id, t.action, t.namespace_id, t.traversal_ids, t.full_path, t.actor_id, t.details, t.applied,
                    'fact/' || t.id as idempotency_key, coalesce(g.committed_at, t.written_at) as committed_at, g.lsn, g.pos
               from taken t
               left join given g on g.id = t.id
@@ -85,7 +86,7 @@ begin
       from numbered n
   ), r as (
     select n.id as fact_id, n.audit_event_id, n.idempotency_key, n.committed_at, n.action, n.namespace_id,
-           n.traversal_ids, n.full_path, n.actor_id, n.details
+           n.traversal_ids, n.full_path, n.actor_id, n.details, n.applied
       from numbered n
   ), notified as (
     insert into lifecycle.notifications (user_id, audit_event_id, namespace_id, action)
@@ -107,9 +108,10 @@ begin
         on w.active and w.namespace_id = any (r.traversal_ids)
        and (pg_catalog.cardinality(w.actions) = 0 or r.action = any (w.actions))
   ), pending as (
-    -- Every recorded fact: which ones matter to the table is decided by effective_states_apply.
+    -- Every recorded fact no update has applied from the outbox yet: which ones matter to the
+    -- table is decided by effective_states_apply.
     insert into lifecycle.effective_states_pending (audit_event_id)
-    select r.audit_event_id from r
+    select r.audit_event_id from r where not r.applied
   )
   select r.fact_id, r.audit_event_id, r.action, r.namespace_id, r.actor_id from r order by r.fact_id;
 
