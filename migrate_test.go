@@ -2,10 +2,15 @@ package nslifecycle_test
 
 import (
 	"context"
+	"errors"
+	"io"
+	"log/slog"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/nslifecycle/nslifecycle"
 	"github.com/nslifecycle/nslifecycle/internal/dbtest"
@@ -147,5 +152,106 @@ func TestMigrationsStepwiseReversible(t *testing.T) {
 		if got := schemaFingerprint(t, conn); got != prints[v] {
 			t.Fatalf("down to %d: the schema differs from version %d on the way up", v, v)
 		}
+	}
+}
+
+// connectAt opens a connection to a fresh empty database migrated to version.
+func connectAt(t *testing.T, url string, version int32) *pgx.Conn {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	if err := nslifecycle.MigrateTo(ctx, conn, version); err != nil {
+		t.Fatal(err)
+	}
+	return conn
+}
+
+func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// A step that needs a lock a long transaction holds gives up the wait after the lock timeout, so
+// the readers queued behind its request wait no longer than that (issue 25: they waited for the
+// whole transaction), is retried, and fails with 55P03 once its attempts are spent, leaving the
+// version where it was. 029's down part drops a constraint of lifecycle.namespaces: ACCESS
+// EXCLUSIVE, which one reader's ACCESS SHARE blocks.
+func TestMigrationStepGivesUpAWaitAfterTheLockTimeout(t *testing.T) {
+	ctx := context.Background()
+	url := dbtest.EmptyDatabase(t)
+	conn := connectAt(t, url, 29)
+	holder, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close(ctx)
+	tx, err := holder.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `select count(*) from lifecycle.namespaces`); err != nil {
+		t.Fatal(err)
+	}
+
+	// A reader that starts while the step waits queues behind its lock request.
+	reader, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close(ctx)
+	done := make(chan struct{})
+	slowest := make(chan time.Duration, 1)
+	go func() {
+		var worst time.Duration
+		defer func() { slowest <- worst }()
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			start := time.Now()
+			if _, err := reader.Exec(ctx, `select count(*) from lifecycle.namespaces`); err != nil {
+				t.Error(err)
+				return
+			}
+			worst = max(worst, time.Since(start))
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+
+	start := time.Now()
+	retries, err := nslifecycle.MigrateToWith(ctx, conn, 28, nslifecycle.MigrateOptions{
+		LockTimeout: 300 * time.Millisecond, Attempts: 3, Backoff: 100 * time.Millisecond, Log: quietLog()})
+	took := time.Since(start)
+	close(done)
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) || pgErr.Code != "55P03" || retries != 2 {
+		t.Fatalf("with the table held: %d retries, err %v; want 2 retries and 55P03", retries, err)
+	}
+	// Three waits of 300 ms and pauses of 100 and 200 ms.
+	if took < 1200*time.Millisecond || took > 5*time.Second {
+		t.Fatalf("the step gave up after %v, want about 1.2 s", took)
+	}
+	if worst := <-slowest; worst > time.Second {
+		t.Fatalf("a reader waited %v behind the step (lock timeout 300 ms)", worst)
+	}
+	if current, _, err := nslifecycle.SchemaVersion(ctx, conn); err != nil || current != 29 {
+		t.Fatalf("after the failed step: version %d (%v), want 29", current, err)
+	}
+	// The caller's connection is left without the migrator's lock_timeout.
+	var setting string
+	if err := conn.QueryRow(ctx, `show lock_timeout`).Scan(&setting); err != nil || setting != "0" {
+		t.Fatalf("lock_timeout left at %q (%v)", setting, err)
+	}
+
+	// Once the reader is gone, the same call goes through.
+	if err := tx.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if retries, err := nslifecycle.MigrateToWith(ctx, conn, 28, nslifecycle.MigrateOptions{Log: quietLog()}); err != nil || retries != 0 {
+		t.Fatalf("with the table free: %d retries, %v", retries, err)
 	}
 }
