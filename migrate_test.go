@@ -255,3 +255,90 @@ func TestMigrationStepGivesUpAWaitAfterTheLockTimeout(t *testing.T) {
 		t.Fatalf("with the table free: %d retries, %v", retries, err)
 	}
 }
+
+// A migration that runs outside a transaction and stops half way is finished by the retry,
+// exactly: 028's concurrent build waits for a writer's transaction, gives up after the lock timeout
+// and leaves its new index INVALID; the next attempt drops it and builds it again. The schema
+// ends as a migration without the writer leaves it.
+func TestAConcurrentBuildCutShortIsRetriedToTheSameSchema(t *testing.T) {
+	ctx := context.Background()
+	url := dbtest.EmptyDatabase(t)
+	conn := connectAt(t, url, 27)
+	at27 := schemaFingerprint(t, conn)
+
+	writer, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer writer.Close(ctx)
+	tx, err := writer.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	// What an open write holds; CREATE INDEX CONCURRENTLY waits for it to end before it builds.
+	if _, err := tx.Exec(ctx, `lock table lifecycle.namespaces in row exclusive mode`); err != nil {
+		t.Fatal(err)
+	}
+
+	result := make(chan error, 1)
+	retried := make(chan int, 1)
+	go func() {
+		retries, err := nslifecycle.MigrateToWith(ctx, conn, 28, nslifecycle.MigrateOptions{
+			LockTimeout: 200 * time.Millisecond, Attempts: 20, Backoff: 200 * time.Millisecond, Log: quietLog()})
+		retried <- retries
+		result <- err
+	}()
+
+	// The first attempt leaves the new index behind, invalid.
+	watch, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer watch.Close(ctx)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		var invalid bool
+		if err := watch.QueryRow(ctx, `select exists (select from pg_index where indexrelid = 'lifecycle.namespaces_stateful_idx_next'::regclass
+			and not indisvalid)`).Scan(&invalid); err != nil {
+			var pgErr *pgconn.PgError
+			if !errors.As(err, &pgErr) || pgErr.Code != "42P01" { // not made yet
+				t.Fatal(err)
+			}
+		} else if invalid {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no invalid index left by the cut-short build")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(500 * time.Millisecond) // at least one more attempt meets the writer
+	if err := tx.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-result; err != nil {
+		t.Fatal(err)
+	}
+	if retries := <-retried; retries < 1 {
+		t.Fatalf("%d retries, want at least one", retries)
+	}
+	var invalid int
+	if err := conn.QueryRow(ctx, `select count(*) from pg_index i join pg_class c on c.oid = i.indexrelid
+		where c.relnamespace = 'lifecycle'::regnamespace and not (i.indisvalid and i.indisready)`).Scan(&invalid); err != nil || invalid != 0 {
+		t.Fatalf("%d invalid indexes left (%v)", invalid, err)
+	}
+	retriedTo28 := schemaFingerprint(t, conn)
+	if err := nslifecycle.MigrateTo(ctx, conn, 27); err != nil {
+		t.Fatal(err)
+	}
+	if schemaFingerprint(t, conn) != at27 {
+		t.Fatal("down to 27 after the retried step: the schema differs from 27's")
+	}
+	if err := nslifecycle.MigrateTo(ctx, conn, 28); err != nil {
+		t.Fatal(err)
+	}
+	if schemaFingerprint(t, conn) != retriedTo28 {
+		t.Fatal("the retried step left another schema than a step without a writer in the way")
+	}
+}
