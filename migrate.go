@@ -93,9 +93,12 @@ type MigrateOptions struct {
 	Log *slog.Logger
 }
 
+// DefaultLockTimeout is MigrateOptions.LockTimeout when none is given.
+const DefaultLockTimeout = 2 * time.Second
+
 func (o MigrateOptions) withDefaults() MigrateOptions {
 	if o.LockTimeout <= 0 {
-		o.LockTimeout = 2 * time.Second
+		o.LockTimeout = DefaultLockTimeout
 	}
 	if o.Attempts <= 0 {
 		o.Attempts = 10
@@ -213,6 +216,11 @@ func SchemaVersion(ctx context.Context, conn *pgx.Conn) (current, latest int32, 
 		return 0, 0, fmt.Errorf("read %s: %w", VersionTable, err)
 	}
 	return current, int32(len(m.Migrations)), nil
+}
+
+// MigrationFiles names the migrations in order: the first is version 1's.
+func MigrationFiles() ([]string, error) {
+	return migrate.FindMigrations(Migrations())
 }
 
 // RenderMigrations writes every migration's up and down SQL, as tern sends it to the database
