@@ -79,7 +79,7 @@ const Latest int32 = -1
 // lock_timeout the migration gives up the wait instead, rolls back, and tries the step again a
 // little later. Zero fields take the defaults.
 type MigrateOptions struct {
-	// LockTimeout is the lock_timeout of every statement of a migration step (default 2s): the
+	// LockTimeout is the lock_timeout of every statement of a migration step (default 500ms): the
 	// longest a client waits behind the migration's lock request. CREATE and DROP INDEX
 	// CONCURRENTLY also wait this long at most for older transactions to end.
 	LockTimeout time.Duration
@@ -87,14 +87,17 @@ type MigrateOptions struct {
 	// deadlock_detected (40P01), before the migration stops with that error (default 10).
 	Attempts int
 	// Backoff is the pause after the first failed attempt, doubled after each one up to
-	// MaxBackoff (defaults 1s and 10s: ten attempts span about 85 s).
+	// MaxBackoff (defaults 1s and 10s: ten attempts span about 70 s).
 	Backoff, MaxBackoff time.Duration
 	// Log receives one WARN line per retry (default slog.Default()).
 	Log *slog.Logger
 }
 
-// DefaultLockTimeout is MigrateOptions.LockTimeout when none is given.
-const DefaultLockTimeout = 2 * time.Second
+// DefaultLockTimeout is MigrateOptions.LockTimeout when none is given: below the second a client
+// may wait (issue 25), with room for the moment the migration then holds the lock. Among the
+// API's transactions (milliseconds) a lock is had within it; only a long transaction makes a step
+// wait longer, and then the step is better retried later than waited on with everyone behind it.
+const DefaultLockTimeout = 500 * time.Millisecond
 
 func (o MigrateOptions) withDefaults() MigrateOptions {
 	if o.LockTimeout <= 0 {
