@@ -46,8 +46,12 @@ type UpgradeRound struct {
 	Retries     int     `json:"retries"`
 }
 
-// upgradeClients is the issue's load: 8 clients, half of them writers.
-const upgradeClients = 8
+// upgradeClients is the issue's load: 8 clients, half of them writers, each pausing upgradePause
+// after every call.
+const (
+	upgradeClients = 8
+	upgradePause   = time.Millisecond
+)
 
 func runUpgrade(ctx context.Context, e *env) error {
 	conn, err := connect(ctx, e.cfg.DatabaseURL)
@@ -225,7 +229,7 @@ type upgradeLoad struct {
 
 // startUpgradeLoad starts writers toggling archive/unarchive on their targets through the API and
 // readers asking namespace_effective_state of random namespaces, each on a connection of its own,
-// as fast as they go. A call the database refuses is recorded with its SQLSTATE and the client goes
+// a call after another with a millisecond between. A call the database refuses is recorded with its SQLSTATE and the client goes
 // on.
 func startUpgradeLoad(ctx context.Context, url string, writers, readers int, ids []int64) (*upgradeLoad, error) {
 	l := &upgradeLoad{calls: make([][]call, writers+readers)}
@@ -271,6 +275,9 @@ func startUpgradeLoad(ctx context.Context, url string, writers, readers int, ids
 					return
 				}
 				l.calls[i] = append(l.calls[i], c)
+				// A pause between calls leaves the machine room (2 cores here): a slow call is then a
+				// wait for a lock, not a queue for the CPU.
+				time.Sleep(upgradePause)
 			}
 		}()
 	}
