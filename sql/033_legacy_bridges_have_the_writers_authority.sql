@@ -57,6 +57,11 @@ grant execute on function lifecycle.legacy_bridge_backfill() to lifecycle_worker
 
 ---- create above / drop below ----
 
+-- The two tables changed at the end, locked first and in the order the API's writers take them
+-- (every change reads legacy_bridges, then writes its history): locked one after the other, the
+-- second waited for writers that held legacy_bridges and queued behind the first, and under a
+-- steady load every attempt timed out (issue 25: 10 of 10 at 100k under 4 writers).
+lock table lifecycle.legacy_bridges, lifecycle.namespace_state_updates in access exclusive mode;
 drop function lifecycle.legacy_bridge_backfill();
 {{ template "snapshots/032/legacy_bridge_backfill.sql" . }}
 revoke all on function lifecycle.legacy_bridge_backfill() from public;
