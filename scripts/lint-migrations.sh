@@ -14,8 +14,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
 version=2.66.0
-# dist.integrity of @squawk-cli/linux-x64@2.66.0 on the npm registry.
-integrity=sha512-p5Wq5BIcDGujJpmub3hiULkiEYnwI7FPdXaWMjCwoYQvN5RI79EniI95ws10lLXxcgbN/LdnYD+asaRiHuINsw==
+# The SHA-512 of @squawk-cli/linux-x64@2.66.0's tarball, in hex: the registry's dist.integrity
+# (sha512-p5Wq5BIcDGujJpmub3hiULkiEYnwI7FPdXaWMjCwoYQvN5RI79EniI95ws10lLXxcgbN/LdnYD+asaRiHuINsw==).
+sha512=a795aae4121c0c6ba32699ae6f786250b9221189f023b14f7576963230b0a1842f379448efd127888f79c2cd7494b5f17206cdfcb767603f9ab1a4621ee20db3
 tools=${NSLIFECYCLE_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/nslifecycle-tools}
 squawk=$tools/squawk-$version/squawk
 
@@ -27,9 +28,8 @@ install_squawk() {
 	trap 'rm -rf "$tmp"' RETURN
 	echo "lint-migrations: fetching @squawk-cli/linux-x64@$version with npm pack" >&2
 	(cd "$tmp" && npm pack --silent "@squawk-cli/linux-x64@$version" >/dev/null)
-	local got
-	got="sha512-$(openssl dgst -sha512 -binary "$tmp/squawk-cli-linux-x64-$version.tgz" | base64 -w0)"
-	[ "$got" = "$integrity" ] || { echo "squawk's package has integrity $got, want $integrity" >&2; return 1; }
+	echo "$sha512  $tmp/squawk-cli-linux-x64-$version.tgz" | sha512sum -c --quiet - ||
+		{ echo "squawk's package is not the one pinned here (SHA-512 differs)" >&2; return 1; }
 	tar -xzf "$tmp/squawk-cli-linux-x64-$version.tgz" -C "$tmp" package/bin/squawk
 	mkdir -p "$(dirname "$squawk")"
 	mv "$tmp/package/bin/squawk" "$squawk.part" && mv "$squawk.part" "$squawk"
