@@ -38,6 +38,14 @@ func Migrations() fs.FS {
 // NewMigrator returns a tern migrator over the embedded migrations. Migration numbers must run
 // 1…N without gaps or duplicates; tern refuses anything else.
 func NewMigrator(ctx context.Context, conn *pgx.Conn) (*migrate.Migrator, error) {
+	// Under the migration lock: two first installs at once both found the schema missing (23505
+	// for the second), and tern's own wait for its lock (below) must not be the one that holds a
+	// snapshot (lockMigrations).
+	unlock, err := lockMigrations(ctx, conn)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	// tern keeps its version table in our schema, so the schema must exist before tern looks for
 	// the table. The first migration creates it too (if not exists), for readers of the SQL.
 	if _, err := conn.Exec(ctx, "create schema if not exists lifecycle"); err != nil {
@@ -123,6 +131,28 @@ func (o MigrateOptions) withDefaults() MigrateOptions {
 // own acquisition inside each step is then granted at once (advisory locks nest in a session).
 const ternLock = int64(9628173550095224)
 
+// lockMigrations takes the migration lock, waiting for another migrator by trying again every
+// 100 ms rather than in pg_advisory_lock: a statement waiting there holds a snapshot, which the
+// other migrator's CREATE INDEX CONCURRENTLY waits for, while it waits for that migrator's lock
+// (three migrators started at once: every attempt of 016 timed out, and two of them failed). It
+// returns the function that releases it.
+func lockMigrations(ctx context.Context, conn *pgx.Conn) (unlock func(), err error) {
+	for {
+		var locked bool
+		if err := conn.QueryRow(ctx, "select pg_try_advisory_lock($1)", ternLock).Scan(&locked); err != nil {
+			return nil, fmt.Errorf("take the migration lock: %w", err)
+		}
+		if locked {
+			return func() { conn.Exec(context.WithoutCancel(ctx), "select pg_advisory_unlock($1)", ternLock) }, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
 // MigrateToWith moves the schema to version (Latest: the newest) one migration at a time, each
 // step with opts.LockTimeout and retried as opts says when it could not get a lock in time. It
 // returns how many retries it made. A step that runs outside a transaction (---- tern: disable-tx
@@ -130,6 +160,19 @@ const ternLock = int64(9628173550095224)
 // (sql/README.md, Migrations without stalls), which is what the retry does.
 func MigrateToWith(ctx context.Context, conn *pgx.Conn, version int32, opts MigrateOptions) (retries int, err error) {
 	o := opts.withDefaults()
+	// Taken before any lock_timeout is set: a second migrator waits here for the first to finish.
+	unlock, err := lockMigrations(ctx, conn)
+	if err != nil {
+		return 0, err
+	}
+	defer unlock()
+	defer func() {
+		// The caller's connection goes back without our lock_timeout (tern resets it after a
+		// step that succeeds, not after one that failed).
+		if _, resetErr := conn.Exec(context.WithoutCancel(ctx), "reset lock_timeout"); err == nil && resetErr != nil {
+			err = resetErr
+		}
+	}()
 	m, err := NewMigrator(ctx, conn)
 	if err != nil {
 		return 0, err
@@ -140,22 +183,6 @@ func MigrateToWith(ctx context.Context, conn *pgx.Conn, version int32, opts Migr
 	if version < 0 || version > int32(len(m.Migrations)) {
 		return 0, fmt.Errorf("migrate to version %d: outside 0 to %d", version, len(m.Migrations))
 	}
-	// Taken before any lock_timeout is set: a second migrator waits here for the first to finish.
-	if _, err := conn.Exec(ctx, "select pg_advisory_lock($1)", ternLock); err != nil {
-		return 0, fmt.Errorf("take the migration lock: %w", err)
-	}
-	defer func() {
-		// The caller's connection goes back without our lock_timeout (tern resets it after a
-		// step that succeeds, not after one that failed).
-		ctx := context.WithoutCancel(ctx)
-		_, resetErr := conn.Exec(ctx, "reset lock_timeout")
-		if _, unlockErr := conn.Exec(ctx, "select pg_advisory_unlock($1)", ternLock); resetErr == nil {
-			resetErr = unlockErr
-		}
-		if err == nil && resetErr != nil {
-			err = fmt.Errorf("release the migration lock: %w", resetErr)
-		}
-	}()
 	for {
 		current, err := m.GetCurrentVersion(ctx)
 		if err != nil {

@@ -342,3 +342,38 @@ func TestAConcurrentBuildCutShortIsRetriedToTheSameSchema(t *testing.T) {
 		t.Fatal("the retried step left another schema than a step without a writer in the way")
 	}
 }
+
+// Migrators started at once on an empty database all succeed, one after the other: the ones that
+// wait for the migration lock hold no snapshot while they wait, which a CREATE INDEX CONCURRENTLY
+// of the running one (016) would wait for (before: every attempt of 016 timed out, and all but the
+// last migrator failed).
+func TestMigratorsStartedAtOnceAllSucceed(t *testing.T) {
+	ctx := context.Background()
+	url := dbtest.EmptyDatabase(t)
+	errs := make(chan error, 3)
+	for range 3 {
+		go func() {
+			conn, err := pgx.Connect(ctx, url)
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer conn.Close(ctx)
+			_, err = nslifecycle.MigrateToWith(ctx, conn, nslifecycle.Latest, nslifecycle.MigrateOptions{Attempts: 3, Log: quietLog()})
+			errs <- err
+		}()
+	}
+	for range 3 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if current, latest, err := nslifecycle.SchemaVersion(ctx, conn); err != nil || current != latest {
+		t.Fatalf("after three migrators: version %d of %d (%v)", current, latest, err)
+	}
+}
