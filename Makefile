@@ -14,7 +14,7 @@ demo: ## seed a small organization into a fresh database and print it
 demo-adopt: ## docs/adoption.md end to end: a GitLab-shaped legacy schema imported, bridged, checked, cut over (ADOPT_NAMESPACES=20000)
 	@scripts/demo-adopt.sh
 
-test: ## every check: gofmt, vet, generated files, pgTAP, go test -race
+test: ## every check: gofmt, vet, generated files, pgTAP, promtool, squawk on the migrations, go test -race
 	@scripts/test.sh
 
 test-sql: ## pgTAP alone, all or the files and folders in T (make test-sql T=tests/namespace_lock_path/)

@@ -2,10 +2,15 @@ package nslifecycle_test
 
 import (
 	"context"
+	"errors"
+	"io"
+	"log/slog"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/nslifecycle/nslifecycle"
 	"github.com/nslifecycle/nslifecycle/internal/dbtest"
@@ -147,5 +152,228 @@ func TestMigrationsStepwiseReversible(t *testing.T) {
 		if got := schemaFingerprint(t, conn); got != prints[v] {
 			t.Fatalf("down to %d: the schema differs from version %d on the way up", v, v)
 		}
+	}
+}
+
+// connectAt opens a connection to a fresh empty database migrated to version.
+func connectAt(t *testing.T, url string, version int32) *pgx.Conn {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	if err := nslifecycle.MigrateTo(ctx, conn, version); err != nil {
+		t.Fatal(err)
+	}
+	return conn
+}
+
+func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// A step that needs a lock a long transaction holds gives up the wait after the lock timeout, so
+// the readers queued behind its request wait no longer than that (issue 25: they waited for the
+// whole transaction), is retried, and fails with 55P03 once its attempts are spent, leaving the
+// version where it was. 029's down part drops a constraint of lifecycle.namespaces: ACCESS
+// EXCLUSIVE, which one reader's ACCESS SHARE blocks.
+func TestMigrationStepGivesUpAWaitAfterTheLockTimeout(t *testing.T) {
+	ctx := context.Background()
+	url := dbtest.EmptyDatabase(t)
+	conn := connectAt(t, url, 29)
+	holder, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close(ctx)
+	tx, err := holder.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `select count(*) from lifecycle.namespaces`); err != nil {
+		t.Fatal(err)
+	}
+
+	// A reader that starts while the step waits queues behind its lock request.
+	reader, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close(ctx)
+	done := make(chan struct{})
+	slowest := make(chan time.Duration, 1)
+	go func() {
+		var worst time.Duration
+		defer func() { slowest <- worst }()
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			start := time.Now()
+			if _, err := reader.Exec(ctx, `select count(*) from lifecycle.namespaces`); err != nil {
+				t.Error(err)
+				return
+			}
+			worst = max(worst, time.Since(start))
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+
+	start := time.Now()
+	retries, err := nslifecycle.MigrateToWith(ctx, conn, 28, nslifecycle.MigrateOptions{
+		LockTimeout: 300 * time.Millisecond, Attempts: 3, Backoff: 100 * time.Millisecond, Log: quietLog()})
+	took := time.Since(start)
+	close(done)
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) || pgErr.Code != "55P03" || retries != 2 {
+		t.Fatalf("with the table held: %d retries, err %v; want 2 retries and 55P03", retries, err)
+	}
+	// Three waits of 300 ms and pauses of 100 and 200 ms.
+	if took < 1200*time.Millisecond || took > 5*time.Second {
+		t.Fatalf("the step gave up after %v, want about 1.2 s", took)
+	}
+	if worst := <-slowest; worst > time.Second {
+		t.Fatalf("a reader waited %v behind the step (lock timeout 300 ms)", worst)
+	}
+	if current, _, err := nslifecycle.SchemaVersion(ctx, conn); err != nil || current != 29 {
+		t.Fatalf("after the failed step: version %d (%v), want 29", current, err)
+	}
+	// The caller's connection is left without the migrator's lock_timeout.
+	var setting string
+	if err := conn.QueryRow(ctx, `show lock_timeout`).Scan(&setting); err != nil || setting != "0" {
+		t.Fatalf("lock_timeout left at %q (%v)", setting, err)
+	}
+
+	// Once the reader is gone, the same call goes through.
+	if err := tx.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if retries, err := nslifecycle.MigrateToWith(ctx, conn, 28, nslifecycle.MigrateOptions{Log: quietLog()}); err != nil || retries != 0 {
+		t.Fatalf("with the table free: %d retries, %v", retries, err)
+	}
+}
+
+// A migration that runs outside a transaction and stops half way is finished by the retry,
+// exactly: 028's concurrent build waits for a writer's transaction, gives up after the lock timeout
+// and leaves its new index INVALID; the next attempt drops it and builds it again. The schema
+// ends as a migration without the writer leaves it.
+func TestAConcurrentBuildCutShortIsRetriedToTheSameSchema(t *testing.T) {
+	ctx := context.Background()
+	url := dbtest.EmptyDatabase(t)
+	conn := connectAt(t, url, 27)
+	at27 := schemaFingerprint(t, conn)
+
+	writer, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer writer.Close(ctx)
+	tx, err := writer.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	// What an open write holds; CREATE INDEX CONCURRENTLY waits for it to end before it builds.
+	if _, err := tx.Exec(ctx, `lock table lifecycle.namespaces in row exclusive mode`); err != nil {
+		t.Fatal(err)
+	}
+
+	result := make(chan error, 1)
+	retried := make(chan int, 1)
+	go func() {
+		retries, err := nslifecycle.MigrateToWith(ctx, conn, 28, nslifecycle.MigrateOptions{
+			LockTimeout: 200 * time.Millisecond, Attempts: 20, Backoff: 200 * time.Millisecond, Log: quietLog()})
+		retried <- retries
+		result <- err
+	}()
+
+	// The first attempt leaves the new index behind, invalid.
+	watch, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer watch.Close(ctx)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		var invalid bool
+		if err := watch.QueryRow(ctx, `select exists (select from pg_index where indexrelid = 'lifecycle.namespaces_stateful_idx_next'::regclass
+			and not indisvalid)`).Scan(&invalid); err != nil {
+			var pgErr *pgconn.PgError
+			if !errors.As(err, &pgErr) || pgErr.Code != "42P01" { // not made yet
+				t.Fatal(err)
+			}
+		} else if invalid {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no invalid index left by the cut-short build")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(500 * time.Millisecond) // at least one more attempt meets the writer
+	if err := tx.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-result; err != nil {
+		t.Fatal(err)
+	}
+	if retries := <-retried; retries < 1 {
+		t.Fatalf("%d retries, want at least one", retries)
+	}
+	var invalid int
+	if err := conn.QueryRow(ctx, `select count(*) from pg_index i join pg_class c on c.oid = i.indexrelid
+		where c.relnamespace = 'lifecycle'::regnamespace and not (i.indisvalid and i.indisready)`).Scan(&invalid); err != nil || invalid != 0 {
+		t.Fatalf("%d invalid indexes left (%v)", invalid, err)
+	}
+	retriedTo28 := schemaFingerprint(t, conn)
+	if err := nslifecycle.MigrateTo(ctx, conn, 27); err != nil {
+		t.Fatal(err)
+	}
+	if schemaFingerprint(t, conn) != at27 {
+		t.Fatal("down to 27 after the retried step: the schema differs from 27's")
+	}
+	if err := nslifecycle.MigrateTo(ctx, conn, 28); err != nil {
+		t.Fatal(err)
+	}
+	if schemaFingerprint(t, conn) != retriedTo28 {
+		t.Fatal("the retried step left another schema than a step without a writer in the way")
+	}
+}
+
+// Migrators started at once on an empty database all succeed, one after the other: the ones that
+// wait for the migration lock hold no snapshot while they wait, which a CREATE INDEX CONCURRENTLY
+// of the running one (016) would wait for (before: every attempt of 016 timed out, and all but the
+// last migrator failed).
+func TestMigratorsStartedAtOnceAllSucceed(t *testing.T) {
+	ctx := context.Background()
+	url := dbtest.EmptyDatabase(t)
+	errs := make(chan error, 3)
+	for range 3 {
+		go func() {
+			conn, err := pgx.Connect(ctx, url)
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer conn.Close(ctx)
+			_, err = nslifecycle.MigrateToWith(ctx, conn, nslifecycle.Latest, nslifecycle.MigrateOptions{Attempts: 3, Log: quietLog()})
+			errs <- err
+		}()
+	}
+	for range 3 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if current, latest, err := nslifecycle.SchemaVersion(ctx, conn); err != nil || current != latest {
+		t.Fatalf("after three migrators: version %d of %d (%v)", current, latest, err)
 	}
 }

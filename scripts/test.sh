@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# make test: every check, against DATABASE_URL or the private cluster (started here and stopped
+# make test: every check (gofmt, vet, generated files, pgTAP, promtool, squawk on the rendered
+# migrations, go test -race), against DATABASE_URL or the private cluster (started here and stopped
 # again when this script started it). Runs every step even after a failure, ends with a summary
 # (go test's counts, and every skipped Go and pgTAP test with its reason), then exits non-zero if
 # any step failed.
@@ -180,6 +181,7 @@ all)
 	step "drop leftover test databases" drop_leftovers
 	step "pgTAP" pgtap
 	step "prometheus rules (promtool)" prometheus_rules
+	step "migrations lint (squawk)" scripts/lint-migrations.sh
 	step "go test -race" go_test
 	;;
 sql)

@@ -68,6 +68,8 @@ drop function lifecycle.namespace_effective_states_below(bigint);
 -- 002's materialized view, as it was.
 create materialized view lifecycle.effective_states as
 {{ template "snapshots/002/effective_states_query.sql" . }};
+-- The view is made just above, in this transaction: no one reads it yet.
+-- squawk-ignore require-concurrent-index-creation
 create unique index effective_states_namespace_id_idx on lifecycle.effective_states (namespace_id);
 {{ template "snapshots/002/effective_states_refresh.sql" . }}
 

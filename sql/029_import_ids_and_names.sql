@@ -10,7 +10,7 @@
 -- and a constraint keeps every namespace's id in 1 to 2^63 - 2 whoever writes it (the schema's
 -- owner may choose ids), so 0 is never a real id and the "no parent" key needs no other value
 -- (changing it would rebuild namespaces_live_path_key), and id + 1 never overflows. Checking it
--- reads the table once while holding its lock: writes and reads wait, a moment per million rows.
+-- reads the two ends of the primary key while holding the table's lock: a moment.
 --
 -- The import's progress between its calls (lifecycle.import_cursor, lifecycle.import_left) was in
 -- settings, which the calling session could SET to skip rows or to fail with a raw SQLSTATE; it is
@@ -20,10 +20,14 @@
 -- Names and paths: control and bidirectional formatting characters (U+202E and its kin: "Trojan
 -- Source") are refused, NS010, on every write path and in the import (character_refusal).
 
--- Checked once, under a SHARE lock (writes wait, reads go on), then added NOT VALID: the rows were
--- just read to be in range and none could be written since, and the constraint's own validation
--- would read them all again under ACCESS EXCLUSIVE, which stalls readers too.
-lock table lifecycle.namespaces in share mode;
+-- Checked once, then added NOT VALID: the rows were just read to be in range and none could be
+-- written since, and the constraint's own validation would read them all under ACCESS EXCLUSIVE.
+-- The lock is the ACCESS EXCLUSIVE that adding the constraint takes anyway, taken first and held
+-- for milliseconds (the check reads the primary key's two ends): a SHARE lock for the check, raised
+-- to ACCESS EXCLUSIVE by the ALTER, deadlocked with every writer that had read namespaces before
+-- writing it (issue 25: under 4 writers, 10 attempts of 10; the migrator's lock_timeout bounds the
+-- wait of the clients queued behind this request).
+lock table lifecycle.namespaces in access exclusive mode;
 do $$
 begin
   if exists (select from lifecycle.namespaces n where n.id < 1 or n.id > 9223372036854775806) then

@@ -61,6 +61,8 @@ func run(args []string, stderr io.Writer) int {
 	fs.BoolVar(&cfg.LoadByImport, "load-by-import", false, "generate the hierarchy through lifecycle.namespace_import_run instead of COPY through the row triggers (about five times the rate; make bench-scale)")
 	fs.IntVar(&cfg.ImportBatch, "import-batch", 10_000, "import scenario: the batch size passed to lifecycle.namespace_import_run")
 	fs.IntVar(&cfg.TakeoverKills, "takeover-kills", 30, "takeover scenario: times the active syncer is killed (the p99 is over them)")
+	fs.IntVar(&cfg.UpgradeFrom, "upgrade-from", 0, "upgrade scenario: migrate down to this version and back up to the database's, the newest (0: the newest but one)")
+	fs.DurationVar(&cfg.UpgradeHold, "upgrade-hold", 20*time.Second, "upgrade scenario: how long one reader keeps a transaction open across the migration")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/nslifecycle/nslifecycle"
 	"github.com/nslifecycle/nslifecycle/internal/bench"
 	"github.com/nslifecycle/nslifecycle/internal/dbtest"
 )
@@ -103,7 +104,8 @@ func TestEveryScenarioMeasuresWhatItReports(t *testing.T) {
 
 	// The other scenarios, on the same hierarchy.
 	cfg.Scenarios, cfg.Reuse = nil, true
-	cfg.Scenarios = []string{"effective_states", "effective_states_burst", "effective_state", "scheduling", "transfer", "sweeper", "syncer", "takeover"}
+	cfg.Scenarios = []string{"effective_states", "effective_states_burst", "effective_state", "scheduling", "transfer", "sweeper", "syncer", "takeover", "upgrade"}
+	cfg.UpgradeHold = 3 * time.Second
 	if res, err = bench.Run(ctx, cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -144,6 +146,18 @@ func TestEveryScenarioMeasuresWhatItReports(t *testing.T) {
 	}
 	if s := res.Syncer; s.Lag.Syncer.N == 0 || s.Lag.Floor.N == 0 || len(s.Steps) != 1 || s.Drain.PerSecond <= 0 || s.Drain.FloorPerSecond <= 0 {
 		t.Fatalf("syncer: %+v", s)
+	}
+	// The newest migration went down and up under the load, and the schema is back at the newest.
+	if u := res.Upgrade; u == nil || len(u.Rounds) != 1 || u.To != u.From+1 || u.Rounds[0].DownSeconds <= 0 || u.Rounds[0].UpSeconds <= 0 ||
+		u.ReadDuring.N == 0 || u.WriteDuring.N == 0 || u.ReadBefore.N == 0 || u.WriteBefore.N == 0 || u.Migrations == "" {
+		t.Fatalf("upgrade: %+v", u)
+	}
+	var version int32
+	if err := pool.QueryRow(ctx, `select version from lifecycle.schema_version`).Scan(&version); err != nil || version != res.Upgrade.To {
+		t.Fatalf("after the upgrade scenario: version %d (%v), want %d", version, err, res.Upgrade.To)
+	}
+	if files, err := nslifecycle.MigrationFiles(); err != nil || int32(len(files)) != version {
+		t.Fatalf("the scenario went back up to %d, not the newest (%v)", version, err)
 	}
 	var violations int
 	if err := pool.QueryRow(ctx, `select count(*) from lifecycle.check_invariants()`).Scan(&violations); err != nil || violations != 0 {
@@ -206,7 +220,7 @@ func TestEveryScenarioMeasuresWhatItReports(t *testing.T) {
 	}
 	b, _ := os.ReadFile(doc)
 	if s := string(b); !strings.Contains(s, "## Test run") || !strings.Contains(s, "more prose") || strings.Contains(s, "old\n") ||
-		!strings.Contains(s, "### Syncer") || !strings.Contains(s, "## Import run") || !strings.Contains(s, "### Import") ||
+		!strings.Contains(s, "### Syncer") || !strings.Contains(s, "### Upgrade under load") || !strings.Contains(s, "## Import run") || !strings.Contains(s, "### Import") ||
 		!strings.Contains(s, "import (3,000 namespaces)") {
 		t.Fatalf("rendered document:\n%s", s)
 	}

@@ -40,6 +40,8 @@ type Config struct {
 	Slot          string        // the syncer's replication slot (cluster-wide name)
 	Sweeper       string        // cmd/sweeper binary
 	ImportBatch   int           // import scenario: the batch size of namespace_import_run
+	UpgradeFrom   int           // upgrade scenario: down to this version and back up (0: the newest but one)
+	UpgradeHold   time.Duration // upgrade scenario: how long the one long reader keeps its transaction open
 	LoadByImport  bool          // generate the hierarchy through the product's import (Shape.ByImport)
 	ScratchDir    string
 	Log           *slog.Logger
@@ -48,7 +50,7 @@ type Config struct {
 // Scenarios in the order they run; later ones rely on nothing earlier ones leave behind but the
 // generated hierarchy and the baseline tables. effective_states_burst runs last: its bursts add
 // 130,000 namespaces a round to the tree, which the others would be measured on.
-var Scenarios = []string{"effective_states", "effective_state", "transitions", "scheduling", "transfer", "sweeper", "syncer", "takeover", "import", "effective_states_burst"}
+var Scenarios = []string{"effective_states", "effective_state", "transitions", "scheduling", "transfer", "sweeper", "syncer", "takeover", "import", "upgrade", "effective_states_burst"}
 
 // ownData are the scenarios that bring their data in databases of their own: a run of only these
 // generates no hierarchy.
@@ -135,6 +137,7 @@ var scenarioFuncs = map[string]func(context.Context, *env) error{
 	"syncer":                 runSyncer,
 	"takeover":               runTakeover,
 	"import":                 runImport,
+	"upgrade":                runUpgrade,
 }
 
 // exec runs one of the embedded SQL files.

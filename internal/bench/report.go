@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 )
 
@@ -226,6 +227,40 @@ func renderRun(w io.Writer, r *Results) {
 				rd.FinishSeconds, thousands(int(rate)), rd.FloorSeconds, thousands(int(floor)), 100*ratio(rate, floor))
 		}
 	}
+	if u := r.Upgrade; u != nil {
+		p("\n### Upgrade under load\n\n")
+		p("Migrations %s down to %d and up again, %d rounds, each while %d clients toggled archive/unarchive through the API and %d read "+
+			"`namespace_effective_state` of random namespaces, and one reader held a transaction that had read `lifecycle.namespaces` "+
+			"open for %.0f s from a second before the migration (the migrator's lock timeout %.0f ms). Latency of every call that overlapped "+
+			"a migration, against the same clients' calls before the long reader opened:\n\n",
+			strings.ReplaceAll(u.Migrations, " ", ", "), u.From, len(u.Rounds), u.Writers, u.Readers, u.HoldSeconds, u.LockTimeoutMS)
+		p("| calls | during: calls | p50 / p99 / max ms | before: calls | p50 / p99 / max ms |\n| --- | --- | --- | --- | --- |\n")
+		for _, c := range []struct {
+			name           string
+			during, before Latency
+		}{{"reads", u.ReadDuring, u.ReadBefore}, {"writes", u.WriteDuring, u.WriteBefore}} {
+			p("| %s | %s | %.2f / %.2f / %.2f | %s | %.2f / %.2f / %.2f |\n", c.name, thousands(c.during.N), c.during.P50, c.during.P99,
+				c.during.Max, thousands(c.before.N), c.before.P50, c.before.P99, c.before.Max)
+		}
+		p("\n| round | down s | up s | retries |\n| --- | --- | --- | --- |\n")
+		for k, rd := range u.Rounds {
+			p("| %d | %.3f | %.3f | %d |\n", k+1, rd.DownSeconds, rd.UpSeconds, rd.Retries)
+		}
+		p("\nCalls refused while a migration ran: %s; at other times: %s.\n", sqlstates(u.ErrorsDuring), sqlstates(u.ErrorsOther))
+	}
+}
+
+// sqlstates lists SQLSTATE counts in code order ("none" for none).
+func sqlstates(m map[string]int) string {
+	if len(m) == 0 {
+		return "none"
+	}
+	var parts []string
+	for code, n := range m {
+		parts = append(parts, fmt.Sprintf("%s × %d", code, n))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ", ")
 }
 
 func clientCounts(t *TransitionsInfo) []int {

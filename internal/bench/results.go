@@ -32,6 +32,7 @@ type Results struct {
 	Syncer               *SyncerResult          `json:"syncer,omitempty"`
 	Takeover             *TakeoverResult        `json:"takeover,omitempty"`
 	Import               *ImportResult          `json:"import,omitempty"`
+	Upgrade              *UpgradeResult         `json:"upgrade,omitempty"`
 
 	Targets []TargetCheck `json:"targets,omitempty"`
 }
@@ -77,7 +78,8 @@ func (c Config) describe() map[string]any {
 		"namespaces": c.Namespaces, "duration_seconds": c.Duration.Seconds(), "rounds": c.Rounds, "clients": c.Clients,
 		"transfer_sizes": c.TransferSizes, "burst_sizes": c.BurstSizes, "sweep_groups": c.SweepGroups, "sweep_descendants": c.SweepSize,
 		"syncer_rate": c.SyncerRate, "syncer_steps": c.SyncerSteps, "syncer_load_seconds": c.SyncerLoad.Seconds(),
-		"import_batch": c.ImportBatch, "takeover_kills": c.TakeoverKills,
+		"import_batch": c.ImportBatch, "takeover_kills": c.TakeoverKills, "upgrade_from": c.UpgradeFrom,
+		"upgrade_hold_seconds": c.UpgradeHold.Seconds(),
 	}
 }
 

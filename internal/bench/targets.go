@@ -127,6 +127,19 @@ func evaluateTargets(r *Results) []TargetCheck {
 	}
 	imports(100_000, "import of 100k namespaces")
 	imports(1_000_000, "import of 1M namespaces")
+	if u := r.Upgrade; u != nil {
+		how := func(l Latency) string {
+			return fmt.Sprintf("%.0f ms at most over %d calls (p99 %.1f ms; %d → %d → %d with a %.0f s reader open)",
+				l.Max, l.N, l.P99, u.To, u.From, u.To, u.HoldSeconds)
+		}
+		add("reads while migrations run (issue 25)", "every call < 1 s", true, u.ReadDuring.Max/1000, u.ReadDuring.Max < 1000, how(u.ReadDuring))
+		refused := 0
+		for _, n := range u.ErrorsDuring {
+			refused += n
+		}
+		add("writes while migrations run (issue 25)", "every call within the lock timeout, none refused", true, u.WriteDuring.Max/1000,
+			u.WriteDuring.Max <= u.LockTimeoutMS && refused == 0, fmt.Sprintf("%s, %d refused", how(u.WriteDuring), refused))
+	}
 	return out
 }
 
