@@ -2,12 +2,14 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // TransitionsInfo is the transition throughput scenario: each workload at each client count, by
@@ -231,9 +233,20 @@ type appSideRun struct {
 // resetTargets brings every target back to active, through the API on the product's tables and
 // raw on the floor's, so each workload (and each scenario after them) starts from the same states.
 func (e *env) resetTargets(ctx context.Context) error {
-	_, err := e.pool.Exec(ctx, `select lifecycle.namespace_event(t.id,
-			case n.state when 1 then 'unarchive' when 2 then 'restore' end, t.actor)
-		  from lifecycle_bench.targets t join lifecycle.namespaces n on n.id = t.id where n.state in (1, 2)`)
+	// A client of the scenario before may still be finishing a call whose context was canceled
+	// (the server ends the statement it has): a target can change state under this statement, which
+	// then refuses (NS001) and runs again on what it finds.
+	var err error
+	for attempt := 0; attempt < 5; attempt++ {
+		_, err = e.pool.Exec(ctx, `select lifecycle.namespace_event(t.id,
+				case n.state when 1 then 'unarchive' when 2 then 'restore' end, t.actor)
+			  from lifecycle_bench.targets t join lifecycle.namespaces n on n.id = t.id where n.state in (1, 2)`)
+		var pgErr *pgconn.PgError
+		if !errors.As(err, &pgErr) || pgErr.Code != "NS001" {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 	if err != nil {
 		return fmt.Errorf("reset targets: %w", err)
 	}
