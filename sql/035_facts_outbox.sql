@@ -88,12 +88,16 @@ revoke all on function lifecycle.facts_record(bigint[], pg_lsn[], int[], timesta
 grant execute on function lifecycle.facts_record(bigint[], pg_lsn[], int[], timestamptz[], bigint[]),
   lifecycle.facts_record_pending(int, interval), lifecycle.fact_message_adopt(jsonb, timestamptz),
   lifecycle.effective_states_apply() to lifecycle_worker;
+comment on column lifecycle.fact_key.legacy_mac_until is
+  'Messages committed before this time may carry the MAC of before migration 026 (SHA-256 of the key and of the key and the text); fact_message_adopt accepts it for them.';
 -- The syncer reports how many facts wait and since when (/healthz, metrics); nobody writes them.
 grant select on lifecycle.facts, lifecycle.effective_states_pending to lifecycle_worker;
 
 ---- create above / drop below ----
 
 revoke select on lifecycle.facts, lifecycle.effective_states_pending from lifecycle_worker;
+comment on column lifecycle.fact_key.legacy_mac_until is
+  'Facts committed before this time may carry the MAC of before migration 026 (SHA-256 of the key and of the key and the text); audit_record accepts it for them.';
 {{ template "snapshots/030/audit_record.sql" . }}
 {{ template "snapshots/012/fact_dead_letter_record.sql" . }}
 revoke all on function lifecycle.audit_record(text, pg_lsn, int, timestamptz, jsonb, boolean),

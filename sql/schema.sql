@@ -5867,7 +5867,7 @@ CREATE TABLE lifecycle.fact_key (
 -- Name: COLUMN fact_key.legacy_mac_until; Type: COMMENT; Schema: lifecycle; Owner: -
 --
 
-COMMENT ON COLUMN lifecycle.fact_key.legacy_mac_until IS 'Facts committed before this time may carry the MAC of before migration 026 (SHA-256 of the key and of the key and the text); audit_record accepts it for them.';
+COMMENT ON COLUMN lifecycle.fact_key.legacy_mac_until IS 'Messages committed before this time may carry the MAC of before migration 026 (SHA-256 of the key and of the key and the text); fact_message_adopt accepts it for them.';
 
 --
 -- Name: facts; Type: TABLE; Schema: lifecycle; Owner: -

@@ -718,22 +718,8 @@ func TestTheSyncerRunsWithALeastPrivilegeRole(t *testing.T) {
 // metric reads one un-labelled series from /metrics (0 when absent).
 func (e *env) metric(name string) float64 {
 	e.t.Helper()
-	resp, err := http.Get("http://" + e.addr + "/metrics")
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	for _, line := range strings.Split(string(body), "\n") {
-		if v, ok := strings.CutPrefix(line, name+" "); ok {
-			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-			if err != nil {
-				e.t.Fatalf("%s: %v", line, err)
-			}
-			return f
-		}
-	}
-	return 0
+	v, _ := e.series(name)
+	return v
 }
 
 // A backlog is recorded in group commits: many source transactions per transaction of the

@@ -107,7 +107,7 @@ type LifecycleFactDeadLetter struct {
 type LifecycleFactKey struct {
 	Singleton bool
 	Key       []byte
-	// Facts committed before this time may carry the MAC of before migration 026 (SHA-256 of the key and of the key and the text); audit_record accepts it for them.
+	// Messages committed before this time may carry the MAC of before migration 026 (SHA-256 of the key and of the key and the text); fact_message_adopt accepts it for them.
 	LegacyMacUntil *time.Time
 }
 

@@ -1,15 +1,13 @@
--- Why a fact cannot be recorded as an audit row, or null when it can: the shape lifecycle.fact_emit
--- writes. An object; action a string of 1 to 128 bytes; namespace_id and actor_id an integer, null
+-- Why a logical message of before migration 035 cannot be a fact, or null when it can: the shape
+-- lifecycle.fact_emit wrote then. An object; action a string of 1 to 128 bytes; namespace_id and actor_id an integer, null
 -- or absent; traversal_ids an array of integers or absent; full_path a string, null or absent;
 -- details an object or absent; other keys (mac, occurred_at, …) are not looked at. An integer is a
 -- number jsonb keeps with scale 0 within bigint's range (1e2 is 100, 1.0 is not an integer).
 --
--- Anyone may emit a message with the fact prefix, so the syncer refuses other shapes before they
--- reach SQL and records them as dead letters (internal/syncer/decode.go holds the same rules; a
--- fuzz test checks that the two agree). lifecycle.audit_record asks this first all the same: the
--- SQL is the last line, and a shape let through must fail with its reason before anything is
--- extracted or written, not half way through the fan-out. PL/pgSQL for its cached plan: every fact
--- asks it.
+-- Anyone may emit a message with the fact prefix, so the syncer ignores other shapes before they
+-- reach SQL (internal/syncer/decode.go holds the same rules; a fuzz test checks that the two
+-- agree). lifecycle.fact_message_adopt asks this first all the same: the SQL is the last line,
+-- and nothing is extracted from a shape it refuses. PL/pgSQL for its cached plan.
 create or replace function lifecycle.fact_refusal(fact jsonb)
 returns text
 language plpgsql
