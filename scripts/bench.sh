@@ -36,6 +36,7 @@ cleanup() {
 		drop_slot "$url" "${slot}_floor"
 		drop_slot "$url" "${slot}_transfer"
 		drop_slot "$url" "${slot}_effective_states"
+		drop_slot "$url" "${slot}_takeover"
 		[ "${BENCH_KEEP:-}" = 1 ] || drop_db "$url" "$name"
 		# The import scenario's database of the round in flight, when the run was cut short.
 		drop_db "$url" "${name}_import"
