@@ -38,6 +38,12 @@ create table lifecycle.facts (
 );
 comment on table lifecycle.facts is
   'The outbox: one row per committed lifecycle fact not yet recorded as an audit row (fact_emit writes, facts_record deletes).';
+-- A fact's audit row is keyed fact/<id>: after a move back to 034 and up again, the ids go on
+-- above those the audit holds, or the first new fact would collide with an old key (found by the
+-- bench's upgrade scenario). Reads the audit, locks nothing another session waits for.
+select pg_catalog.setval(pg_catalog.pg_get_serial_sequence('lifecycle.facts', 'id'),
+  coalesce((select max(pg_catalog.substr(a.idempotency_key, 6)::bigint) from lifecycle.audit_events a
+             where a.idempotency_key like 'fact/%'), 0) + 1, false);
 
 create table lifecycle.effective_states_pending (
   id bigint generated always as identity primary key,

@@ -67,7 +67,7 @@ func flagSet(o *options) *flag.FlagSet {
 	fs.DurationVar(&cfg.DrainInterval, "drain-interval", 5*time.Second, "record the facts at least this old that the stream did not bring, this often")
 	fs.IntVar(&cfg.DrainBatch, "drain-batch", 5000, "facts recorded per transaction when draining lifecycle.facts")
 	fs.DurationVar(&cfg.StandbyPoll, "standby-poll", time.Second, "how often a standby looks whether the slot is free to take over")
-	fs.DurationVar(&cfg.HealthMaxUnrecorded, "health-max-unrecorded", 30*time.Second, "/healthz fails while a fact has waited in lifecycle.facts longer than this")
+	fs.DurationVar(&cfg.HealthMaxUnrecorded, "health-max-unrecorded", 10*time.Second, "/healthz fails while a fact has waited in lifecycle.facts longer than this")
 	fs.DurationVar(&cfg.WebhookTimeout, "webhook-timeout", 10*time.Second, "timeout of one webhook attempt")
 	fs.IntVar(&cfg.WebhookMaxAttempts, "webhook-max-attempts", 8, "attempts before a delivery is dead")
 	fs.IntVar(&cfg.WebhookWorkers, "webhook-workers", 4, "webhook attempts in parallel")
