@@ -68,20 +68,6 @@ alter table lifecycle.audit_events alter column source_lsn drop not null, alter 
 {{ template "functions/facts_record_pending.sql" . }}
 {{ template "functions/fact_message_adopt.sql" . }}
 {{ template "triggers/facts_truncated.sql" . }}
-create trigger facts_truncated after truncate on lifecycle.namespaces
-  for each statement execute function lifecycle.facts_truncated();
-create trigger facts_truncated after truncate on lifecycle.namespace_details
-  for each statement execute function lifecycle.facts_truncated();
-create trigger facts_truncated after truncate on lifecycle.namespace_members
-  for each statement execute function lifecycle.facts_truncated();
-create trigger facts_truncated after truncate on lifecycle.namespace_state_updates
-  for each statement execute function lifecycle.facts_truncated();
-create trigger facts_truncated after truncate on lifecycle.namespace_redirects
-  for each statement execute function lifecycle.facts_truncated();
-create trigger facts_truncated after truncate on lifecycle.transfer_requests
-  for each statement execute function lifecycle.facts_truncated();
-create trigger facts_truncated after truncate on lifecycle.deleted_namespaces
-  for each statement execute function lifecycle.facts_truncated();
 {{ template "functions/syncer_publication_ensure.sql" . }}
 drop function lifecycle.effective_states_apply(jsonb[], bigint[]);
 {{ template "functions/effective_states_apply.sql" . }}
@@ -99,8 +85,38 @@ comment on column lifecycle.fact_key.legacy_mac_until is
 -- The syncer reports how many facts wait and since when (/healthz, metrics); nobody writes them.
 grant select on lifecycle.facts, lifecycle.effective_states_pending to lifecycle_worker;
 
+-- Last, the one step that waits for the API's writers: the tables whose TRUNCATE is a fact get
+-- their triggers (SHARE ROW EXCLUSIVE: writes wait, reads go on). Locked all at once first, in the
+-- order the writers take them, so the wait is for one lock and no writer holding one table queues
+-- behind another.
+lock table lifecycle.namespaces, lifecycle.namespace_details, lifecycle.namespace_state_updates,
+  lifecycle.namespace_members, lifecycle.namespace_redirects, lifecycle.transfer_requests, lifecycle.deleted_namespaces in share row exclusive mode;
+create trigger facts_truncated after truncate on lifecycle.namespaces
+  for each statement execute function lifecycle.facts_truncated();
+create trigger facts_truncated after truncate on lifecycle.namespace_details
+  for each statement execute function lifecycle.facts_truncated();
+create trigger facts_truncated after truncate on lifecycle.namespace_members
+  for each statement execute function lifecycle.facts_truncated();
+create trigger facts_truncated after truncate on lifecycle.namespace_state_updates
+  for each statement execute function lifecycle.facts_truncated();
+create trigger facts_truncated after truncate on lifecycle.namespace_redirects
+  for each statement execute function lifecycle.facts_truncated();
+create trigger facts_truncated after truncate on lifecycle.transfer_requests
+  for each statement execute function lifecycle.facts_truncated();
+create trigger facts_truncated after truncate on lifecycle.deleted_namespaces
+  for each statement execute function lifecycle.facts_truncated();
+
 ---- create above / drop below ----
 
+-- First, before any table of the API is locked: the audit's scan holds the audit alone.
+-- Rows recorded since have no source position: they keep the one the stream gave, or 0/0, -1.
+update lifecycle.audit_events set source_lsn = coalesce(source_lsn, '0/0'), source_position = coalesce(source_position, -1)
+ where source_lsn is null or source_position is null;
+-- Accepted (sql/README.md, Migrations without stalls): down only, back to 034, which cannot take
+-- a null there; SET NOT NULL reads the audit under ACCESS EXCLUSIVE (a check validated first
+-- would hold the same lock in one transaction). Move back at a quiet time.
+-- squawk-ignore adding-not-nullable-field
+alter table lifecycle.audit_events alter column source_lsn set not null, alter column source_position set not null;
 revoke select on lifecycle.facts, lifecycle.effective_states_pending from lifecycle_worker;
 comment on column lifecycle.fact_key.legacy_mac_until is
   'Facts committed before this time may carry the MAC of before migration 026 (SHA-256 of the key and of the key and the text); audit_record accepts it for them.';
@@ -121,6 +137,14 @@ begin
                              'create function', 'create or replace function');
 end
 $down$;
+{{ template "snapshots/010/fact_emit.sql" . }}
+drop function lifecycle.fact_message_adopt(jsonb, timestamptz);
+drop function lifecycle.facts_record_pending(int, interval);
+drop function lifecycle.facts_record(bigint[], pg_lsn[], int[], timestamptz[], bigint[]);
+-- Last, as in the up: the triggers' tables locked all at once, in the writers' order (DROP
+-- TRIGGER takes ACCESS EXCLUSIVE: reads wait too, for this step only).
+lock table lifecycle.namespaces, lifecycle.namespace_details, lifecycle.namespace_state_updates,
+  lifecycle.namespace_members, lifecycle.namespace_redirects, lifecycle.transfer_requests, lifecycle.deleted_namespaces in access exclusive mode;
 drop trigger facts_truncated on lifecycle.namespaces;
 drop trigger facts_truncated on lifecycle.namespace_details;
 drop trigger facts_truncated on lifecycle.namespace_members;
@@ -129,17 +153,5 @@ drop trigger facts_truncated on lifecycle.namespace_redirects;
 drop trigger facts_truncated on lifecycle.transfer_requests;
 drop trigger facts_truncated on lifecycle.deleted_namespaces;
 drop function lifecycle.facts_truncated();
-{{ template "snapshots/010/fact_emit.sql" . }}
-drop function lifecycle.fact_message_adopt(jsonb, timestamptz);
-drop function lifecycle.facts_record_pending(int, interval);
-drop function lifecycle.facts_record(bigint[], pg_lsn[], int[], timestamptz[], bigint[]);
--- Rows recorded since have no source position: they keep the one the stream gave, or 0/0, -1.
-update lifecycle.audit_events set source_lsn = coalesce(source_lsn, '0/0'), source_position = coalesce(source_position, -1)
- where source_lsn is null or source_position is null;
--- Accepted (sql/README.md, Migrations without stalls): down only, back to 034, which cannot take
--- a null there; SET NOT NULL reads the audit under ACCESS EXCLUSIVE (a check validated first
--- would hold the same lock in one transaction). Move back at a quiet time.
--- squawk-ignore adding-not-nullable-field
-alter table lifecycle.audit_events alter column source_lsn set not null, alter column source_position set not null;
 drop table lifecycle.effective_states_pending;
 drop table lifecycle.facts;
