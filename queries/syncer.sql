@@ -82,17 +82,18 @@ SELECT lifecycle.webhook_delivery_result(@delivery_id, sqlc.narg('status_code'),
 SELECT s.webhook_allowed_hosts FROM lifecycle.settings s;
 
 -- name: SyncerUnfinishedWork :many
--- What recorded facts asked of the syncer and may not be done: a move of a transfer in progress
--- (transfer_started), the hard delete of a deletion in progress a user started (delete now; the
--- sweeper carries out its own, whose history row has no actor), in that state for at least
--- min_age. A syncer that dies between recording a fact and doing its work, or a failover, leaves
--- such work; running it twice is safe (the move answers noop, the delete resumes).
-SELECT n.id AS namespace_id, s.name::text AS state
+-- What recorded facts asked of the syncer and may not be done: a namespace in the state of an
+-- operation (lifecycle.states.operation: a transfer's move, a hard delete), in it for at least
+-- min_age. A hard delete only when a user started it (delete now; the sweeper carries out its own,
+-- whose history row has no actor). A syncer that dies between recording a fact and doing its
+-- work, or a failover, leaves such work; running it twice is safe (the move answers noop, the
+-- delete resumes).
+SELECT n.id AS namespace_id, s.operation::text AS operation
 FROM lifecycle.namespaces n
 JOIN lifecycle.states s ON s.code = n.state
 CROSS JOIN LATERAL (SELECT u.actor_id, u.created_at FROM lifecycle.namespace_state_updates u
                      WHERE u.namespace_id = n.id AND u.to_state = n.state ORDER BY u.id DESC LIMIT 1) last
-WHERE n.state IN (SELECT t.code FROM lifecycle.states t WHERE t.name IN ('transfer_in_progress', 'deletion_in_progress'))
-  AND (s.name = 'transfer_in_progress' OR last.actor_id IS NOT NULL)
+WHERE n.state IN (SELECT t.code FROM lifecycle.states t WHERE t.operation IS NOT NULL)
+  AND (s.operation <> 'hard_delete' OR last.actor_id IS NOT NULL)
   AND last.created_at <= clock_timestamp() - make_interval(secs => @min_age_seconds::float8)
 ORDER BY n.id;

@@ -291,27 +291,28 @@ func (q *Queries) SyncerSlotLag(ctx context.Context, slotName string) (SyncerSlo
 }
 
 const syncerUnfinishedWork = `-- name: SyncerUnfinishedWork :many
-SELECT n.id AS namespace_id, s.name::text AS state
+SELECT n.id AS namespace_id, s.operation::text AS operation
 FROM lifecycle.namespaces n
 JOIN lifecycle.states s ON s.code = n.state
 CROSS JOIN LATERAL (SELECT u.actor_id, u.created_at FROM lifecycle.namespace_state_updates u
                      WHERE u.namespace_id = n.id AND u.to_state = n.state ORDER BY u.id DESC LIMIT 1) last
-WHERE n.state IN (SELECT t.code FROM lifecycle.states t WHERE t.name IN ('transfer_in_progress', 'deletion_in_progress'))
-  AND (s.name = 'transfer_in_progress' OR last.actor_id IS NOT NULL)
+WHERE n.state IN (SELECT t.code FROM lifecycle.states t WHERE t.operation IS NOT NULL)
+  AND (s.operation <> 'hard_delete' OR last.actor_id IS NOT NULL)
   AND last.created_at <= clock_timestamp() - make_interval(secs => $1::float8)
 ORDER BY n.id
 `
 
 type SyncerUnfinishedWorkRow struct {
 	NamespaceID int64
-	State       string
+	Operation   string
 }
 
-// What recorded facts asked of the syncer and may not be done: a move of a transfer in progress
-// (transfer_started), the hard delete of a deletion in progress a user started (delete now; the
-// sweeper carries out its own, whose history row has no actor), in that state for at least
-// min_age. A syncer that dies between recording a fact and doing its work, or a failover, leaves
-// such work; running it twice is safe (the move answers noop, the delete resumes).
+// What recorded facts asked of the syncer and may not be done: a namespace in the state of an
+// operation (lifecycle.states.operation: a transfer's move, a hard delete), in it for at least
+// min_age. A hard delete only when a user started it (delete now; the sweeper carries out its own,
+// whose history row has no actor). A syncer that dies between recording a fact and doing its
+// work, or a failover, leaves such work; running it twice is safe (the move answers noop, the
+// delete resumes).
 func (q *Queries) SyncerUnfinishedWork(ctx context.Context, minAgeSeconds float64) ([]SyncerUnfinishedWorkRow, error) {
 	rows, err := q.db.Query(ctx, syncerUnfinishedWork, minAgeSeconds)
 	if err != nil {
@@ -321,7 +322,7 @@ func (q *Queries) SyncerUnfinishedWork(ctx context.Context, minAgeSeconds float6
 	items := []SyncerUnfinishedWorkRow{}
 	for rows.Next() {
 		var i SyncerUnfinishedWorkRow
-		if err := rows.Scan(&i.NamespaceID, &i.State); err != nil {
+		if err := rows.Scan(&i.NamespaceID, &i.Operation); err != nil {
 			return nil, err
 		}
 		items = append(items, i)

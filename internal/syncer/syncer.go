@@ -221,9 +221,11 @@ func (s *Syncer) resumeUnfinished(ctx context.Context, minAge time.Duration) {
 		return
 	}
 	for _, r := range rows {
-		kind := "transfer"
-		if r.State == "deletion_in_progress" {
-			kind = "delete_now"
+		// The operations the syncer runs: their states are read from lifecycle.states above.
+		kind, ok := map[string]string{"transfer": "transfer", "hard_delete": "delete_now"}[r.Operation]
+		if !ok {
+			s.log.Warn("a namespace in the state of an operation the syncer does not run", "namespace_id", r.NamespaceID, "operation", r.Operation)
+			continue
 		}
 		s.async.enqueue(job{kind: kind, namespaceID: r.NamespaceID})
 	}
