@@ -276,11 +276,20 @@ func renderVacuum(w io.Writer, v *VacuumResult) {
 	}
 	p("\n| settings | TPS (rounds) | slowest 10 s TPS | p50 / p99 / p99.9 / max ms |\n| --- | --- | --- | --- |\n")
 	for _, s := range v.Sides {
-		p("| %s | %.0f %v | %.0f | %.2f / %.2f / %.2f / %.1f |\n", s.Name, s.TPS, s.Rounds, s.MinWindow,
+		var rounds []string
+		for _, t := range s.Rounds {
+			rounds = append(rounds, fmt.Sprintf("%.0f", t))
+		}
+		p("| %s | %.0f (%s) | %.0f | %.2f / %.2f / %.2f / %.1f |\n", s.Name, s.TPS, strings.Join(rounds, ", "), s.MinWindow,
 			s.Latency.P50, s.Latency.P99, s.Latency.P999, s.Latency.Max)
 	}
-	if len(v.Sides) == 2 {
-		p("\ntuned / defaults: TPS %.2f×, p99 %.2f×.\n", ratio(v.Sides[1].TPS, v.Sides[0].TPS), ratio(v.Sides[1].Latency.P99, v.Sides[0].Latency.P99))
+	if d, t := v.Sides[0], v.Sides[len(v.Sides)-1]; len(v.Sides) == 2 && len(d.Rounds) == len(t.Rounds) {
+		var each []string
+		for k := range d.Rounds {
+			each = append(each, fmt.Sprintf("%.2f×", ratio(t.Rounds[k], d.Rounds[k])))
+		}
+		p("\n%s / %s: TPS %.2f× (round by round %s), p99 %.2f×.\n", t.Name, d.Name, ratio(t.TPS, d.TPS), strings.Join(each, ", "),
+			ratio(t.Latency.P99, d.Latency.P99))
 	}
 }
 
