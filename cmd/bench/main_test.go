@@ -118,19 +118,21 @@ func TestEveryScenarioMeasuresWhatItReports(t *testing.T) {
 	if res, err = bench.Run(ctx, cfg); err != nil {
 		t.Fatal(err)
 	}
-	// The vacuum scenario measured the defaults against the settings the migrations left, counted
-	// every transaction as one update of each table, and left the settings as it found them.
+	// The vacuum scenario measured the defaults against the settings the migrations left, every
+	// transaction it counted was a state change (a history row), each updating a row of each table
+	// (the statistics may carry earlier writes too, sent late), and it left the settings as it found
+	// them.
 	if v := res.Vacuum; v == nil || len(v.Sides) != 2 || v.Sides[0].Name != "defaults" || len(v.Sides[0].Settings) != 0 ||
 		len(v.Sides[1].Settings["lifecycle.namespaces"]) == 0 {
 		t.Fatalf("vacuum: %+v", v)
 	}
 	for _, s := range res.Vacuum.Sides {
-		if s.TPS <= 0 || len(s.Rounds) != 1 || s.Latency.N == 0 || len(s.Tables) != 2 {
-			t.Fatalf("vacuum side without figures: %+v", s)
+		if s.TPS <= 0 || len(s.Rounds) != 1 || s.Latency.N == 0 || len(s.Tables) != 2 || len(s.Transitions) != 1 || s.Transitions[0] != int64(s.Latency.N) {
+			t.Fatalf("vacuum side without figures, or %v state changes for %d transactions measured: %+v", s.Transitions, s.Latency.N, s)
 		}
 		for _, tb := range s.Tables {
-			if tb.Updates != int64(s.Latency.N) || tb.HeapBefore <= 0 || tb.HeapAfter <= 0 || tb.IndexesAfter <= 0 {
-				t.Fatalf("vacuum, %s, %s: %d updates for %d transactions measured: %+v", s.Name, tb.Table, tb.Updates, s.Latency.N, tb)
+			if tb.Updates < s.Transitions[0] || tb.HeapBefore <= 0 || tb.HeapAfter <= 0 || tb.IndexesAfter <= 0 {
+				t.Fatalf("vacuum, %s, %s: %d updates for %d state changes: %+v", s.Name, tb.Table, tb.Updates, s.Transitions[0], tb)
 			}
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // VacuumResult is the vacuum scenario (issue 25): a steady transition load on the generated
@@ -38,8 +39,10 @@ type VacuumSide struct {
 	Rounds    []float64           `json:"tps_rounds"`
 	MinWindow float64             `json:"slowest_10s_tps"` // median over the rounds of the slowest 10 s of each
 	Latency   Latency             `json:"latency"`
-	Tables    []VacuumTable       `json:"tables"`
-	PerRound  [][]VacuumTable     `json:"table_rounds"`
+	// The state changes each round made: rows of the history written during the load.
+	Transitions []int64         `json:"transitions_rounds"`
+	Tables      []VacuumTable   `json:"tables"`
+	PerRound    [][]VacuumTable `json:"table_rounds"`
 
 	lat     []time.Duration
 	windows []float64
@@ -47,7 +50,9 @@ type VacuumSide struct {
 
 // VacuumTable is one table during one side's load: sizes before and after (bytes), the most dead
 // rows seen, the updates and how many were HOT, the autovacuum and autoanalyze runs, and the share
-// of the samples (one a second) in which a vacuum of it was running.
+// of the samples (one a second) in which a vacuum of it was running. Updates and HOT updates are
+// the statistics' (pg_stat_user_tables), which may also carry a few earlier writes whose session
+// sent them late; every transition updates one row of each table.
 type VacuumTable struct {
 	Table          string  `json:"table"`
 	HeapBefore     int64   `json:"heap_before"`
@@ -157,6 +162,10 @@ func runVacuum(ctx context.Context, e *env) error {
 			if err != nil {
 				return err
 			}
+			var lastUpdate int64
+			if err := conn.QueryRow(ctx, `select coalesce(max(id), 0) from lifecycle.namespace_state_updates`).Scan(&lastUpdate); err != nil {
+				return err
+			}
 			sctx, stop := context.WithCancel(ctx)
 			var samples vacuumSamples
 			var wg sync.WaitGroup
@@ -175,10 +184,12 @@ func runVacuum(ctx context.Context, e *env) error {
 			if samples.err != nil {
 				return fmt.Errorf("%s: samples: %w", side.Name, samples.err)
 			}
-			if err := pgbenchGone(ctx, conn); err != nil {
+			// The transitions made, counted in the history (one row each), not in the statistics.
+			var transitions int64
+			if err := conn.QueryRow(ctx, `select count(*) from lifecycle.namespace_state_updates where id > $1`, lastUpdate).Scan(&transitions); err != nil {
 				return err
 			}
-			after, err := vacuumSnapshot(ctx, conn)
+			after, err := e.vacuumSettled(ctx, conn, before, transitions)
 			if err != nil {
 				return err
 			}
@@ -192,7 +203,9 @@ func runVacuum(ctx context.Context, e *env) error {
 			side.PerRound = append(side.PerRound, tables)
 			side.Rounds = append(side.Rounds, round3(pr.tps))
 			side.lat = append(side.lat, pr.latencies...)
-			e.log.Info("vacuum", "side", side.Name, "round", round+1, "tps", int(pr.tps), "slowest_10s_tps", int(slowestWindow(pr.ends, 10*time.Second)),
+			side.Transitions = append(side.Transitions, transitions)
+			e.log.Info("vacuum", "side", side.Name, "round", round+1, "tps", int(pr.tps), "transactions", len(pr.latencies), "transitions", transitions,
+				"namespaces_updates", tables[0].Updates, "details_updates", tables[1].Updates, "slowest_10s_tps", int(slowestWindow(pr.ends, 10*time.Second)),
 				"namespaces_max_dead", tables[0].MaxDead, "namespaces_autovacuums", tables[0].Autovacuums,
 				"namespaces_indexes_mb", tables[0].IndexesAfter>>20)
 			side.windows = append(side.windows, slowestWindow(pr.ends, 10*time.Second))
@@ -207,7 +220,7 @@ func runVacuum(ctx context.Context, e *env) error {
 		s.Tables = medianTables(s.PerRound)
 	}
 	// The targets back to active, and the tables vacuumed, for the scenarios after this one.
-	if err := e.resetProjects(ctx); err != nil {
+	if err := resetProjects(ctx, conn); err != nil {
 		return err
 	}
 	return e.settle(ctx)
@@ -240,21 +253,26 @@ func (e *env) chooseProjects(ctx context.Context, n int) (int, error) {
 	return found, nil
 }
 
-// resetProjects brings the archived targets back to active through the API.
-func (e *env) resetProjects(ctx context.Context) error {
-	_, err := e.pool.Exec(ctx, `select lifecycle.namespace_event(t.id, 'unarchive', t.actor)
+// resetProjects brings the archived targets back to active through the API, and has the session
+// that did it send its statistics before its next statement returns (an idle session sends them
+// up to a second later, which would count its updates in the load measured next).
+func resetProjects(ctx context.Context, conn interface {
+	Exec(context.Context, string, ...any) (pgconn.CommandTag, error)
+}) error {
+	_, err := conn.Exec(ctx, `select lifecycle.namespace_event(t.id, 'unarchive', t.actor)
 		  from lifecycle_bench.targets t join lifecycle.namespaces n on n.id = t.id where n.state = 1`)
 	if err != nil {
 		return fmt.Errorf("reset targets: %w", err)
 	}
-	return nil
+	_, err = conn.Exec(ctx, `select pg_catalog.pg_stat_force_next_flush()`)
+	return err
 }
 
 // vacuumPrepare makes every side start alike: the targets active, the side's settings on the
 // tables, the tables rewritten compact (VACUUM FULL) and vacuumed (which zeroes their dead-row
 // count, which VACUUM FULL leaves as it was), statistics fresh, and a checkpoint.
 func (e *env) vacuumPrepare(ctx context.Context, conn *pgx.Conn, settings map[string][]string) error {
-	if err := e.resetProjects(ctx); err != nil {
+	if err := resetProjects(ctx, conn); err != nil {
 		return err
 	}
 	if err := setReloptions(ctx, conn, settings); err != nil {
@@ -295,30 +313,41 @@ func setReloptions(ctx context.Context, conn *pgx.Conn, settings map[string][]st
 	return nil
 }
 
-// pgbenchGone waits until pgbench's sessions have ended (their statistics are flushed as they
-// end, after pgbench itself has exited).
-func pgbenchGone(ctx context.Context, conn *pgx.Conn) error {
-	for range 100 {
-		var left int
-		if err := conn.QueryRow(ctx, `select count(*) from pg_catalog.pg_stat_activity
-			where application_name = 'pgbench' and datname = current_database()`).Scan(&left); err != nil {
-			return err
+// vacuumSettled reads the tables after a load of n transitions, once the statistics show them: a
+// session sends its last statistics as it ends, after pgbench has exited and after the session has
+// left pg_stat_activity. Each transition updates one row of each table; a table that shows fewer
+// after 30 s is read as it is, and said so.
+func (e *env) vacuumSettled(ctx context.Context, conn *pgx.Conn, before map[string]vacuumStats, n int64) (map[string]vacuumStats, error) {
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		after, err := vacuumSnapshot(ctx, conn)
+		if err != nil {
+			return nil, err
 		}
-		if left == 0 {
-			return nil
+		shown := true
+		for _, t := range vacuumTables {
+			shown = shown && after[t].updates-before[t].updates >= n
 		}
-		time.Sleep(100 * time.Millisecond)
+		if shown {
+			return after, nil
+		}
+		if time.Now().After(deadline) {
+			e.log.Warn("vacuum: the statistics show fewer updates than transactions 30 s after the load", "transactions", n)
+			return after, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
 	}
-	return fmt.Errorf("pgbench's sessions still open 10 s after it exited")
 }
 
 type vacuumStats struct {
 	heap, indexes, dead, updates, hot, autovacuums, autoanalyzes int64
 }
 
-// vacuumSnapshot reads the tables' sizes and counters. The statistics a backend collects reach
-// the shared counters when it is idle or after a second: the snapshot after the load is read once
-// every client has disconnected.
+// vacuumSnapshot reads the tables' sizes and counters.
 func vacuumSnapshot(ctx context.Context, conn *pgx.Conn) (map[string]vacuumStats, error) {
 	if _, err := conn.Exec(ctx, `select pg_stat_clear_snapshot()`); err != nil {
 		return nil, err
