@@ -67,6 +67,8 @@ var conditions = map[string]struct {
 	"NS008": {"rate_limited", http.StatusTooManyRequests},
 	"NS009": {"transfer_request_closed", http.StatusConflict},
 	"NS010": {"invalid_argument", http.StatusUnprocessableEntity},
+	"NS011": {"organization_moving", http.StatusConflict},
+	"NS012": {"id_taken", http.StatusConflict},
 }
 
 // Sentinels for errors.Is.
@@ -81,6 +83,8 @@ var (
 	ErrRateLimited             = &Error{Code: "NS008"}
 	ErrTransferRequestClosed   = &Error{Code: "NS009"}
 	ErrInvalidArgument         = &Error{Code: "NS010"}
+	ErrOrganizationMoving      = &Error{Code: "NS011"}
+	ErrIDTaken                 = &Error{Code: "NS012"}
 )
 
 // Errors that are not refusals but say what is wrong with the connection or the installation.

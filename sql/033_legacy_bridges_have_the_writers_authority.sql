@@ -35,7 +35,7 @@ alter table lifecycle.namespace_state_updates
 {{ template "functions/transition_refusal.sql" . }}
 drop function lifecycle.namespace_change_state(bigint, text, text, bigint, jsonb, text, timestamptz);
 {{ template "functions/namespace_change_state.sql" . }}
-{{ template "functions/namespace_lock_path.sql" . }}
+{{ template "snapshots/033/namespace_lock_path.sql" . }}
 {{ template "functions/namespace_lock.sql" . }}
 {{ template "functions/legacy_bridge_holds.sql" . }}
 {{ template "functions/legacy_bridge_apply.sql" . }}

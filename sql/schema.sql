@@ -699,6 +699,90 @@ CREATE FUNCTION lifecycle.hmac_sha256(data bytea, key bytea) RETURNS bytea
 END;
 
 --
+-- Name: id_range_set(bigint, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.id_range_set(first_id bigint, last_id bigint) RETURNS TABLE(sequence_name text, next_id bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+#variable_conflict use_column
+declare
+  recorded lifecycle.id_range;
+  s record;
+  used bigint;
+  stranger bigint;
+  given bigint;
+  plan jsonb := '[]'::jsonb;
+  p jsonb;
+begin
+  if id_range_set.first_id is null or id_range_set.last_id is null or id_range_set.first_id < 1
+     or id_range_set.last_id > 4611686018427387903 or id_range_set.first_id > id_range_set.last_id then
+    raise exception using errcode = 'NS010', message = 'invalid id range',
+      detail = pg_catalog.format('first_id=%s last_id=%s', id_range_set.first_id, id_range_set.last_id),
+      hint = 'Pass 1 <= first_id <= last_id <= 4611686018427387903 (2^62 - 1), a range no other cluster uses.';
+  end if;
+  -- One setter at a time; the recorded range is read under it.
+  perform 1 from lifecycle.lock_rows l where l.name = 'id range' for update;
+  select * into recorded from lifecycle.id_range r;
+
+  -- Every check before any sequence changes.
+  for s in
+    select c.relname as table_name, a.attname as column_name, q.relname as sequence
+      from pg_catalog.pg_class c
+      join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attidentity <> '' and not a.attisdropped
+      join pg_catalog.pg_depend d on d.refobjid = c.oid and d.refobjsubid = a.attnum and d.deptype = 'i'
+                                 and d.classid = 'pg_catalog.pg_class'::pg_catalog.regclass
+      join pg_catalog.pg_class q on q.oid = d.objid and q.relkind = 'S'
+     where c.relnamespace = 'lifecycle'::pg_catalog.regnamespace and c.relkind = 'r'
+     order by c.relname
+  loop
+    execute pg_catalog.format(
+      'select max(t.%1$I), min(t.%1$I) filter (where not coalesce(t.%1$I between $3 and $4, false)) from lifecycle.%2$I t where t.%1$I between $1 and $2',
+      s.column_name, s.table_name)
+      into used, stranger using id_range_set.first_id, id_range_set.last_id, recorded.first_id, recorded.last_id;
+    if s.table_name = 'facts' then
+      -- A recorded fact has left the outbox; its key fact/<id> stays in the audit, and a new fact
+      -- with its id would collide with it (the audit's keys are unique).
+      select greatest(used, max(k.id)), least(stranger, min(k.id) filter (where not coalesce(k.id between recorded.first_id and recorded.last_id, false)))
+        into used, stranger
+        from (select pg_catalog.substr(a.idempotency_key, 6)::bigint as id
+                from lifecycle.audit_events a where a.idempotency_key ~ '^fact/[0-9]{1,18}$') k
+       where k.id between id_range_set.first_id and id_range_set.last_id;
+    end if;
+    if stranger is not null then
+      raise exception using errcode = 'NS012', message = 'the id range holds ids this cluster did not hand out from its range',
+        detail = pg_catalog.format('table=%s id=%s first_id=%s last_id=%s recorded_first_id=%s recorded_last_id=%s', s.table_name,
+                                   stranger, id_range_set.first_id, id_range_set.last_id, recorded.first_id, recorded.last_id),
+        hint = 'Choose a range above every id in use (ids handed out before a range was set, or brought by organizations from other clusters, are another range''s).';
+    end if;
+    given := pg_catalog.pg_sequence_last_value(pg_catalog.format('lifecycle.%I', s.sequence)::pg_catalog.regclass);
+    p := pg_catalog.jsonb_build_object('sequence', s.sequence, 'next', greatest(id_range_set.first_id, used + 1,
+           case when given between id_range_set.first_id and id_range_set.last_id then given + 1 end));
+    if (p ->> 'next')::bigint > id_range_set.last_id then
+      raise exception using errcode = 'NS010', message = 'nothing of the id range is left',
+        detail = pg_catalog.format('table=%s first_id=%s last_id=%s in_use_up_to=%s', s.table_name, id_range_set.first_id,
+                                   id_range_set.last_id, greatest(used, given)),
+        hint = 'Give the cluster a range with room above the ids it uses.';
+    end if;
+    plan := plan || p;
+  end loop;
+
+  for p in select * from pg_catalog.jsonb_array_elements(plan) loop
+    execute pg_catalog.format('alter sequence lifecycle.%I as bigint minvalue %s maxvalue %s start with %s restart with %s',
+                              p ->> 'sequence', id_range_set.first_id, id_range_set.last_id, id_range_set.first_id,
+                              (p ->> 'next')::bigint);
+    sequence_name := 'lifecycle.' || (p ->> 'sequence');
+    next_id := (p ->> 'next')::bigint;
+    return next;
+  end loop;
+  insert into lifecycle.id_range as r (singleton, first_id, last_id, set_at)
+  values (true, id_range_set.first_id, id_range_set.last_id, pg_catalog.now())
+  on conflict (singleton) do update set first_id = excluded.first_id, last_id = excluded.last_id, set_at = excluded.set_at;
+end
+$_$;
+
+--
 -- Name: jsonb_schema_violation(jsonb, jsonb, text); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -2933,6 +3017,11 @@ begin
       order by p.pos
         for key share of d;
   end if;
+  -- After the locks: a mark committed while this waited for them is seen (a new snapshot).
+  if exists (select from lifecycle.organization_moves m where m.organization_id = any (ids) and m.direction = 'out'
+                                                                and m.finished_at is null) then
+    perform lifecycle.organization_moving_check(ids);
+  end if;
 end
 $$;
 
@@ -4140,6 +4229,649 @@ begin
       raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
     end if;
   end if;
+end
+$$;
+
+--
+-- Name: organization_export(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.organization_export(organization_id bigint) RETURNS TABLE(kind text, data jsonb)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_column
+declare
+  org constant bigint := organization_export.organization_id;
+  m lifecycle.organization_moves;
+begin
+  select * into m from lifecycle.organization_moves o
+   where o.organization_id = org and o.direction = 'out' and o.finished_at is null
+     and o.mover_pid = pg_catalog.pg_backend_pid()
+     and o.mover_backend_start = (select a.backend_start from pg_catalog.pg_stat_activity a where a.pid = pg_catalog.pg_backend_pid());
+  if not found then
+    raise exception using errcode = 'NS010', message = 'this session is not moving the organization',
+      detail = pg_catalog.format('organization_id=%s', org),
+      hint = 'Call lifecycle.organization_move_out_start first, in this session.';
+  end if;
+  return query
+  with ns as materialized (
+    select n.* from lifecycle.namespaces n
+     where n.traversal_ids >= array[org] and n.traversal_ids < array[org + 1]
+  ), rows as materialized (
+    select 1 as part, 'namespace' as kind, pg_catalog.to_jsonb(n) as data, pg_catalog.cardinality(n.traversal_ids) as pos, n.id
+      from ns n
+    union all
+    select 2, 'detail', pg_catalog.to_jsonb(d), 0, d.namespace_id
+      from ns n join lifecycle.namespace_details d on d.namespace_id = n.id
+    union all
+    select 3, 'history', pg_catalog.to_jsonb(u), 0, u.id
+      from ns n join lifecycle.namespace_state_updates u on u.namespace_id = n.id
+    union all
+    select 4, 'redirect', pg_catalog.to_jsonb(r), 0, r.id
+      from ns n join lifecycle.namespace_redirects r on r.namespace_id = n.id
+    union all
+    select 5, 'member', pg_catalog.to_jsonb(mb), 0, mb.namespace_id
+      from ns n join lifecycle.namespace_members mb on mb.namespace_id = n.id
+    union all
+    select 6, 'webhook', pg_catalog.to_jsonb(w), 0, w.id
+      from ns n join lifecycle.webhooks w on w.namespace_id = n.id
+    union all
+    select 7, 'transfer_request', pg_catalog.to_jsonb(t), 0, t.id
+      from ns n join lifecycle.transfer_requests t on t.namespace_id = n.id
+     where t.to_parent_id in (select x.id from ns x)
+  )
+  select 'header', pg_catalog.jsonb_build_object(
+           'organization_id', org, 'path', m.path,
+           'schema_version', (select max(v.version) from lifecycle.schema_version v),
+           'counts', (select pg_catalog.jsonb_object_agg(c.kind, c.n)
+                        from (select r.kind, pg_catalog.count(*) as n from rows r group by r.kind) c))
+  union all
+  (select r.kind, r.data from rows r order by r.part, r.pos, r.id);
+end
+$$;
+
+--
+-- Name: organization_moves; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.organization_moves (
+    organization_id bigint NOT NULL,
+    path text NOT NULL,
+    direction text NOT NULL,
+    peer text NOT NULL,
+    started_at timestamp with time zone NOT NULL,
+    finished_at timestamp with time zone,
+    mover_pid integer,
+    mover_backend_start timestamp with time zone,
+    summary jsonb DEFAULT '{}'::jsonb NOT NULL,
+    CONSTRAINT organization_moves_direction_check CHECK ((direction = ANY (ARRAY['out'::text, 'in'::text])))
+);
+
+--
+-- Name: TABLE organization_moves; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.organization_moves IS 'Organizations moving out of this cluster (writes refused with NS011), moved out (where to) and moved in (where from): organization_move_out_start, _finish, _cancel and organization_move_in write it.';
+
+--
+-- Name: organization_move_claim(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.organization_move_claim(organization_id bigint) RETURNS lifecycle.organization_moves
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  me timestamptz := (select a.backend_start from pg_catalog.pg_stat_activity a where a.pid = pg_catalog.pg_backend_pid());
+  m lifecycle.organization_moves;
+begin
+  select * into m from lifecycle.organization_moves o
+   where o.organization_id = organization_move_claim.organization_id and o.direction = 'out' and o.finished_at is null
+     for update;
+  if not found then
+    raise exception using errcode = 'NS010', message = 'organization is not moving out of this cluster',
+      detail = pg_catalog.format('organization_id=%s', organization_move_claim.organization_id),
+      hint = 'Start the move with lifecycle.organization_move_out_start (cmd/orgmove).';
+  end if;
+  if (m.mover_pid, m.mover_backend_start) is distinct from (pg_catalog.pg_backend_pid(), me)
+     and exists (select from pg_catalog.pg_stat_activity a where a.pid = m.mover_pid and a.backend_start = m.mover_backend_start) then
+    raise exception using errcode = 'NS011', message = 'organization is being moved by another session',
+      detail = pg_catalog.format('organization_id=%s path=%s to=%s pid=%s since=%s', m.organization_id, m.path, m.peer,
+                                 m.mover_pid, m.started_at),
+      hint = 'Wait for that run of cmd/orgmove to end; running it again once it has resumes the move.';
+  end if;
+  update lifecycle.organization_moves o set mover_pid = pg_catalog.pg_backend_pid(), mover_backend_start = me
+   where o.organization_id = m.organization_id
+  returning * into m;
+  return m;
+end
+$$;
+
+--
+-- Name: organization_move_in(bigint, text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.organization_move_in(organization_id bigint, peer text) RETURNS TABLE(kind text, moved bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    SET jit TO 'off'
+    AS $$
+#variable_conflict use_column
+declare
+  org constant bigint := organization_move_in.organization_id;
+  header jsonb;
+  root lifecycle.namespaces;
+  bad record;
+  bad_row text;
+  bad_reason text;
+  first_fact bigint;
+  range_first bigint;
+  range_last bigint;
+  noted text;
+  written jsonb := '{}'::jsonb;
+  n bigint;
+begin
+  -- For plpgsql_check (no-ops at run time): the tables made below.
+  perform 'PRAGMA:TABLE: lifecycle_move_namespaces (like lifecycle.namespaces)';
+  perform 'PRAGMA:TABLE: lifecycle_move_details (like lifecycle.namespace_details)';
+  perform 'PRAGMA:TABLE: lifecycle_move_history (like lifecycle.namespace_state_updates)';
+  perform 'PRAGMA:TABLE: lifecycle_move_redirects (like lifecycle.namespace_redirects)';
+  perform 'PRAGMA:TABLE: lifecycle_move_members (like lifecycle.namespace_members)';
+  perform 'PRAGMA:TABLE: lifecycle_move_webhooks (like lifecycle.webhooks)';
+  perform 'PRAGMA:TABLE: lifecycle_move_requests (like lifecycle.transfer_requests)';
+  if organization_move_in.peer is null or pg_catalog.btrim(organization_move_in.peer) = '' then
+    raise exception using errcode = 'NS010', message = 'peer is required', detail = 'peer=',
+      hint = 'Name the cluster the organization comes from (cmd/orgmove passes its host, port and database).';
+  end if;
+
+  select s.data into header from lifecycle.organization_imports s where s.organization_id = org and s.kind = 'header';
+  if header is null then
+    raise exception using errcode = 'NS010', message = 'no organization is staged',
+      detail = pg_catalog.format('organization_id=%s', org),
+      hint = 'Copy the rows of lifecycle.organization_export on the source into lifecycle.organization_imports first, in this transaction.';
+  end if;
+  if (header ->> 'schema_version')::int is distinct from (select max(v.version) from lifecycle.schema_version v) then
+    raise exception using errcode = 'NS010', message = 'the clusters are at different schema versions',
+      detail = pg_catalog.format('source=%s target=%s', header ->> 'schema_version', (select max(v.version) from lifecycle.schema_version v)),
+      hint = 'Migrate both clusters to the same release (cmd/migrate) first.';
+  end if;
+  select c.kind, c.staged, c.counted into bad
+    from (select s.kind, pg_catalog.count(*) as staged from lifecycle.organization_imports s
+           where s.organization_id = org and s.kind <> 'header' group by s.kind) x
+    full join (select h.key as kind, h.value::bigint as counted from pg_catalog.jsonb_each_text(header -> 'counts') h) y using (kind)
+   cross join lateral (select coalesce(x.kind, y.kind) as kind, coalesce(x.staged, 0) as staged, coalesce(y.counted, 0) as counted) c
+   where c.staged <> c.counted
+   limit 1;
+  if found then
+    raise exception using errcode = 'NS010', message = 'the staged organization is incomplete',
+      detail = pg_catalog.format('organization_id=%s kind=%s staged=%s counted=%s', org, bad.kind, bad.staged, bad.counted),
+      hint = 'Copy every row of lifecycle.organization_export, and only those.';
+  end if;
+
+  -- The staged rows as the tables' rows.
+  if pg_catalog.to_regclass('pg_temp.lifecycle_move_namespaces') is not null then
+    drop table pg_temp.lifecycle_move_namespaces, pg_temp.lifecycle_move_details, pg_temp.lifecycle_move_history,
+               pg_temp.lifecycle_move_redirects, pg_temp.lifecycle_move_members, pg_temp.lifecycle_move_webhooks,
+               pg_temp.lifecycle_move_requests;
+  end if;
+  create temporary table lifecycle_move_namespaces on commit drop as
+  select (pg_catalog.jsonb_populate_record(null::lifecycle.namespaces, s.data)).*
+    from lifecycle.organization_imports s where s.organization_id = org and s.kind = 'namespace';
+  create temporary table lifecycle_move_details on commit drop as
+  select (pg_catalog.jsonb_populate_record(null::lifecycle.namespace_details, s.data)).*
+    from lifecycle.organization_imports s where s.organization_id = org and s.kind = 'detail';
+  create temporary table lifecycle_move_history on commit drop as
+  select (pg_catalog.jsonb_populate_record(null::lifecycle.namespace_state_updates, s.data)).*
+    from lifecycle.organization_imports s where s.organization_id = org and s.kind = 'history';
+  create temporary table lifecycle_move_redirects on commit drop as
+  select (pg_catalog.jsonb_populate_record(null::lifecycle.namespace_redirects, s.data)).*
+    from lifecycle.organization_imports s where s.organization_id = org and s.kind = 'redirect';
+  create temporary table lifecycle_move_members on commit drop as
+  select (pg_catalog.jsonb_populate_record(null::lifecycle.namespace_members, s.data)).*
+    from lifecycle.organization_imports s where s.organization_id = org and s.kind = 'member';
+  create temporary table lifecycle_move_webhooks on commit drop as
+  select (pg_catalog.jsonb_populate_record(null::lifecycle.webhooks, s.data)).*
+    from lifecycle.organization_imports s where s.organization_id = org and s.kind = 'webhook';
+  create temporary table lifecycle_move_requests on commit drop as
+  select (pg_catalog.jsonb_populate_record(null::lifecycle.transfer_requests, s.data)).*
+    from lifecycle.organization_imports s where s.organization_id = org and s.kind = 'transfer_request';
+  create unique index on pg_temp.lifecycle_move_namespaces (id);
+  analyze pg_temp.lifecycle_move_namespaces;
+
+  select * into root from pg_temp.lifecycle_move_namespaces n where n.id = org;
+  if not found or root.parent_id is not null or root.type <> 'organization' or root.traversal_ids <> array[org] then
+    raise exception using errcode = 'NS010', message = 'the staged rows hold no such organization',
+      detail = pg_catalog.format('organization_id=%s header_organization_id=%s', org, header ->> 'organization_id'),
+      hint = 'Stage the rows of lifecycle.organization_export for this organization.';
+  end if;
+
+  -- The tree: every row reached from the root, each below a staged parent with the parent's
+  -- path plus its own id.
+  with recursive walk as (
+    select r.id, r.traversal_ids, r.type, v.rank
+      from pg_temp.lifecycle_move_namespaces r
+      join lifecycle.visibility_levels v on v.name = r.visibility
+     where r.id = org
+    union all
+    select c.id, c.traversal_ids, c.type, v.rank
+      from walk p
+      join pg_temp.lifecycle_move_namespaces c on c.parent_id = p.id
+      join lifecycle.visibility_levels v on v.name = c.visibility
+     where c.traversal_ids = p.traversal_ids || c.id and p.type <> 'project' and c.type in ('group', 'project')
+       and pg_catalog.cardinality(c.traversal_ids) <= lifecycle.namespace_max_depth() and v.rank <= p.rank
+  )
+  select n.id, n.parent_id into bad
+    from pg_temp.lifecycle_move_namespaces n
+   where not exists (select from walk w where w.id = n.id)
+   order by n.id limit 1;
+  if found then
+    raise exception using errcode = 'NS010', message = 'the staged namespaces do not form the organization''s tree',
+      detail = pg_catalog.format('organization_id=%s namespace_id=%s parent_id=%s', org, bad.id, bad.parent_id),
+      hint = 'Each namespace must lie below a staged parent that is not a project, with its traversal_ids, no deeper than the limit and no more visible than its parent.';
+  end if;
+
+  -- Each namespace, row by row: first failure wins.
+  select 'namespace ' || x.id, x.reason into bad_row, bad_reason
+    from (select n.id, n.traversal_ids,
+                 case
+                   when lifecycle.name_refusal(n.name) is not null then lifecycle.name_refusal(n.name)
+                   when lifecycle.path_slug_refusal(n.path) is not null then lifecycle.path_slug_refusal(n.path)
+                   when s.code is null then pg_catalog.format('unknown state %s', n.state)
+                   when s.operation is not null or s.name = 'creation_in_progress' then pg_catalog.format('%s cannot move', s.name)
+                   when d.rows is distinct from 1 then pg_catalog.format('%s details rows', coalesce(d.rows, 0))
+                   when lifecycle.state_metadata_refusal(d.state_metadata) is not null then lifecycle.state_metadata_refusal(d.state_metadata)
+                   when n.state_changes <> coalesce(h.rows, 0)
+                     then pg_catalog.format('%s state changes counted, %s history rows', n.state_changes, coalesce(h.rows, 0))
+                   when h.last_to is distinct from n.state and (h.last_to is not null or not exists (
+                          select from lifecycle.state_transitions t where t.from_state is null and t.to_state = n.state))
+                     then pg_catalog.format('state %s is not where its history leads', s.name)
+                   when h.broken then 'its history rows do not follow one another'
+                 end as reason
+            from pg_temp.lifecycle_move_namespaces n
+            left join lifecycle.states s on s.code = n.state
+            left join (select dd.namespace_id, pg_catalog.count(*) as rows, pg_catalog.min(dd.state_metadata::text)::jsonb as state_metadata
+                         from pg_temp.lifecycle_move_details dd group by 1) d on d.namespace_id = n.id
+            left join (select hh.namespace_id, pg_catalog.count(*) as rows,
+                              (pg_catalog.array_agg(hh.to_state order by hh.id desc))[1] as last_to,
+                              pg_catalog.bool_or(hh.previous_to <> hh.from_state) as broken
+                         from (select u.namespace_id, u.id, u.from_state, u.to_state,
+                                      pg_catalog.lag(u.to_state) over (partition by u.namespace_id order by u.id) as previous_to
+                                 from pg_temp.lifecycle_move_history u) hh
+                        group by 1) h on h.namespace_id = n.id) x
+   where x.reason is not null
+   order by x.traversal_ids
+   limit 1;
+  if not found then
+    -- Rows of other kinds that belong to no staged namespace, and open or outward transfer requests.
+    select y.kind || ' ' || y.id, y.reason into bad_row, bad_reason
+      from (select 'detail' as kind, d.namespace_id as id, 'of a namespace not staged' as reason
+              from pg_temp.lifecycle_move_details d where d.namespace_id not in (select n.id from pg_temp.lifecycle_move_namespaces n)
+            union all
+            select 'history', u.id, 'of a namespace not staged'
+              from pg_temp.lifecycle_move_history u where u.namespace_id not in (select n.id from pg_temp.lifecycle_move_namespaces n)
+            union all
+            select 'redirect', r.id, 'of a namespace not staged'
+              from pg_temp.lifecycle_move_redirects r where r.namespace_id not in (select n.id from pg_temp.lifecycle_move_namespaces n)
+            union all
+            select 'member', m.namespace_id, 'of a namespace not staged'
+              from pg_temp.lifecycle_move_members m where m.namespace_id not in (select n.id from pg_temp.lifecycle_move_namespaces n)
+            union all
+            select 'webhook', w.id, 'of a namespace not staged'
+              from pg_temp.lifecycle_move_webhooks w where w.namespace_id not in (select n.id from pg_temp.lifecycle_move_namespaces n)
+            union all
+            select 'transfer_request', t.id,
+                   case when t.status in ('pending', 'accepted') then pg_catalog.format('%s: an open request cannot move', t.status)
+                        else 'of or to a namespace not staged' end
+              from pg_temp.lifecycle_move_requests t
+             where t.status in ('pending', 'accepted')
+                or t.namespace_id not in (select n.id from pg_temp.lifecycle_move_namespaces n)
+                or t.to_parent_id not in (select n.id from pg_temp.lifecycle_move_namespaces n)
+            union all
+            select 'namespace', n.id, pg_catalog.format('path %s is held by another live sibling', n.path)
+              from pg_temp.lifecycle_move_namespaces n
+             where n.state <> 2 and n.state <> 4
+               and exists (select from pg_temp.lifecycle_move_namespaces o
+                            where o.parent_id = n.parent_id and o.path = n.path and o.id < n.id and o.state <> 2 and o.state <> 4)) y
+     order by y.kind, y.id
+     limit 1;
+  end if;
+  if bad_row is not null then
+    raise exception using errcode = 'NS010', message = 'the staged organization breaks the rules',
+      detail = pg_catalog.format('organization_id=%s %s: %s', org, bad_row, bad_reason),
+      hint = 'Move organizations with cmd/orgmove, which stages what lifecycle.organization_export reads.';
+  end if;
+
+  -- Ids: none in use here, none this cluster could hand out itself.
+  select r.first_id, r.last_id into range_first, range_last from lifecycle.id_range r;
+  select y.kind, y.id into bad
+    from (select 'namespace' as kind, n.id, (select case when s.is_called then s.last_value + 1 else s.last_value end
+                                               from lifecycle.namespaces_id_seq s) as next_id,
+                 exists (select from lifecycle.namespaces x where x.id = n.id) as used
+            from pg_temp.lifecycle_move_namespaces n
+          union all
+          select 'history', u.id, (select case when s.is_called then s.last_value + 1 else s.last_value end
+                                     from lifecycle.namespace_state_updates_id_seq s),
+                 exists (select from lifecycle.namespace_state_updates x where x.id = u.id)
+            from pg_temp.lifecycle_move_history u
+          union all
+          select 'redirect', r.id, (select case when s.is_called then s.last_value + 1 else s.last_value end
+                                      from lifecycle.namespace_redirects_id_seq s),
+                 exists (select from lifecycle.namespace_redirects x where x.id = r.id)
+            from pg_temp.lifecycle_move_redirects r
+          union all
+          select 'webhook', w.id, (select case when s.is_called then s.last_value + 1 else s.last_value end
+                                     from lifecycle.webhooks_id_seq s),
+                 exists (select from lifecycle.webhooks x where x.id = w.id)
+            from pg_temp.lifecycle_move_webhooks w
+          union all
+          select 'transfer_request', t.id, (select case when s.is_called then s.last_value + 1 else s.last_value end
+                                              from lifecycle.transfer_requests_id_seq s),
+                 exists (select from lifecycle.transfer_requests x where x.id = t.id)
+            from pg_temp.lifecycle_move_requests t) y
+   where y.used
+      or (y.id >= y.next_id and y.id between coalesce(range_first, 1) and coalesce(range_last, 9223372036854775807))
+   order by y.used desc, y.kind <> 'namespace', y.kind, y.id
+   limit 1;
+  if found then
+    raise exception using errcode = 'NS012', message = pg_catalog.format('%s id %s of the organization is taken here', bad.kind, bad.id),
+      detail = pg_catalog.format('organization_id=%s kind=%s id=%s id_range=%s..%s', org, bad.kind, bad.id, range_first, range_last),
+      hint = 'Give every cluster an id range of its own (lifecycle.id_range_set) before organizations move between them; docs/scaling.md.';
+  end if;
+
+  -- Its path, as a creation claims one (step 3 of the global lock order): a creation of the same
+  -- path here waits for this, or this for it, and the second finds the first's row.
+  noted := lifecycle.namespace_lock_sibling_path(null, root.path)::text;
+  if exists (select from lifecycle.namespaces x where x.parent_id is null and x.path = root.path and x.state <> 2 and x.state <> 4) then
+    raise exception using errcode = 'NS006', message = pg_catalog.format('path %s is taken', root.path),
+      detail = pg_catalog.format('organization_id=%s path=%s', org, root.path),
+      hint = 'Rename the organization here or there first.';
+  end if;
+
+  -- The outbox's next id: the facts the rows' triggers emit below are this transaction's.
+  select case when s.is_called then s.last_value + 1 else s.last_value end into first_fact from lifecycle.facts_id_seq s;
+  -- The rows, as they were: the INSERT triggers of namespaces and details do not fire (their
+  -- checks are the ones above), nor is any state change recorded.
+  noted := lifecycle.transaction_flag_raise('importing')::text
+           || pg_catalog.set_config('lifecycle.importing', 'on', true);
+  -- Its record here first: a move out of this cluster earlier (a row with direction out, which
+  -- refuses writes) ends with it.
+  insert into lifecycle.organization_moves as o (organization_id, path, direction, peer, started_at, finished_at, summary)
+  values (org, root.path, 'in', organization_move_in.peer, pg_catalog.now(), pg_catalog.now(), '{}')
+  on conflict (organization_id) do update
+     set path = excluded.path, direction = excluded.direction, peer = excluded.peer, started_at = excluded.started_at,
+         finished_at = excluded.finished_at, mover_pid = null, mover_backend_start = null, summary = excluded.summary;
+
+  insert into lifecycle.namespaces
+  select n.* from pg_temp.lifecycle_move_namespaces n order by pg_catalog.cardinality(n.traversal_ids), n.id;
+  get diagnostics n = row_count;
+  written := written || pg_catalog.jsonb_build_object('namespace', n);
+  insert into lifecycle.namespace_details select d.* from pg_temp.lifecycle_move_details d;
+  get diagnostics n = row_count;
+  written := written || pg_catalog.jsonb_build_object('detail', n);
+  insert into lifecycle.namespace_state_updates overriding system value select u.* from pg_temp.lifecycle_move_history u order by u.id;
+  get diagnostics n = row_count;
+  written := written || pg_catalog.jsonb_build_object('history', n);
+  insert into lifecycle.namespace_redirects overriding system value select r.* from pg_temp.lifecycle_move_redirects r order by r.id;
+  get diagnostics n = row_count;
+  written := written || pg_catalog.jsonb_build_object('redirect', n);
+  insert into lifecycle.transfer_requests overriding system value select t.* from pg_temp.lifecycle_move_requests t order by t.id;
+  get diagnostics n = row_count;
+  written := written || pg_catalog.jsonb_build_object('transfer_request', n);
+  insert into lifecycle.webhooks overriding system value select w.* from pg_temp.lifecycle_move_webhooks w order by w.id;
+  get diagnostics n = row_count;
+  written := written || pg_catalog.jsonb_build_object('webhook', n);
+  insert into lifecycle.namespace_members select m.* from pg_temp.lifecycle_move_members m;
+  get diagnostics n = row_count;
+  written := written || pg_catalog.jsonb_build_object('member', n);
+  noted := lifecycle.transaction_flag_lower('importing')::text
+           || pg_catalog.set_config('lifecycle.importing', '', true);
+
+  -- The membership and request triggers told of rows as new (member_added, transfer_requested):
+  -- they were not, and nobody is to hear of them. Deleted before they commit, they are never
+  -- recorded (facts_record skips an id no longer in the outbox).
+  delete from lifecycle.facts f
+   where f.id >= first_fact and f.action in ('member_added', 'transfer_requested')
+     and f.namespace_id in (select x.id from pg_temp.lifecycle_move_namespaces x);
+
+  perform 1 from lifecycle.lock_rows l where l.name = 'effective_states' for update;
+  n := lifecycle.effective_states_write(array[org]);
+
+  update lifecycle.organization_moves o set summary = written where o.organization_id = org;
+  perform lifecycle.fact_emit('organization_moved_in', org, array[org], root.path, null,
+                              pg_catalog.jsonb_build_object('from', organization_move_in.peer, 'rows', written));
+  delete from lifecycle.organization_imports s where s.organization_id = org;
+  return query select e.key, e.value::bigint from pg_catalog.jsonb_each_text(written) e order by e.key;
+end
+$$;
+
+--
+-- Name: organization_move_out_cancel(text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.organization_move_out_cancel(path text) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  m lifecycle.organization_moves;
+begin
+  select * into m from lifecycle.organization_moves o
+   where o.path = organization_move_out_cancel.path and o.direction = 'out' and o.finished_at is null;
+  if not found then
+    return false;
+  end if;
+  m := lifecycle.organization_move_claim(m.organization_id);
+  delete from lifecycle.organization_moves o where o.organization_id = m.organization_id;
+  if m.summary ? 'previous' then
+    insert into lifecycle.organization_moves
+    select (pg_catalog.jsonb_populate_record(null::lifecycle.organization_moves, m.summary -> 'previous')).*;
+  end if;
+  return true;
+end
+$$;
+
+--
+-- Name: organization_move_out_finish(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.organization_move_out_finish(organization_id bigint) RETURNS TABLE(kind text, removed bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_column
+declare
+  org constant bigint := organization_move_out_finish.organization_id;
+  m lifecycle.organization_moves;
+  noted text;
+  removed_rows jsonb := '{}'::jsonb;
+  n bigint;
+begin
+  if exists (select from lifecycle.organization_moves o
+              where o.organization_id = org and o.direction = 'out' and o.finished_at is not null) then
+    return;
+  end if;
+  m := lifecycle.organization_move_claim(org);
+
+  select pg_catalog.count(*) into n
+    from lifecycle.transfer_requests t
+    join lifecycle.namespaces a on a.id = t.namespace_id
+    join lifecycle.namespaces b on b.id = t.to_parent_id
+   where (a.traversal_ids >= array[org] and a.traversal_ids < array[org + 1])
+      <> (b.traversal_ids >= array[org] and b.traversal_ids < array[org + 1]);
+  removed_rows := removed_rows || pg_catalog.jsonb_build_object('transfer_request_dropped', n);
+
+  noted := lifecycle.transaction_flag_raise('importing')::text
+           || pg_catalog.set_config('lifecycle.importing', 'on', true);
+  -- Rows are deleted only below a deletion in progress (namespaces_deletion_guard): leaving this
+  -- cluster, the organization is that, for the moment before its rows go. No history row, no
+  -- fact: the state gate and record do not fire while importing is raised, and nobody sees it.
+  update lifecycle.namespaces x set state = lifecycle.state_code('deletion_in_progress') where x.id = org;
+  delete from lifecycle.namespace_state_updates u
+   using lifecycle.namespaces x
+   where u.namespace_id = x.id and x.traversal_ids >= array[org] and x.traversal_ids < array[org + 1];
+  get diagnostics n = row_count;
+  removed_rows := removed_rows || pg_catalog.jsonb_build_object('history', n);
+  -- Details, memberships, redirects, webhooks, transfer requests: by their foreign keys. The
+  -- organization last: the guard of each row below it looks for it (a row deleted earlier in the
+  -- same statement is gone to the guard's query).
+  delete from lifecycle.namespaces x where x.traversal_ids > array[org] and x.traversal_ids < array[org + 1];
+  get diagnostics n = row_count;
+  delete from lifecycle.namespaces x where x.id = org;
+  removed_rows := removed_rows || pg_catalog.jsonb_build_object('namespace', n + 1);
+  noted := lifecycle.transaction_flag_lower('importing')::text
+           || pg_catalog.set_config('lifecycle.importing', '', true);
+
+  update lifecycle.organization_moves o
+     set finished_at = pg_catalog.now(), mover_pid = null, mover_backend_start = null, summary = o.summary || removed_rows
+   where o.organization_id = org;
+  perform lifecycle.fact_emit('organization_moved_out', org, array[org], m.path, null,
+                              pg_catalog.jsonb_build_object('to', m.peer, 'rows', removed_rows));
+  return query select e.key, e.value::bigint from pg_catalog.jsonb_each_text(removed_rows) e order by e.key;
+end
+$$;
+
+--
+-- Name: organization_move_out_start(text, text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.organization_move_out_start(path text, peer text) RETURNS TABLE(organization_id bigint, resumed boolean, namespaces bigint)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_column
+declare
+  org lifecycle.namespaces;
+  m lifecycle.organization_moves;
+  gone lifecycle.organization_moves;
+  busy record;
+  me timestamptz := (select a.backend_start from pg_catalog.pg_stat_activity a where a.pid = pg_catalog.pg_backend_pid());
+begin
+  if organization_move_out_start.peer is null or pg_catalog.btrim(organization_move_out_start.peer) = '' then
+    raise exception using errcode = 'NS010', message = 'peer is required',
+      detail = 'peer=', hint = 'Name the cluster the organization moves to (cmd/orgmove passes its host, port and database).';
+  end if;
+  select * into org from lifecycle.namespaces n
+   where n.parent_id is null and n.path = organization_move_out_start.path and n.state <> 2 and n.state <> 4;
+  if not found then
+    select * into gone from lifecycle.organization_moves o
+     where o.path = organization_move_out_start.path and o.direction = 'out' and o.finished_at is not null
+     order by o.finished_at desc limit 1;
+    if found then
+      raise exception using errcode = 'NS004', message = 'organization has moved to another cluster',
+        detail = pg_catalog.format('path=%s organization_id=%s to=%s at=%s', gone.path, gone.organization_id, gone.peer, gone.finished_at),
+        hint = pg_catalog.format('The organization is served by %s.', gone.peer);
+    end if;
+    raise exception using errcode = 'NS004', message = 'organization not found',
+      detail = pg_catalog.format('path=%s', organization_move_out_start.path),
+      hint = 'Pass the path of a live organization (a root; not one scheduled for deletion).';
+  end if;
+  if org.type <> 'organization' then
+    raise exception using errcode = 'NS010', message = pg_catalog.format('only an organization moves between clusters, not a %s', org.type),
+      detail = pg_catalog.format('namespace_id=%s path=%s type=%s', org.id, org.path, org.type),
+      hint = 'A group or project moves within a cluster by a transfer.';
+  end if;
+
+  select * into m from lifecycle.organization_moves o where o.organization_id = org.id;
+  if found and m.direction = 'out' and m.finished_at is null then
+    m := lifecycle.organization_move_claim(org.id);
+    return query
+      select org.id, true, (select pg_catalog.count(*) from lifecycle.namespaces n
+                             where n.traversal_ids >= array[org.id] and n.traversal_ids < array[org.id + 1]);
+    return;
+  end if;
+
+  -- Steps 0-2 of the global lock order, as for a change of the organization: every change below it
+  -- holds its lock row shared until it commits.
+  org := lifecycle.namespace_lock(org.id);
+
+  select n.id, s.name as state, lifecycle.namespace_full_path(n.id) as full_path into busy
+    from lifecycle.namespaces n
+    join lifecycle.states s on s.code = n.state
+   where n.traversal_ids >= array[org.id] and n.traversal_ids < array[org.id + 1]
+     and n.state <> 0 and (s.operation is not null or s.name = 'creation_in_progress')
+   order by n.traversal_ids
+   limit 1;
+  if found then
+    raise exception using errcode = case when busy.id = org.id then 'NS001' else 'NS003' end,
+      message = pg_catalog.format('cannot move organization %s: %s is %s', org.path, busy.full_path, busy.state),
+      detail = pg_catalog.format('organization_id=%s namespace_id=%s state=%s', org.id, busy.id, busy.state),
+      hint = 'Let the operation finish (or the creation end) first, then move the organization.';
+  end if;
+  select r.id, r.status, r.namespace_id, r.to_parent_id into busy
+    from lifecycle.transfer_requests r
+    join lifecycle.namespaces n on n.id in (r.namespace_id, r.to_parent_id)
+   where r.status in ('pending', 'accepted')
+     and n.traversal_ids >= array[org.id] and n.traversal_ids < array[org.id + 1]
+   order by r.id
+   limit 1;
+  if found then
+    raise exception using errcode = 'NS003',
+      message = pg_catalog.format('cannot move organization %s: transfer request %s is %s', org.path, busy.id, busy.status),
+      detail = pg_catalog.format('organization_id=%s request_id=%s status=%s namespace_id=%s to_parent_id=%s', org.id, busy.id,
+                                 busy.status, busy.namespace_id, busy.to_parent_id),
+      hint = 'Cancel or decline the request (or let it complete or expire) first, then move the organization.';
+  end if;
+
+  -- An organization moved in earlier keeps where it came from, for a cancel.
+  insert into lifecycle.organization_moves as o (organization_id, path, direction, peer, started_at, finished_at,
+                                                 mover_pid, mover_backend_start, summary)
+  values (org.id, org.path, 'out', organization_move_out_start.peer, pg_catalog.now(), null, pg_catalog.pg_backend_pid(), me,
+          coalesce((select pg_catalog.jsonb_build_object('previous', pg_catalog.to_jsonb(m)) where m.organization_id is not null), '{}'))
+  on conflict (organization_id) do update
+     set path = excluded.path, direction = excluded.direction, peer = excluded.peer, started_at = excluded.started_at,
+         finished_at = null, mover_pid = excluded.mover_pid, mover_backend_start = excluded.mover_backend_start,
+         summary = excluded.summary;
+  return query
+    select org.id, false, (select pg_catalog.count(*) from lifecycle.namespaces n
+                            where n.traversal_ids >= array[org.id] and n.traversal_ids < array[org.id + 1]);
+end
+$$;
+
+--
+-- Name: organization_moving_check(bigint[]); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.organization_moving_check(ids bigint[]) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  m lifecycle.organization_moves;
+begin
+  select * into m from lifecycle.organization_moves o
+   where o.organization_id = any (organization_moving_check.ids) and o.direction = 'out' and o.finished_at is null
+   limit 1;
+  if not found then
+    return;
+  end if;
+  raise exception using errcode = 'NS011', message = 'organization is moving to another cluster',
+    detail = pg_catalog.format('organization_id=%s path=%s to=%s since=%s', m.organization_id, m.path, m.peer, m.started_at),
+    hint = 'Reads go on; writes resume on the cluster that serves the organization once the move (cmd/orgmove) ends.';
+end
+$$;
+
+--
+-- Name: organization_moving_guard(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.organization_moving_guard() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  roots bigint[];
+  locked text;
+begin
+  select pg_catalog.array_agg(distinct n.traversal_ids[1]) into roots
+    from lifecycle.namespaces n
+   where n.id in (case when tg_op <> 'INSERT' then (pg_catalog.to_jsonb(old) ->> tg_argv[0])::bigint end,
+                  case when tg_op <> 'DELETE' then (pg_catalog.to_jsonb(new) ->> tg_argv[0])::bigint end);
+  if roots is not null then
+    -- An assignment, not PERFORM (which would run a whole query to call it).
+    locked := lifecycle.namespace_lock_path(roots)::text;
+  end if;
+  return case when tg_op = 'DELETE' then old else new end;
 end
 $$;
 
@@ -5906,6 +6638,25 @@ ALTER TABLE lifecycle.facts ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
 );
 
 --
+-- Name: id_range; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.id_range (
+    singleton boolean DEFAULT true NOT NULL,
+    first_id bigint NOT NULL,
+    last_id bigint NOT NULL,
+    set_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT id_range_bounds CHECK (((first_id >= 1) AND (first_id <= last_id) AND (last_id <= '4611686018427387903'::bigint))),
+    CONSTRAINT id_range_singleton_check CHECK (singleton)
+);
+
+--
+-- Name: TABLE id_range; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.id_range IS 'The range this cluster hands out ids from, for every identity of the schema (id_range_set); no row: none set, every id.';
+
+--
 -- Name: json_schemas; Type: TABLE; Schema: lifecycle; Owner: -
 --
 
@@ -6108,6 +6859,22 @@ CREATE TABLE lifecycle.operation_policies (
     description text NOT NULL,
     CONSTRAINT operation_policies_min_access_level_check CHECK ((min_access_level = ANY (ARRAY[10, 20, 30, 40, 50])))
 );
+
+--
+-- Name: organization_imports; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE UNLOGGED TABLE lifecycle.organization_imports (
+    organization_id bigint NOT NULL,
+    kind text NOT NULL,
+    data jsonb NOT NULL
+);
+
+--
+-- Name: TABLE organization_imports; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.organization_imports IS 'Staging for organization_move_in: the rows of organization_export, copied in by the transaction that calls it (which deletes them).';
 
 --
 -- Name: path_claims; Type: TABLE; Schema: lifecycle; Owner: -
@@ -6377,6 +7144,13 @@ ALTER TABLE ONLY lifecycle.facts
     ADD CONSTRAINT facts_pkey PRIMARY KEY (id);
 
 --
+-- Name: id_range id_range_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.id_range
+    ADD CONSTRAINT id_range_pkey PRIMARY KEY (singleton);
+
+--
 -- Name: json_schemas json_schemas_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
 --
 
@@ -6486,6 +7260,13 @@ ALTER TABLE ONLY lifecycle.notifications
 
 ALTER TABLE ONLY lifecycle.operation_policies
     ADD CONSTRAINT operation_policies_pkey PRIMARY KEY (operation);
+
+--
+-- Name: organization_moves organization_moves_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.organization_moves
+    ADD CONSTRAINT organization_moves_pkey PRIMARY KEY (organization_id);
 
 --
 -- Name: path_claims path_claims_key; Type: CONSTRAINT; Schema: lifecycle; Owner: -
@@ -6812,6 +7593,12 @@ CREATE TRIGGER namespace_details_validate BEFORE INSERT OR UPDATE ON lifecycle.n
 CREATE TRIGGER namespace_members_facts AFTER INSERT OR DELETE OR UPDATE ON lifecycle.namespace_members FOR EACH ROW EXECUTE FUNCTION lifecycle.namespace_members_facts();
 
 --
+-- Name: namespace_members namespace_members_moving; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER namespace_members_moving BEFORE INSERT OR DELETE OR UPDATE ON lifecycle.namespace_members FOR EACH ROW EXECUTE FUNCTION lifecycle.organization_moving_guard('namespace_id');
+
+--
 -- Name: namespace_members namespace_members_validate; Type: TRIGGER; Schema: lifecycle; Owner: -
 --
 
@@ -6846,6 +7633,12 @@ CREATE TRIGGER namespaces_1_traversal_ids_maintain_insert BEFORE INSERT ON lifec
 --
 
 CREATE TRIGGER namespaces_2_moves BEFORE UPDATE OF parent_id ON lifecycle.namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.namespaces_moves();
+
+--
+-- Name: namespaces namespaces_2_moving; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER namespaces_2_moving BEFORE UPDATE OF name ON lifecycle.namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.organization_moving_guard('id');
 
 --
 -- Name: namespaces namespaces_2_paths; Type: TRIGGER; Schema: lifecycle; Owner: -
@@ -6972,6 +7765,12 @@ CREATE TRIGGER transition_rules_digest AFTER INSERT OR DELETE OR UPDATE OR TRUNC
 --
 
 CREATE TRIGGER transition_rules_digest AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON lifecycle.transition_policies FOR EACH STATEMENT EXECUTE FUNCTION lifecycle.transition_rules_digest();
+
+--
+-- Name: webhooks webhooks_moving; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER webhooks_moving BEFORE INSERT OR DELETE OR UPDATE ON lifecycle.webhooks FOR EACH ROW EXECUTE FUNCTION lifecycle.organization_moving_guard('namespace_id');
 
 --
 -- Name: webhooks webhooks_validate; Type: TRIGGER; Schema: lifecycle; Owner: -
@@ -7270,6 +8069,13 @@ REVOKE ALL ON FUNCTION lifecycle.facts_truncated() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION lifecycle.hmac_sha256(data bytea, key bytea) FROM PUBLIC;
+
+--
+-- Name: FUNCTION id_range_set(first_id bigint, last_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.id_range_set(first_id bigint, last_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.id_range_set(first_id bigint, last_id bigint) TO lifecycle_worker;
 
 --
 -- Name: FUNCTION jsonb_schema_violation(schema jsonb, doc jsonb, at text); Type: ACL; Schema: lifecycle; Owner: -
@@ -7776,6 +8582,66 @@ REVOKE ALL ON FUNCTION lifecycle.namespaces_visibility() FROM PUBLIC;
 REVOKE ALL ON FUNCTION lifecycle.operation_check(ns lifecycle.namespaces, actor_id bigint, operation text, action text, needs_writable boolean) FROM PUBLIC;
 
 --
+-- Name: FUNCTION organization_export(organization_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.organization_export(organization_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.organization_export(organization_id bigint) TO lifecycle_worker;
+
+--
+-- Name: TABLE organization_moves; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.organization_moves TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.organization_moves TO lifecycle_worker;
+
+--
+-- Name: FUNCTION organization_move_claim(organization_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.organization_move_claim(organization_id bigint) FROM PUBLIC;
+
+--
+-- Name: FUNCTION organization_move_in(organization_id bigint, peer text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.organization_move_in(organization_id bigint, peer text) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.organization_move_in(organization_id bigint, peer text) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION organization_move_out_cancel(path text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.organization_move_out_cancel(path text) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.organization_move_out_cancel(path text) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION organization_move_out_finish(organization_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.organization_move_out_finish(organization_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.organization_move_out_finish(organization_id bigint) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION organization_move_out_start(path text, peer text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.organization_move_out_start(path text, peer text) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.organization_move_out_start(path text, peer text) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION organization_moving_check(ids bigint[]); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.organization_moving_check(ids bigint[]) FROM PUBLIC;
+
+--
+-- Name: FUNCTION organization_moving_guard(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.organization_moving_guard() FROM PUBLIC;
+
+--
 -- Name: FUNCTION path_normalised(legacy text); Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -8110,6 +8976,13 @@ GRANT SELECT ON TABLE lifecycle.fact_dead_letters TO lifecycle_worker;
 GRANT SELECT ON TABLE lifecycle.facts TO lifecycle_worker;
 
 --
+-- Name: TABLE id_range; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.id_range TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.id_range TO lifecycle_worker;
+
+--
 -- Name: TABLE json_schemas; Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -8184,6 +9057,12 @@ GRANT UPDATE(read_at) ON TABLE lifecycle.notifications TO lifecycle_app;
 
 GRANT SELECT ON TABLE lifecycle.operation_policies TO lifecycle_app;
 GRANT SELECT ON TABLE lifecycle.operation_policies TO lifecycle_worker;
+
+--
+-- Name: TABLE organization_imports; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT INSERT ON TABLE lifecycle.organization_imports TO lifecycle_worker;
 
 --
 -- Name: TABLE reserved_paths; Type: ACL; Schema: lifecycle; Owner: -

@@ -268,3 +268,34 @@ begin
   return written;
 end
 $$;
+
+-- create_movable_organization builds an organization at path (a root) to move between clusters
+-- (organization_move_*), in several states: path/platform (group, user 1001 a developer) with
+-- api (archived) and web (renamed from site: a redirect), path/old (a group scheduled for
+-- deletion), path/infra (a group) with tool (transferred there from platform: a completed
+-- request, a redirect, history), and a webhook of the organization; user 1000 owns it. Returns
+-- its id.
+create function lifecycle_test.create_movable_organization(path text)
+returns bigint
+language plpgsql
+set search_path to ''
+as $$
+declare
+  org bigint := lifecycle_test.create_namespace(null, 'organization', path);
+  platform bigint := lifecycle_test.create_namespace(org, 'group', 'platform');
+  infra bigint := lifecycle_test.create_namespace(org, 'group', 'infra');
+  old bigint := lifecycle_test.create_namespace(org, 'group', 'old');
+  api bigint := lifecycle_test.create_namespace(platform, 'project', 'api');
+  site bigint := lifecycle_test.create_namespace(platform, 'project', 'site');
+  tool bigint := lifecycle_test.create_namespace(platform, 'project', 'tool');
+begin
+  insert into lifecycle.namespace_members (namespace_id, user_id, access_level) values (org, 1000, 50), (platform, 1001, 30);
+  insert into lifecycle.webhooks (namespace_id, url, secret) values (org, 'https://hooks.example.com/' || path, 'a-secret-of-16-chars');
+  perform lifecycle.namespace_event(api, 'archive', 1000);
+  perform lifecycle.namespace_rename(site, 'web', 1000);
+  perform lifecycle.namespace_event(old, 'schedule_deletion', 1000);
+  perform lifecycle.namespace_transfer_request(tool, infra, 1000);
+  perform lifecycle.namespace_transfer_execute(tool);
+  return org;
+end
+$$;

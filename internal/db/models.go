@@ -111,6 +111,14 @@ type LifecycleFactKey struct {
 	LegacyMacUntil *time.Time
 }
 
+// The range this cluster hands out ids from, for every identity of the schema (id_range_set); no row: none set, every id.
+type LifecycleIDRange struct {
+	Singleton bool
+	FirstID   int64
+	LastID    int64
+	SetAt     time.Time
+}
+
 type LifecycleJsonSchema struct {
 	Name     string
 	Schema   []byte
@@ -197,6 +205,26 @@ type LifecycleOperationPolicy struct {
 	Operation      string
 	MinAccessLevel int16
 	Description    string
+}
+
+// Staging for organization_move_in: the rows of organization_export, copied in by the transaction that calls it (which deletes them).
+type LifecycleOrganizationImport struct {
+	OrganizationID int64
+	Kind           string
+	Data           []byte
+}
+
+// Organizations moving out of this cluster (writes refused with NS011), moved out (where to) and moved in (where from): organization_move_out_start, _finish, _cancel and organization_move_in write it.
+type LifecycleOrganizationMove struct {
+	OrganizationID    int64
+	Path              string
+	Direction         string
+	Peer              string
+	StartedAt         time.Time
+	FinishedAt        *time.Time
+	MoverPid          *int32
+	MoverBackendStart *time.Time
+	Summary           []byte
 }
 
 // Claims of "path below parent" (step 3 of the global lock order, namespace_lock_sibling_path): a row inserted and deleted by the claiming transaction, which holds the key until it ends. Always empty between transactions.

@@ -50,6 +50,14 @@
 --      rebuild (effective_states_apply, effective_states_refresh), which lock nothing else: they
 --      wait for each other, never in a cycle.
 --
+-- An organization moving to another cluster (docs/scaling.md, Cells) is held like a change of the
+-- organization itself: organization_move_out_start takes its row and lock row (step 2) and marks
+-- it in lifecycle.organization_moves before it commits. Every change in the organization passes
+-- here, and so does every write of a membership, a webhook or a name
+-- (organization_moving_guard), so each one either commits before the mark (the move waits for it,
+-- and exports it) or takes its locks after it and is refused here, after its locks, with NS011
+-- (organization_moving_check). Without moves this costs one probe of an empty table.
+--
 -- A raw UPDATE (the schema owner's alone) takes the changed row (2) before its trigger takes the
 -- path (1). Two raw UPDATEs or a raw UPDATE and an API call can then wait on each other in rare
 -- interleavings; PostgreSQL's deadlock detector ends one of them (SQLSTATE 40P01) with nothing
@@ -82,6 +90,11 @@ begin
        join lifecycle.namespace_details d on d.namespace_id = p.id
       order by p.pos
         for key share of d;
+  end if;
+  -- After the locks: a mark committed while this waited for them is seen (a new snapshot).
+  if exists (select from lifecycle.organization_moves m where m.organization_id = any (ids) and m.direction = 'out'
+                                                                and m.finished_at is null) then
+    perform lifecycle.organization_moving_check(ids);
   end if;
 end
 $$;
