@@ -27,3 +27,12 @@ SELECT * FROM lifecycle.organization_moves WHERE organization_id = @organization
 -- name: OrganizationMoveGetByPath :many
 -- A move out of this cluster not finished, by the organization's path.
 SELECT * FROM lifecycle.organization_moves WHERE path = @path AND direction = 'out' AND finished_at IS NULL;
+
+-- name: OrganizationMoveBacklog :one
+-- What the source's syncer has yet to do for an organization: its facts still in the outbox, and
+-- the deliveries still pending to its webhooks (which leave with it).
+SELECT (SELECT count(*) FROM lifecycle.facts f WHERE f.traversal_ids[1] = @organization_id::bigint)::bigint AS facts,
+       (SELECT count(*) FROM lifecycle.webhook_deliveries d
+          JOIN lifecycle.webhooks w ON w.id = d.webhook_id
+          JOIN lifecycle.namespaces n ON n.id = w.namespace_id
+         WHERE d.status = 'pending' AND n.traversal_ids[1] = @organization_id::bigint)::bigint AS deliveries;

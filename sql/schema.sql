@@ -750,7 +750,8 @@ begin
                 from lifecycle.audit_events a where a.idempotency_key ~ '^fact/[0-9]{1,18}$') k
        where k.id between id_range_set.first_id and id_range_set.last_id;
     end if;
-    if stranger is not null then
+    if stranger is not null
+       and s.table_name in ('namespaces', 'namespace_state_updates', 'namespace_redirects', 'transfer_requests', 'webhooks', 'facts') then
       raise exception using errcode = 'NS012', message = 'the id range holds ids this cluster did not hand out from its range',
         detail = pg_catalog.format('table=%s id=%s first_id=%s last_id=%s recorded_first_id=%s recorded_last_id=%s', s.table_name,
                                    stranger, id_range_set.first_id, id_range_set.last_id, recorded.first_id, recorded.last_id),
@@ -4380,6 +4381,7 @@ begin
   perform 'PRAGMA:TABLE: lifecycle_move_members (like lifecycle.namespace_members)';
   perform 'PRAGMA:TABLE: lifecycle_move_webhooks (like lifecycle.webhooks)';
   perform 'PRAGMA:TABLE: lifecycle_move_requests (like lifecycle.transfer_requests)';
+  perform 'PRAGMA:TABLE: lifecycle_move_walk (id bigint)';
   if organization_move_in.peer is null or pg_catalog.btrim(organization_move_in.peer) = '' then
     raise exception using errcode = 'NS010', message = 'peer is required', detail = 'peer=',
       hint = 'Name the cluster the organization comes from (cmd/orgmove passes its host, port and database).';
@@ -4413,31 +4415,41 @@ begin
   if pg_catalog.to_regclass('pg_temp.lifecycle_move_namespaces') is not null then
     drop table pg_temp.lifecycle_move_namespaces, pg_temp.lifecycle_move_details, pg_temp.lifecycle_move_history,
                pg_temp.lifecycle_move_redirects, pg_temp.lifecycle_move_members, pg_temp.lifecycle_move_webhooks,
-               pg_temp.lifecycle_move_requests;
+               pg_temp.lifecycle_move_requests, pg_temp.lifecycle_move_walk;
   end if;
   create temporary table lifecycle_move_namespaces on commit drop as
-  select (pg_catalog.jsonb_populate_record(null::lifecycle.namespaces, s.data)).*
-    from lifecycle.organization_imports s where s.organization_id = org and s.kind = 'namespace';
+  select r.*
+    from lifecycle.organization_imports s cross join lateral pg_catalog.jsonb_populate_record(null::lifecycle.namespaces, s.data) r
+   where s.organization_id = org and s.kind = 'namespace';
   create temporary table lifecycle_move_details on commit drop as
-  select (pg_catalog.jsonb_populate_record(null::lifecycle.namespace_details, s.data)).*
-    from lifecycle.organization_imports s where s.organization_id = org and s.kind = 'detail';
+  select r.*
+    from lifecycle.organization_imports s cross join lateral pg_catalog.jsonb_populate_record(null::lifecycle.namespace_details, s.data) r
+   where s.organization_id = org and s.kind = 'detail';
   create temporary table lifecycle_move_history on commit drop as
-  select (pg_catalog.jsonb_populate_record(null::lifecycle.namespace_state_updates, s.data)).*
-    from lifecycle.organization_imports s where s.organization_id = org and s.kind = 'history';
+  select r.*
+    from lifecycle.organization_imports s cross join lateral pg_catalog.jsonb_populate_record(null::lifecycle.namespace_state_updates, s.data) r
+   where s.organization_id = org and s.kind = 'history';
   create temporary table lifecycle_move_redirects on commit drop as
-  select (pg_catalog.jsonb_populate_record(null::lifecycle.namespace_redirects, s.data)).*
-    from lifecycle.organization_imports s where s.organization_id = org and s.kind = 'redirect';
+  select r.*
+    from lifecycle.organization_imports s cross join lateral pg_catalog.jsonb_populate_record(null::lifecycle.namespace_redirects, s.data) r
+   where s.organization_id = org and s.kind = 'redirect';
   create temporary table lifecycle_move_members on commit drop as
-  select (pg_catalog.jsonb_populate_record(null::lifecycle.namespace_members, s.data)).*
-    from lifecycle.organization_imports s where s.organization_id = org and s.kind = 'member';
+  select r.*
+    from lifecycle.organization_imports s cross join lateral pg_catalog.jsonb_populate_record(null::lifecycle.namespace_members, s.data) r
+   where s.organization_id = org and s.kind = 'member';
   create temporary table lifecycle_move_webhooks on commit drop as
-  select (pg_catalog.jsonb_populate_record(null::lifecycle.webhooks, s.data)).*
-    from lifecycle.organization_imports s where s.organization_id = org and s.kind = 'webhook';
+  select r.*
+    from lifecycle.organization_imports s cross join lateral pg_catalog.jsonb_populate_record(null::lifecycle.webhooks, s.data) r
+   where s.organization_id = org and s.kind = 'webhook';
   create temporary table lifecycle_move_requests on commit drop as
-  select (pg_catalog.jsonb_populate_record(null::lifecycle.transfer_requests, s.data)).*
-    from lifecycle.organization_imports s where s.organization_id = org and s.kind = 'transfer_request';
+  select r.*
+    from lifecycle.organization_imports s cross join lateral pg_catalog.jsonb_populate_record(null::lifecycle.transfer_requests, s.data) r
+   where s.organization_id = org and s.kind = 'transfer_request';
   create unique index on pg_temp.lifecycle_move_namespaces (id);
-  analyze pg_temp.lifecycle_move_namespaces;
+  create index on pg_temp.lifecycle_move_namespaces (parent_id);
+  analyze pg_temp.lifecycle_move_namespaces, pg_temp.lifecycle_move_details, pg_temp.lifecycle_move_history,
+          pg_temp.lifecycle_move_redirects, pg_temp.lifecycle_move_members, pg_temp.lifecycle_move_webhooks,
+          pg_temp.lifecycle_move_requests;
 
   select * into root from pg_temp.lifecycle_move_namespaces n where n.id = org;
   if not found or root.parent_id is not null or root.type <> 'organization' or root.traversal_ids <> array[org] then
@@ -4447,7 +4459,9 @@ begin
   end if;
 
   -- The tree: every row reached from the root, each below a staged parent with the parent's
-  -- path plus its own id.
+  -- path plus its own id (reached once: a row has one parent). A table, so that the rows not
+  -- reached are found by a hash join, not by scanning the walk once per row.
+  create temporary table lifecycle_move_walk on commit drop as
   with recursive walk as (
     select r.id, r.traversal_ids, r.type, v.rank
       from pg_temp.lifecycle_move_namespaces r
@@ -4461,9 +4475,11 @@ begin
      where c.traversal_ids = p.traversal_ids || c.id and p.type <> 'project' and c.type in ('group', 'project')
        and pg_catalog.cardinality(c.traversal_ids) <= lifecycle.namespace_max_depth() and v.rank <= p.rank
   )
+  select w.id from walk w;
+  analyze pg_temp.lifecycle_move_walk;
   select n.id, n.parent_id into bad
     from pg_temp.lifecycle_move_namespaces n
-   where not exists (select from walk w where w.id = n.id)
+   where n.id not in (select w.id from pg_temp.lifecycle_move_walk w)
    order by n.id limit 1;
   if found then
     raise exception using errcode = 'NS010', message = 'the staged namespaces do not form the organization''s tree',

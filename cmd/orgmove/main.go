@@ -50,6 +50,7 @@ func flagSet(o *options) *flag.FlagSet {
 	fs.BoolVar(&o.cfg.Cancel, "cancel", false, "give up a move that failed midway: clear the source's mark, unless the target has the organization")
 	fs.DurationVar(&o.cfg.LockTimeout, "lock-timeout", 10*time.Second, "lock_timeout on both clusters: how long a step waits behind other sessions' locks")
 	fs.IntVar(&o.cfg.BatchRows, "batch-rows", 5000, "exported rows sent to the target per COPY")
+	fs.DurationVar(&o.cfg.DrainTimeout, "drain-timeout", 30*time.Second, "once the organization's writes are refused, wait at most this long for the source's syncer to record its facts and send its webhook deliveries (logged if it has not; 0: do not wait)")
 	fs.StringVar(&o.logFormat, "log-format", "text", "log format: text or json")
 	fs.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	return fs
@@ -73,8 +74,8 @@ func run(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "orgmove: %v\n", err)
 		return 2
 	}
-	if o.cfg.From == "" || o.cfg.To == "" || o.cfg.Path == "" || fs.NArg() > 0 || o.cfg.LockTimeout < 0 || o.cfg.BatchRows < 1 {
-		log.Error("bad flags: -from, -to and -path are required (no other arguments); -lock-timeout not negative, -batch-rows at least 1")
+	if o.cfg.From == "" || o.cfg.To == "" || o.cfg.Path == "" || fs.NArg() > 0 || o.cfg.LockTimeout < 0 || o.cfg.BatchRows < 1 || o.cfg.DrainTimeout < 0 {
+		log.Error("bad flags: -from, -to and -path are required (no other arguments); -lock-timeout and -drain-timeout not negative, -batch-rows at least 1")
 		return 2
 	}
 

@@ -51,7 +51,7 @@ type cell struct {
 
 // newCell starts a cluster, migrates a database on it and gives it the id range first..last
 // (as the worker, the way an operator sets it).
-func newCell(t *testing.T, name string, first, last int64) *cell {
+func newCell(t testing.TB, name string, first, last int64) *cell {
 	t.Helper()
 	c := &cell{cluster: testtools.NewCluster(t)}
 	c.super = c.cluster.CreateDatabase(t, name)
@@ -72,7 +72,7 @@ func newCell(t *testing.T, name string, first, last int64) *cell {
 }
 
 // login makes a login role in group on the cluster of superURL and returns the URL as it.
-func login(t *testing.T, superURL, group string) string {
+func login(t testing.TB, superURL, group string) string {
 	t.Helper()
 	b := make([]byte, 4)
 	_, _ = rand.Read(b)
@@ -86,7 +86,7 @@ func login(t *testing.T, superURL, group string) string {
 	return u.String()
 }
 
-func connect(t *testing.T, u string) *pgx.Conn {
+func connect(t testing.TB, u string) *pgx.Conn {
 	t.Helper()
 	conn, err := pgx.Connect(context.Background(), u)
 	if err != nil {
@@ -97,7 +97,7 @@ func connect(t *testing.T, u string) *pgx.Conn {
 }
 
 // exec1 runs statements on a connection of its own.
-func exec1(t *testing.T, u, sql string, args ...any) {
+func exec1(t testing.TB, u, sql string, args ...any) {
 	t.Helper()
 	conn, err := pgx.Connect(context.Background(), u)
 	if err != nil {
@@ -128,7 +128,7 @@ func code(err error) string {
 }
 
 // runOrgmove runs the command (with -log-level debug) and returns its exit status and log.
-func runOrgmove(t *testing.T, ctx context.Context, out *syncBuffer, args ...string) int {
+func runOrgmove(t testing.TB, ctx context.Context, out *syncBuffer, args ...string) int {
 	t.Helper()
 	cmd := exec.CommandContext(ctx, binary, append([]string{"-log-level", "debug"}, args...)...)
 	cmd.Stderr = out
@@ -310,7 +310,8 @@ func TestAnOrganizationMovesBetweenTwoClusters(t *testing.T) {
 	var out syncBuffer
 	status := make(chan int, 1)
 	go func() {
-		status <- runOrgmove(t, ctx, &out, "-from", a.work, "-to", b.work, "-path", "acme", "-lock-timeout", "5m", "-batch-rows", "7")
+		status <- runOrgmove(t, ctx, &out, "-from", a.work, "-to", b.work, "-path", "acme", "-lock-timeout", "5m", "-batch-rows", "7",
+			"-drain-timeout", "5m")
 	}()
 
 	eventually(t, "the source marks acme as moving", func() (bool, error) {
@@ -341,6 +342,23 @@ func TestAnOrganizationMovesBetweenTwoClusters(t *testing.T) {
 	if _, err := appA.Exec(ctx, fmt.Sprintf(`select lifecycle.namespace_event(%d, 'archive', %d)`, www, owner)); err != nil {
 		t.Errorf("another organization on the source during the move: %v", err)
 	}
+	// No syncer runs: the move waits for the source's backlog of acme (its facts, and the
+	// deliveries to its webhook, which leaves with it), which the worker now records and
+	// delivers as the syncer would.
+	if !strings.Contains(out.String(), "waiting for the source's syncer") {
+		eventually(t, "the move waits for the source's syncer", func() (bool, error) {
+			return strings.Contains(out.String(), "waiting for the source's syncer"), nil
+		})
+	}
+	workA := connect(t, a.work)
+	if _, err := workA.Exec(ctx, `select lifecycle.facts_record_pending(100000)`); err != nil {
+		t.Fatal(err)
+	}
+	var deliveries int
+	if err := workA.QueryRow(ctx, `select count(lifecycle.webhook_delivery_result(d.delivery_id, 200, null, 5, interval '1 s'))
+	      from lifecycle.webhook_deliveries_claim(1000, interval '1 minute') d`).Scan(&deliveries); err != nil || deliveries == 0 {
+		t.Fatalf("delivering acme's webhook deliveries as the syncer would: %d, %v", deliveries, err)
+	}
 	eventually(t, "the target's import waits for the test's lock", func() (bool, error) {
 		var n int
 		err := blocker.QueryRow(ctx, `select count(*) from pg_stat_activity where application_name = 'orgmove' and wait_event_type = 'Lock'`).Scan(&n)
@@ -357,6 +375,9 @@ func TestAnOrganizationMovesBetweenTwoClusters(t *testing.T) {
 		t.Fatalf("orgmove exited %d, want 0\n%s", s, out.String())
 	}
 	t.Logf("orgmove:\n%s", out.String())
+	if strings.Contains(out.String(), "has not caught up") {
+		t.Errorf("the move went on before the source's syncer caught up")
+	}
 
 	// The target: the same rows, ids and all; consistent; served.
 	after := orgRows(t, b.super, acme)
@@ -440,11 +461,14 @@ func TestAMoveWhoseIdsAreTakenOnTheTargetLeavesTheSourceServing(t *testing.T) {
 	before := orgRows(t, a.super, org)
 
 	var out syncBuffer
-	if s := runOrgmove(t, ctx, &out, "-from", a.work, "-to", b.work, "-path", "umbrella"); s != 1 {
+	if s := runOrgmove(t, ctx, &out, "-from", a.work, "-to", b.work, "-path", "umbrella", "-drain-timeout", "0"); s != 1 {
 		t.Fatalf("orgmove exited %d, want 1\n%s", s, out.String())
 	}
 	if !strings.Contains(out.String(), "NS012") {
 		t.Errorf("the log does not name NS012:\n%s", out.String())
+	}
+	if !strings.Contains(out.String(), "has not caught up") || !strings.Contains(out.String(), "facts_waiting=") {
+		t.Errorf("with no syncer and -drain-timeout 0, the log does not say what the source's syncer has yet to do:\n%s", out.String())
 	}
 	var marks, onTarget int
 	if err := appA.QueryRow(ctx, `select count(*) from lifecycle.organization_moves`).Scan(&marks); err != nil || marks != 0 {
@@ -495,7 +519,7 @@ func TestAMoveCutShortIsResumedOrCanceled(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out syncBuffer
-	if s := runOrgmove(t, ctx, &out, "-from", a.work, "-to", b.work, "-path", "hooli"); s != 1 || !strings.Contains(out.String(), "NS011") {
+	if s := runOrgmove(t, ctx, &out, "-from", a.work, "-to", b.work, "-path", "hooli", "-drain-timeout", "0"); s != 1 || !strings.Contains(out.String(), "NS011") {
 		t.Fatalf("orgmove while another session holds the move exited %d, want 1 naming NS011\n%s", s, out.String())
 	}
 	var marked int
@@ -543,7 +567,7 @@ func TestAMoveCutShortIsResumedOrCanceled(t *testing.T) {
 		return n == 0, err
 	})
 	out = syncBuffer{}
-	if s := runOrgmove(t, ctx, &out, "-from", a.work, "-to", b.work, "-path", "hooli"); s != 0 || !strings.Contains(out.String(), "the target has the organization already") {
+	if s := runOrgmove(t, ctx, &out, "-from", a.work, "-to", b.work, "-path", "hooli", "-drain-timeout", "0"); s != 0 || !strings.Contains(out.String(), "the target has the organization already") {
 		t.Fatalf("orgmove resuming exited %d, want 0 having found hooli on the target\n%s", s, out.String())
 	}
 	var left int

@@ -9,6 +9,28 @@ import (
 	"context"
 )
 
+const organizationMoveBacklog = `-- name: OrganizationMoveBacklog :one
+SELECT (SELECT count(*) FROM lifecycle.facts f WHERE f.traversal_ids[1] = $1::bigint)::bigint AS facts,
+       (SELECT count(*) FROM lifecycle.webhook_deliveries d
+          JOIN lifecycle.webhooks w ON w.id = d.webhook_id
+          JOIN lifecycle.namespaces n ON n.id = w.namespace_id
+         WHERE d.status = 'pending' AND n.traversal_ids[1] = $1::bigint)::bigint AS deliveries
+`
+
+type OrganizationMoveBacklogRow struct {
+	Facts      int64
+	Deliveries int64
+}
+
+// What the source's syncer has yet to do for an organization: its facts still in the outbox, and
+// the deliveries still pending to its webhooks (which leave with it).
+func (q *Queries) OrganizationMoveBacklog(ctx context.Context, organizationID int64) (OrganizationMoveBacklogRow, error) {
+	row := q.db.QueryRow(ctx, organizationMoveBacklog, organizationID)
+	var i OrganizationMoveBacklogRow
+	err := row.Scan(&i.Facts, &i.Deliveries)
+	return i, err
+}
+
 const organizationMoveGet = `-- name: OrganizationMoveGet :many
 SELECT organization_id, path, direction, peer, started_at, finished_at, mover_pid, mover_backend_start, summary FROM lifecycle.organization_moves WHERE organization_id = $1
 `

@@ -40,18 +40,23 @@ type Config struct {
 	LockTimeout time.Duration
 	// BatchRows is how many exported rows go to the target per COPY.
 	BatchRows int
+	// DrainTimeout is how long to wait, once the organization is marked, for the source's syncer
+	// to record its facts and send its webhook deliveries (its webhooks leave with it); what is
+	// left then is logged. 0: do not wait.
+	DrainTimeout time.Duration
 }
 
 // Result says what a move did.
 type Result struct {
 	OrganizationID int64
-	Namespaces     int64            // the organization's namespaces when the move started
-	Resumed        bool             // a move a run before this one had started
-	AlreadyIn      bool             // the target had it already (that run ended after the target's commit)
-	Exported       map[string]int64 // rows read from the source, by kind
-	Moved          map[string]int64 // rows the target wrote, by kind
-	Removed        map[string]int64 // rows the source let go, by kind
-	Canceled       bool             // a -cancel that cleared the mark
+	Namespaces     int64                         // the organization's namespaces when the move started
+	Resumed        bool                          // a move a run before this one had started
+	AlreadyIn      bool                          // the target had it already (that run ended after the target's commit)
+	Exported       map[string]int64              // rows read from the source, by kind
+	Moved          map[string]int64              // rows the target wrote, by kind
+	Removed        map[string]int64              // rows the source let go, by kind
+	Canceled       bool                          // a -cancel that cleared the mark
+	Backlog        db.OrganizationMoveBacklogRow // what the source's syncer had yet to do when the export began
 	Took           time.Duration
 }
 
@@ -123,6 +128,11 @@ func Run(ctx context.Context, cfg Config, log *slog.Logger) (*Result, error) {
 	in, err := movedIn(ctx, tgt, res.OrganizationID)
 	if err != nil {
 		return res, &IncompleteError{fmt.Errorf("ask the target whether it has the organization: %w", err)}
+	}
+	if !in {
+		if res.Backlog, err = drain(ctx, src, res.OrganizationID, cfg.DrainTimeout, log); err != nil {
+			return res, undo(ctx, cfg, tgt, src, res, log, err)
+		}
 	}
 	if in {
 		res.AlreadyIn = true
@@ -205,6 +215,34 @@ func start(ctx context.Context, src *pgx.Conn, path, to string, log *slog.Logger
 		log.Warn("start waited too long behind the organization's changes, or was a deadlock's victim; trying again",
 			"attempt", attempt, "err", err)
 		time.Sleep(time.Duration(attempt) * 200 * time.Millisecond)
+	}
+}
+
+// drain waits until the source's syncer has recorded the organization's facts and sent its
+// webhook deliveries (no new ones come: its writes are refused), at most timeout; what is left is
+// logged, since the organization's webhooks leave with it.
+func drain(ctx context.Context, src *pgx.Conn, org int64, timeout time.Duration, log *slog.Logger) (db.OrganizationMoveBacklogRow, error) {
+	deadline := time.Now().Add(timeout)
+	for {
+		b, err := db.New(src).OrganizationMoveBacklog(ctx, org)
+		if err != nil {
+			return b, fmt.Errorf("read the source's backlog: %w", nslifecycle.FromDB(err))
+		}
+		if b.Facts == 0 && b.Deliveries == 0 {
+			return b, nil
+		}
+		if !time.Now().Before(deadline) {
+			log.Warn("the source's syncer has not caught up with the organization: facts waiting there are recorded there later, "+
+				"and deliveries to its webhooks (which leave with it) are not sent", "facts_waiting", b.Facts, "deliveries_pending", b.Deliveries,
+				"drain_timeout", timeout)
+			return b, nil
+		}
+		log.Debug("waiting for the source's syncer", "facts_waiting", b.Facts, "deliveries_pending", b.Deliveries)
+		select {
+		case <-ctx.Done():
+			return b, ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
 	}
 }
 
