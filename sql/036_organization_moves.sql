@@ -83,13 +83,13 @@ grant insert on lifecycle.organization_imports to lifecycle_worker;
 lock table lifecycle.namespaces, lifecycle.namespace_members, lifecycle.webhooks in share row exclusive mode;
 create trigger namespace_members_moving
   before insert or update or delete on lifecycle.namespace_members
-  for each row execute function lifecycle.organization_moving_guard('namespace_id');
+  for each row execute function lifecycle.organization_moving_guard();
 create trigger webhooks_moving
   before insert or update or delete on lifecycle.webhooks
-  for each row execute function lifecycle.organization_moving_guard('namespace_id');
+  for each row execute function lifecycle.organization_moving_guard();
 create trigger namespaces_2_moving
   before update of name on lifecycle.namespaces
-  for each row execute function lifecycle.organization_moving_guard('id');
+  for each row execute function lifecycle.organization_moving_guard();
 
 ---- create above / drop below ----
 

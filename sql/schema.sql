@@ -4876,16 +4876,30 @@ CREATE FUNCTION lifecycle.organization_moving_guard() RETURNS trigger
     SET search_path TO ''
     AS $$
 declare
-  roots bigint[];
-  locked text;
+  root bigint;
+  other bigint;
 begin
-  select pg_catalog.array_agg(distinct n.traversal_ids[1]) into roots
-    from lifecycle.namespaces n
-   where n.id in (case when tg_op <> 'INSERT' then (pg_catalog.to_jsonb(old) ->> tg_argv[0])::bigint end,
-                  case when tg_op <> 'DELETE' then (pg_catalog.to_jsonb(new) ->> tg_argv[0])::bigint end);
-  if roots is not null then
-    -- An assignment, not PERFORM (which would run a whole query to call it).
-    locked := lifecycle.namespace_lock_path(roots)::text;
+  if tg_table_name = 'namespaces' then
+    -- (Read generically: the function's other tables have no column id to speak of.)
+    select n.traversal_ids[1] into root from lifecycle.namespaces n where n.id = (pg_catalog.to_jsonb(new) ->> 'id')::bigint;
+  elsif tg_op = 'DELETE' then
+    select n.traversal_ids[1] into root from lifecycle.namespaces n where n.id = old.namespace_id;
+  else
+    select n.traversal_ids[1] into root from lifecycle.namespaces n where n.id = new.namespace_id;
+    if tg_op = 'UPDATE' and new.namespace_id is distinct from old.namespace_id then
+      select n.traversal_ids[1] into other from lifecycle.namespaces n where n.id = old.namespace_id;
+    end if;
+  end if;
+  -- namespace_lock_path's step 1 and its check, inlined: this runs for every membership written.
+  -- Two organizations (a webhook moved between them) in id order.
+  if other is not null and other <> root then
+    perform 1 from lifecycle.namespace_details d where d.namespace_id = least(root, other) for key share;
+    root := greatest(root, other);
+  end if;
+  perform 1 from lifecycle.namespace_details d where d.namespace_id = root for key share;
+  if exists (select from lifecycle.organization_moves m
+              where m.organization_id in (root, other) and m.direction = 'out' and m.finished_at is null) then
+    perform lifecycle.organization_moving_check(array[root, other]);
   end if;
   return case when tg_op = 'DELETE' then old else new end;
 end
@@ -7612,7 +7626,7 @@ CREATE TRIGGER namespace_members_facts AFTER INSERT OR DELETE OR UPDATE ON lifec
 -- Name: namespace_members namespace_members_moving; Type: TRIGGER; Schema: lifecycle; Owner: -
 --
 
-CREATE TRIGGER namespace_members_moving BEFORE INSERT OR DELETE OR UPDATE ON lifecycle.namespace_members FOR EACH ROW EXECUTE FUNCTION lifecycle.organization_moving_guard('namespace_id');
+CREATE TRIGGER namespace_members_moving BEFORE INSERT OR DELETE OR UPDATE ON lifecycle.namespace_members FOR EACH ROW EXECUTE FUNCTION lifecycle.organization_moving_guard();
 
 --
 -- Name: namespace_members namespace_members_validate; Type: TRIGGER; Schema: lifecycle; Owner: -
@@ -7654,7 +7668,7 @@ CREATE TRIGGER namespaces_2_moves BEFORE UPDATE OF parent_id ON lifecycle.namesp
 -- Name: namespaces namespaces_2_moving; Type: TRIGGER; Schema: lifecycle; Owner: -
 --
 
-CREATE TRIGGER namespaces_2_moving BEFORE UPDATE OF name ON lifecycle.namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.organization_moving_guard('id');
+CREATE TRIGGER namespaces_2_moving BEFORE UPDATE OF name ON lifecycle.namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.organization_moving_guard();
 
 --
 -- Name: namespaces namespaces_2_paths; Type: TRIGGER; Schema: lifecycle; Owner: -
@@ -7786,7 +7800,7 @@ CREATE TRIGGER transition_rules_digest AFTER INSERT OR DELETE OR UPDATE OR TRUNC
 -- Name: webhooks webhooks_moving; Type: TRIGGER; Schema: lifecycle; Owner: -
 --
 
-CREATE TRIGGER webhooks_moving BEFORE INSERT OR DELETE OR UPDATE ON lifecycle.webhooks FOR EACH ROW EXECUTE FUNCTION lifecycle.organization_moving_guard('namespace_id');
+CREATE TRIGGER webhooks_moving BEFORE INSERT OR DELETE OR UPDATE ON lifecycle.webhooks FOR EACH ROW EXECUTE FUNCTION lifecycle.organization_moving_guard();
 
 --
 -- Name: webhooks webhooks_validate; Type: TRIGGER; Schema: lifecycle; Owner: -
