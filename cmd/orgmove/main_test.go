@@ -489,14 +489,15 @@ func TestAMoveWhoseIdsAreTakenOnTheTargetLeavesTheSourceServing(t *testing.T) {
 
 // A run cannot take a move another live session holds (NS011, exit 1, the mark left alone); a
 // move whose session ended after the target committed is finished by the next run (the target
-// has it: the source's copy goes); a move whose session ended before is cleared by -cancel.
+// has it: the source's copy goes); one whose session ended before is taken over and moved by the
+// next run, or cleared by -cancel.
 func TestAMoveCutShortIsResumedOrCanceled(t *testing.T) {
 	ctx := context.Background()
 	a := newCell(t, "cell_a", 1, 1_000_000_000_000)
 	b := newCell(t, "cell_b", 1_000_000_000_001, 2_000_000_000_000)
 	appA := connect(t, a.app)
 	orgs := map[string]int64{}
-	for _, path := range []string{"hooli", "pied"} {
+	for _, path := range []string{"hooli", "pied", "raviga"} {
 		var n int64
 		if err := appA.QueryRow(ctx, `insert into lifecycle.namespaces (parent_id, type, path, name) values (null, 'organization', $1, $1) returning id`, path).Scan(&n); err != nil {
 			t.Fatal(err)
@@ -573,6 +574,36 @@ func TestAMoveCutShortIsResumedOrCanceled(t *testing.T) {
 	var left int
 	if err := appA.QueryRow(ctx, `select count(*) from lifecycle.namespaces where traversal_ids[1] = $1`, orgs["hooli"]).Scan(&left); err != nil || left != 0 {
 		t.Errorf("the resumed move left %d namespaces of hooli on the source (%v)", left, err)
+	}
+
+	// A run that died before the target committed: the next run takes the move over and moves it.
+	ravigaApp := id(t, appA, "raviga/app")
+	third, err := pgx.Connect(ctx, a.work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.New(third).OrganizationMoveOutStart(ctx, db.OrganizationMoveOutStartParams{Path: "raviga", Peer: bLabel}); err != nil {
+		t.Fatal(err)
+	}
+	if err := third.QueryRow(ctx, "select pg_backend_pid()").Scan(&pid); err != nil {
+		t.Fatal(err)
+	}
+	third.Close(ctx)
+	eventually(t, "the third session is gone", func() (bool, error) {
+		var n int
+		err := superA.QueryRow(ctx, "select count(*) from pg_stat_activity where pid = $1", pid).Scan(&n)
+		return n == 0, err
+	})
+	out = syncBuffer{}
+	if s := runOrgmove(t, ctx, &out, "-from", a.work, "-to", b.work, "-path", "raviga", "-drain-timeout", "0"); s != 0 ||
+		!strings.Contains(out.String(), "resumed=true") {
+		t.Fatalf("orgmove taking over a move cut short before the target's commit exited %d, want 0 having resumed it\n%s", s, out.String())
+	}
+	if got := id(t, connect(t, b.app), "raviga/app"); got != ravigaApp {
+		t.Errorf("raviga/app on the target is %d, want %d", got, ravigaApp)
+	}
+	if err := appA.QueryRow(ctx, `select count(*) from lifecycle.namespaces where traversal_ids[1] = $1`, orgs["raviga"]).Scan(&left); err != nil || left != 0 {
+		t.Errorf("the move taken over left %d namespaces of raviga on the source (%v)", left, err)
 	}
 
 	// A run that died before the target committed: -cancel clears its mark.

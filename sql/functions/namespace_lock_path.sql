@@ -53,10 +53,10 @@
 -- An organization moving to another cluster (docs/scaling.md, Cells) is held like a change of the
 -- organization itself: organization_move_out_start takes its row and lock row (step 2) and marks
 -- it in lifecycle.organization_moves before it commits. Every change in the organization passes
--- here, and so does every write of a membership, a webhook or a name
--- (organization_moving_guard), so each one either commits before the mark (the move waits for it,
--- and exports it) or takes its locks after it and is refused here, after its locks, with NS011
--- (organization_moving_check). Without moves this costs one probe of an empty table.
+-- here, and every write of a membership, a webhook or a name takes the same lock and makes the
+-- same check (organization_moving_guard), so each one either commits before the mark (the move
+-- waits for it, and exports it) or takes its locks after it and is refused, after its locks, with
+-- NS011 (organization_moving_check). Without moves this costs one probe of an empty table.
 --
 -- A raw UPDATE (the schema owner's alone) takes the changed row (2) before its trigger takes the
 -- path (1). Two raw UPDATEs or a raw UPDATE and an API call can then wait on each other in rare
