@@ -1117,7 +1117,9 @@ begin
   update lifecycle.namespace_details d
      set state_metadata = d.state_metadata
            || pg_catalog.jsonb_build_object('last_updated_at', f.at, 'last_changed_by_user_id', f.actor,
-                                            'previous_state', 'ancestor_inherited')
+                                            'previous_state', case when s.permanent then 'ancestor_inherited'
+                                                                   when f.state = 4 then 'deletion_scheduled'
+                                                                   else f.preserved end)
            || case when s.permanent then '{}'::jsonb else pg_catalog.jsonb_build_object('preserved_state', f.preserved) end
     from pg_temp.lifecycle_backfill f
     join lifecycle.states s on s.code = f.state
@@ -2599,11 +2601,14 @@ begin
   select b.id,
          pg_catalog.jsonb_build_object('last_updated_at', b.changed_at, 'last_changed_by_user_id', b.changed_by)
          || case when b.state in (0, 3) then '{}'::jsonb
-                 else pg_catalog.jsonb_build_object('previous_state', 'ancestor_inherited') end
+                 else pg_catalog.jsonb_build_object('previous_state', passed.name) end
          || case when b.state_permanent or b.state = 3 then '{}'::jsonb
                  else pg_catalog.jsonb_build_object('preserved_state',
                         case coalesce(b.preserved, 0) when 0 then 'ancestor_inherited' else b.preserved_name end) end
     from pg_temp.lifecycle_import_verdicts b
+    -- The state the way from active passes last, as the verdicts judge it (above).
+    left join lifecycle.states passed
+      on passed.code = case when b.state = 4 then 2 when b.state_permanent then 0 else coalesce(b.preserved, 0) end
    where b.code is null;
 
   insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata, created_at)
