@@ -45,7 +45,7 @@ drop function lifecycle.namespace_change_state(bigint, text, text, bigint, jsonb
 drop function lifecycle.legacy_bridge_add(regclass, name, text, name, name, name, text[]);
 {{ template "functions/legacy_bridge_add.sql" . }}
 drop function lifecycle.legacy_bridge_backfill();
-{{ template "functions/legacy_bridge_backfill.sql" . }}
+{{ template "snapshots/033/legacy_bridge_backfill.sql" . }}
 
 revoke all on function lifecycle.legacy_bridge_broken(lifecycle.legacy_bridges),
   lifecycle.legacy_bridge_refuse(lifecycle.legacy_bridges, text, bigint),

@@ -19,8 +19,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/nslifecycle/nslifecycle"
 	"github.com/nslifecycle/nslifecycle/internal/db"
+	"github.com/nslifecycle/nslifecycle/internal/dberr"
 	"github.com/nslifecycle/nslifecycle/internal/testtools"
 )
 
@@ -331,7 +331,7 @@ func TestAnOrganizationMovesBetweenTwoClusters(t *testing.T) {
 		"a transfer request":  fmt.Sprintf(`select lifecycle.namespace_transfer_request(%d, %d, %d)`, web, infra, owner),
 		"a visibility change": fmt.Sprintf(`select lifecycle.namespace_set_visibility(%d, 'private', %d)`, web, owner),
 	} {
-		if _, err := appA.Exec(ctx, s); code(err) != "NS011" || !errors.Is(nslifecycle.FromDB(err), nslifecycle.ErrOrganizationMoving) {
+		if _, err := appA.Exec(ctx, s); code(err) != "NS011" || !errors.Is(dberr.FromDB(err), dberr.ErrOrganizationMoving) {
 			t.Errorf("%s on the source during the move: %v, want NS011", what, err)
 		}
 	}

@@ -23,8 +23,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/nslifecycle/nslifecycle"
 	"github.com/nslifecycle/nslifecycle/internal/db"
+	"github.com/nslifecycle/nslifecycle/internal/dberr"
 )
 
 // Config is one move.
@@ -151,7 +151,7 @@ func Run(ctx context.Context, cfg Config, log *slog.Logger) (*Result, error) {
 	removed, err := db.New(src).OrganizationMoveOutFinish(ctx, res.OrganizationID)
 	if err != nil {
 		return res, &IncompleteError{fmt.Errorf("the target serves the organization, but the source could not let its copy go "+
-			"(writes to it stay refused there; run the same move again): %w", nslifecycle.FromDB(err))}
+			"(writes to it stay refused there; run the same move again): %w", dberr.FromDB(err))}
 	}
 	res.Removed = map[string]int64{}
 	for _, r := range removed {
@@ -192,7 +192,7 @@ func logRanges(ctx context.Context, log *slog.Logger, src, tgt *pgx.Conn) {
 		r, err := db.New(side.conn).IdRangeGet(ctx)
 		switch {
 		case err != nil:
-			log.Warn("could not read the id range", "side", side.name, "err", nslifecycle.FromDB(err))
+			log.Warn("could not read the id range", "side", side.name, "err", dberr.FromDB(err))
 		case len(r) == 0:
 			log.Warn("no id range set: ids moved there may collide with ids it hands out (lifecycle.id_range_set)", "side", side.name)
 		default:
@@ -207,9 +207,9 @@ func start(ctx context.Context, src *pgx.Conn, path, to string, log *slog.Logger
 		if err == nil {
 			return st, nil
 		}
-		err = nslifecycle.FromDB(err)
-		var refusal *nslifecycle.Error
-		if errors.As(err, &refusal) || !nslifecycle.Transient(err) || attempt == startAttempts || ctx.Err() != nil {
+		err = dberr.FromDB(err)
+		var refusal *dberr.Error
+		if errors.As(err, &refusal) || !dberr.Transient(err) || attempt == startAttempts || ctx.Err() != nil {
 			return st, err
 		}
 		log.Warn("start waited too long behind the organization's changes, or was a deadlock's victim; trying again",
@@ -226,7 +226,7 @@ func drain(ctx context.Context, src *pgx.Conn, org int64, timeout time.Duration,
 	for {
 		b, err := db.New(src).OrganizationMoveBacklog(ctx, org)
 		if err != nil {
-			return b, fmt.Errorf("read the source's backlog: %w", nslifecycle.FromDB(err))
+			return b, fmt.Errorf("read the source's backlog: %w", dberr.FromDB(err))
 		}
 		if b.Facts == 0 && b.Deliveries == 0 {
 			return b, nil
@@ -250,7 +250,7 @@ func drain(ctx context.Context, src *pgx.Conn, org int64, timeout time.Duration,
 func movedIn(ctx context.Context, tgt *pgx.Conn, org int64) (bool, error) {
 	rows, err := db.New(tgt).OrganizationMoveGet(ctx, org)
 	if err != nil {
-		return false, nslifecycle.FromDB(err)
+		return false, dberr.FromDB(err)
 	}
 	return len(rows) == 1 && rows[0].Direction == "in", nil
 }
@@ -274,7 +274,7 @@ func copyIn(ctx context.Context, src, tgt *pgx.Conn, org int64, from string, bat
 
 	rows, err := src.Query(ctx, exportQuery, org)
 	if err != nil {
-		return nil, nil, fmt.Errorf("export on the source: %w", nslifecycle.FromDB(err))
+		return nil, nil, fmt.Errorf("export on the source: %w", dberr.FromDB(err))
 	}
 	defer rows.Close()
 	exported = map[string]int64{}
@@ -285,7 +285,7 @@ func copyIn(ctx context.Context, src, tgt *pgx.Conn, org int64, from string, bat
 			return nil
 		}
 		if _, err := q.OrganizationImportsCopy(ctx, batch); err != nil {
-			return fmt.Errorf("copy into the target: %w", nslifecycle.FromDB(err))
+			return fmt.Errorf("copy into the target: %w", dberr.FromDB(err))
 		}
 		total += int64(len(batch))
 		log.Debug("copied", "rows", total)
@@ -306,7 +306,7 @@ func copyIn(ctx context.Context, src, tgt *pgx.Conn, org int64, from string, bat
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, nil, fmt.Errorf("export on the source: %w", nslifecycle.FromDB(err))
+		return nil, nil, fmt.Errorf("export on the source: %w", dberr.FromDB(err))
 	}
 	if err := flush(); err != nil {
 		return nil, nil, err
@@ -316,14 +316,14 @@ func copyIn(ctx context.Context, src, tgt *pgx.Conn, org int64, from string, bat
 
 	in, err := q.OrganizationMoveIn(ctx, db.OrganizationMoveInParams{OrganizationID: org, Peer: from})
 	if err != nil {
-		return nil, nil, fmt.Errorf("move in on the target: %w", nslifecycle.FromDB(err))
+		return nil, nil, fmt.Errorf("move in on the target: %w", dberr.FromDB(err))
 	}
 	moved = map[string]int64{}
 	for _, r := range in {
 		moved[*r.Kind] = *r.Moved
 	}
 	if err := tx.Commit(ctx); err != nil {
-		return nil, nil, &commitError{nslifecycle.FromDB(err)}
+		return nil, nil, &commitError{dberr.FromDB(err)}
 	}
 	return exported, moved, nil
 }
@@ -369,13 +369,13 @@ func cancelMark(ctx context.Context, cfg Config, src *pgx.Conn, log *slog.Logger
 	}
 	for attempt := 1; ; attempt++ {
 		ok, err := db.New(src).OrganizationMoveOutCancel(ctx, cfg.Path)
-		err = nslifecycle.FromDB(err)
+		err = dberr.FromDB(err)
 		switch {
 		case err == nil && ok:
 			return nil
 		case err == nil:
 			return errors.New("the organization was not moving out of the source")
-		case errors.Is(err, nslifecycle.ErrOrganizationMoving) && attempt < 20:
+		case errors.Is(err, dberr.ErrOrganizationMoving) && attempt < 20:
 			log.Debug("the source still sees the move's first session; waiting for it to go", "err", err)
 			time.Sleep(250 * time.Millisecond)
 		default:
@@ -388,7 +388,7 @@ func cancelMark(ctx context.Context, cfg Config, src *pgx.Conn, log *slog.Logger
 func cancel(ctx context.Context, src, tgt *pgx.Conn, path string, res *Result, log *slog.Logger) error {
 	moves, err := db.New(src).OrganizationMoveGetByPath(ctx, path)
 	if err != nil {
-		return &SetupError{fmt.Errorf("source: %w", nslifecycle.FromDB(err))}
+		return &SetupError{fmt.Errorf("source: %w", dberr.FromDB(err))}
 	}
 	if len(moves) == 0 {
 		log.Info("nothing to cancel: the organization is not moving out of the source")
@@ -404,7 +404,7 @@ func cancel(ctx context.Context, src, tgt *pgx.Conn, path string, res *Result, l
 	}
 	ok, err := db.New(src).OrganizationMoveOutCancel(ctx, path)
 	if err != nil {
-		return &RefusedError{fmt.Errorf("cancel on the source: %w", nslifecycle.FromDB(err))}
+		return &RefusedError{fmt.Errorf("cancel on the source: %w", dberr.FromDB(err))}
 	}
 	res.Canceled = ok
 	log.Info("canceled: the source serves the organization again", "organization_id", res.OrganizationID, "canceled", ok)

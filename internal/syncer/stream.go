@@ -23,8 +23,8 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgproto3"
 
-	"github.com/nslifecycle/nslifecycle"
 	"github.com/nslifecycle/nslifecycle/internal/db"
+	"github.com/nslifecycle/nslifecycle/internal/dberr"
 )
 
 const (
@@ -106,7 +106,7 @@ func (s *Syncer) streamOnce(ctx context.Context) error {
 	}
 	switch outcome, err := q.SyncerPublicationEnsure(ctx, s.cfg.Publication); {
 	case err != nil:
-		return fmt.Errorf("publication %s: %w", s.cfg.Publication, nslifecycle.FromDB(err))
+		return fmt.Errorf("publication %s: %w", s.cfg.Publication, dberr.FromDB(err))
 	case outcome == "created":
 		s.log.Info("publication created", "publication", s.cfg.Publication)
 	case outcome == "altered":
@@ -161,7 +161,7 @@ func (s *Syncer) recordedLSN(ctx context.Context) (pglogrepl.LSN, error) {
 		return 0, nil
 	}
 	if err != nil {
-		return 0, fmt.Errorf("read progress: %w", nslifecycle.FromDB(err))
+		return 0, fmt.Errorf("read progress: %w", dberr.FromDB(err))
 	}
 	return pglogrepl.ParseLSN(text)
 }
@@ -178,7 +178,7 @@ func (s *Syncer) ensureSlot(ctx context.Context, conn *pgconn.PgConn, recorded p
 		return nil
 	}
 	if !errors.Is(err, pgx.ErrNoRows) {
-		return fmt.Errorf("look up slot %s: %w", s.cfg.Slot, nslifecycle.FromDB(err))
+		return fmt.Errorf("look up slot %s: %w", s.cfg.Slot, dberr.FromDB(err))
 	}
 	res, err := pglogrepl.CreateReplicationSlot(ctx, conn, s.cfg.Slot, "pgoutput",
 		pglogrepl.CreateReplicationSlotOptions{Mode: pglogrepl.LogicalReplication, SnapshotAction: "NOEXPORT_SNAPSHOT"})
@@ -466,7 +466,7 @@ func (s *Syncer) record(ctx context.Context, batch []committed) error {
 	})
 	if err != nil {
 		return fmt.Errorf("record %d source transactions from %s to %s: %w", len(batch), batch[0].commit.CommitLSN,
-			last.CommitLSN, nslifecycle.FromDB(err))
+			last.CommitLSN, dberr.FromDB(err))
 	}
 	s.metrics.batches.Inc()
 	s.metrics.batchSize.Observe(float64(len(batch)))

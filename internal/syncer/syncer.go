@@ -15,8 +15,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/nslifecycle/nslifecycle"
 	"github.com/nslifecycle/nslifecycle/internal/db"
+	"github.com/nslifecycle/nslifecycle/internal/dberr"
 )
 
 // Config is the syncer's settings (cmd/syncer's flags).
@@ -216,7 +216,7 @@ func (s *Syncer) resumeUnfinished(ctx context.Context, minAge time.Duration) {
 	rows, err := db.New(s.pool).SyncerUnfinishedWork(ctx, minAge.Seconds())
 	if err != nil {
 		if ctx.Err() == nil {
-			s.log.Warn("look for unfinished transfers and deletions", "err", nslifecycle.FromDB(err))
+			s.log.Warn("look for unfinished transfers and deletions", "err", dberr.FromDB(err))
 		}
 		return
 	}
@@ -247,7 +247,7 @@ func (s *Syncer) drain(ctx context.Context) {
 			MaxFacts: int32(s.cfg.DrainBatch), MinAgeSeconds: minAge.Seconds()})
 		if err != nil {
 			if ctx.Err() == nil {
-				s.log.Warn("drain lifecycle.facts", "err", nslifecycle.FromDB(err))
+				s.log.Warn("drain lifecycle.facts", "err", dberr.FromDB(err))
 			}
 		} else {
 			s.recorded(recordedFacts(rows), true)
@@ -288,7 +288,7 @@ func (s *Syncer) heartbeatLoop(ctx context.Context) {
 			return
 		case <-t.C:
 			if _, err := db.New(s.pool).SyncerHeartbeat(ctx); err != nil && ctx.Err() == nil {
-				s.log.Warn("heartbeat", "err", nslifecycle.FromDB(err))
+				s.log.Warn("heartbeat", "err", dberr.FromDB(err))
 			}
 		}
 	}

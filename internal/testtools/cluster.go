@@ -17,7 +17,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/nslifecycle/nslifecycle"
+	"github.com/nslifecycle/nslifecycle/internal/migration"
 )
 
 // Cluster is a PostgreSQL 15 server of one test's own, for what the shared server of DATABASE_URL
@@ -83,7 +83,7 @@ func (c *Cluster) URL(dbname string) string {
 	return u.String()
 }
 
-// CreateDatabase creates database name and migrates it (nslifecycle.Migrate: the migrations create
+// CreateDatabase creates database name and migrates it (internal/migration: the migrations create
 // the roles lifecycle_app and lifecycle_worker and the extensions they need), and returns its URL.
 func (c *Cluster) CreateDatabase(t testing.TB, name string) string {
 	t.Helper()
@@ -96,7 +96,7 @@ func (c *Cluster) CreateDatabase(t testing.TB, name string) string {
 	}
 	conn := c.connect(t, ctx, name)
 	defer conn.Close(context.Background())
-	if err := nslifecycle.Migrate(ctx, conn); err != nil {
+	if _, err := migration.To(ctx, conn, migration.Latest, migration.Options{}); err != nil {
 		t.Fatalf("migrate %s: %v", name, err)
 	}
 	return c.URL(name)

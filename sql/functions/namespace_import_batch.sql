@@ -33,12 +33,15 @@
 -- state_changed_at, source import, metadata reason "imported") for any state but active and
 -- creation_in_progress (an initial state), deletion_scheduled_at/_by from the same columns (the
 -- sweeper's dates are the legacy ones), updated_at = state_changed_at, and its details row
--- (last_updated_at, last_changed_by_user_id, previous_state, preserved_state). The row triggers of
--- a plain INSERT do not fire for it: it arrives with its traversal_ids, which only the schema's
--- owner may write, and with lifecycle.importing set and its flag raised (transaction_flag_raise:
--- a client that sets the setting alone is refused, settings_confirmed); everything they check is
--- checked above, set-based. No fact per row: one
--- namespaces_imported fact per batch, so an import notifies no one.
+-- (last_updated_at, last_changed_by_user_id, previous_state, preserved_state). previous_state is
+-- what the API's calls leave there: the state the way from active passes last (deletion_scheduled
+-- before deletion_in_progress, the preserved state before a temporary one), which a failed hard
+-- delete returns to (deletion_failed; active there would end the deletion instead of requeuing
+-- it). The row triggers of a plain INSERT do not fire for it: it arrives with its traversal_ids,
+-- which only the schema's owner may write, and with lifecycle.importing set and its flag raised
+-- (transaction_flag_raise: a client that sets the setting alone is refused, settings_confirmed);
+-- everything they check is checked above, set-based. No fact per row: one namespaces_imported
+-- fact per batch, so an import notifies no one.
 --
 -- Locks, in the global order (namespace_lock_path): the import's row of lifecycle.lock_rows (one
 -- import at a time), the parents' paths shared (step 1: none moves, changes state or is deleted
@@ -319,11 +322,14 @@ begin
   select b.id,
          pg_catalog.jsonb_build_object('last_updated_at', b.changed_at, 'last_changed_by_user_id', b.changed_by)
          || case when b.state in (0, 3) then '{}'::jsonb
-                 else pg_catalog.jsonb_build_object('previous_state', 'ancestor_inherited') end
+                 else pg_catalog.jsonb_build_object('previous_state', passed.name) end
          || case when b.state_permanent or b.state = 3 then '{}'::jsonb
                  else pg_catalog.jsonb_build_object('preserved_state',
                         case coalesce(b.preserved, 0) when 0 then 'ancestor_inherited' else b.preserved_name end) end
     from pg_temp.lifecycle_import_verdicts b
+    -- The state the way from active passes last, as the verdicts judge it (above).
+    left join lifecycle.states passed
+      on passed.code = case when b.state = 4 then 2 when b.state_permanent then 0 else coalesce(b.preserved, 0) end
    where b.code is null;
 
   insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata, created_at)

@@ -1,4 +1,4 @@
-package nslifecycle_test
+package docs_test
 
 import (
 	"context"
@@ -50,11 +50,11 @@ var expectedError = regexp.MustCompile(`(?m)^-- error: ([0-9A-Z]{5})\s*\z`)
 // transaction on a fresh migrated database (rolled back at the end), each in a savepoint. A block
 // whose last line is `-- error: NSxxx` must fail with that SQLSTATE; every other block must succeed.
 func TestEverySQLExampleInTheDocsRuns(t *testing.T) {
-	files, err := filepath.Glob("docs/*.md")
+	files, err := filepath.Glob("*.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	files = append([]string{"README.md"}, files...)
+	files = append([]string{filepath.Join("..", "README.md")}, files...)
 	total := 0
 	for _, file := range files {
 		blocks := sqlBlocks(t, file)
@@ -108,7 +108,7 @@ var mermaidEdge = regexp.MustCompile(`^\s*(\[\*\]|s\d) --> s(\d): (\w+)$`)
 // The state diagram in docs/states.md and lifecycle.state_transitions agree: the same edges, each
 // labelled with its audit action.
 func TestStateDiagramMatchesTheTransitionTable(t *testing.T) {
-	b, err := os.ReadFile("docs/states.md")
+	b, err := os.ReadFile("states.md")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package nslifecycle_test
+package docs_test
 
 import (
 	"bytes"
@@ -16,11 +16,11 @@ import (
 func TestRelativeLinksResolveInsideTheRepository(t *testing.T) {
 	// Built from parts, so this file does not contain what it looks for.
 	outsideDocs := filepath.Join("..", "sha"+"red")
-	root, err := filepath.Abs(".")
+	root, err := filepath.Abs("..") // the repository, from docs/
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command("git", "ls-files", "-co", "--exclude-standard").Output()
+	out, err := exec.Command("git", "-C", root, "ls-files", "-co", "--exclude-standard").Output()
 	if err != nil {
 		t.Skipf("not a git checkout (%v): nothing to list the repository's files with", err)
 	}
@@ -28,7 +28,7 @@ func TestRelativeLinksResolveInsideTheRepository(t *testing.T) {
 	link := regexp.MustCompile(`\]\(([^)\s]+)(?:\s+"[^"]*")?\)`)
 	var checked int
 	for _, f := range files {
-		b, err := os.ReadFile(f)
+		b, err := os.ReadFile(filepath.Join(root, f))
 		if err != nil {
 			continue // listed but gone (deleted in the working tree)
 		}

@@ -1,4 +1,4 @@
--- Organizations move between clusters (issue 25, point 4; docs/scaling.md, Cells): several
+-- 037: organizations move between clusters (issue 25, point 4; docs/scaling.md, Cells): several
 -- independent clusters each run the product for their own organizations, and an organization
 -- moves from one to another by the product's own export and import (cmd/orgmove), ids kept:
 --   * lifecycle.id_range and id_range_set: each cluster hands out the ids of every identity of the
