@@ -133,6 +133,23 @@ type LifecycleLegacyBridge struct {
 	ActorID *int64
 }
 
+// Legacy tables whose rows name namespaces, kept in step with the tree both ways (lifecycle.legacy_tree_bridge_add).
+type LifecycleLegacyTreeBridge struct {
+	ID               int64
+	Source           interface{}
+	IDAttnum         int16
+	ParentAttnum     int16
+	PathAttnum       int16
+	NameAttnum       int16
+	VisibilityAttnum *int16
+	TypeAttnum       *int16
+	Types            []byte
+	SpeaksFor        []string
+	ActorID          *int64
+	RowDefaults      []byte
+	CreatedAt        time.Time
+}
+
 // Rows the schema's functions lock to serialise work that no client may hold up (no role may lock them: FOR SHARE/UPDATE need UPDATE privilege, granted to none).
 type LifecycleLockRow struct {
 	Name string

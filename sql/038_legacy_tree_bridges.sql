@@ -1,0 +1,107 @@
+-- Adoption on GitLab's real tables (issue 26): the tree in step both ways, not only the states.
+--
+-- Tree bridges (docs/design.md §10.3): a legacy table whose rows name namespaces (GitLab's
+-- namespaces: groups, users, project namespaces; projects: the projects, under
+-- project_namespace_id) is bridged once, by its id, parent, path, name, visibility and type
+-- columns (kept as attribute numbers, checked against the catalog at each use, like the state
+-- bridges'). Legacy -> lifecycle, in the same transaction, through the gate: an INSERT creates
+-- the namespace with the legacy id (the identity sequence moved past it), a new path renames it
+-- (the legacy path kept resolving, case included), a new parent moves it (a transfer: its rules
+-- and guards), a new visibility or name sets it, a DELETE hard-deletes it (the snapshot in
+-- deleted_namespaces, the path freed, the fact in the outbox). Lifecycle -> legacy: every change
+-- of the tree, whatever its write path, written to the bridged rows (inserted, set, deleted). A
+-- table speaks for the types it is given (projects for projects; namespaces for groups and users);
+-- the others' rows follow. Step 0.5 of the lock order takes the tree-bridged rows too.
+
+create table lifecycle.legacy_tree_bridges (
+  id bigint generated always as identity primary key,
+  source regclass not null,
+  id_attnum smallint not null,
+  parent_attnum smallint not null,
+  path_attnum smallint not null,
+  name_attnum smallint not null,
+  visibility_attnum smallint,
+  type_attnum smallint,
+  -- With type_attnum: a JSON object, legacy type value -> lifecycle type; without: a JSON string,
+  -- the one lifecycle type of every row.
+  types jsonb not null,
+  speaks_for text[] not null,
+  actor_id bigint,
+  row_defaults jsonb not null default '{}',
+  created_at timestamptz not null default pg_catalog.now(),
+  constraint legacy_tree_bridges_source_key unique (source),
+  constraint legacy_tree_bridges_types check (pg_catalog.jsonb_typeof(types) = case when type_attnum is null then 'string' else 'object' end)
+);
+
+comment on table lifecycle.legacy_tree_bridges is
+  'Legacy tables whose rows name namespaces, kept in step with the tree both ways (lifecycle.legacy_tree_bridge_add).';
+
+grant select on lifecycle.legacy_tree_bridges to lifecycle_app, lifecycle_worker;
+
+{{ template "functions/legacy_path_suffixed.sql" . }}
+{{ template "functions/legacy_path_matches.sql" . }}
+{{ template "functions/legacy_path_redirect.sql" . }}
+{{ template "functions/legacy_tree_final_path.sql" . }}
+{{ template "functions/legacy_tree_broken.sql" . }}
+{{ template "functions/legacy_tree_refuse.sql" . }}
+{{ template "functions/legacy_tree_row.sql" . }}
+{{ template "functions/legacy_tree_update.sql" . }}
+{{ template "functions/legacy_tree_create.sql" . }}
+{{ template "functions/legacy_tree_delete.sql" . }}
+{{ template "functions/legacy_tree_write.sql" . }}
+{{ template "triggers/legacy_tree_source.sql" . }}
+{{ template "triggers/legacy_tree_state.sql" . }}
+{{ template "functions/legacy_tree_bridge_add.sql" . }}
+{{ template "functions/legacy_tree_bridge_drop.sql" . }}
+{{ template "functions/legacy_bridge_lock.sql" . }}
+{{ template "functions/namespace_lock.sql" . }}
+
+revoke all on function lifecycle.legacy_path_suffixed(text, bigint), lifecycle.legacy_path_matches(text, text, bigint),
+  lifecycle.legacy_path_redirect(bigint, text, bigint), lifecycle.legacy_tree_final_path(text, bigint, bigint),
+  lifecycle.legacy_tree_broken(lifecycle.legacy_tree_bridges), lifecycle.legacy_tree_refuse(lifecycle.legacy_tree_bridges, text, bigint),
+  lifecycle.legacy_tree_row(lifecycle.legacy_tree_bridges, jsonb),
+  lifecycle.legacy_tree_update(lifecycle.legacy_tree_bridges, bigint, bigint, text, text, text, text),
+  lifecycle.legacy_tree_create(lifecycle.legacy_tree_bridges, bigint, bigint, text, text, text, text),
+  lifecycle.legacy_tree_delete(lifecycle.legacy_tree_bridges, bigint),
+  lifecycle.legacy_tree_write(lifecycle.legacy_tree_bridges, text, bigint, bigint, text, text, text, text),
+  lifecycle.legacy_tree_source(), lifecycle.legacy_tree_state(),
+  lifecycle.legacy_tree_bridge_add(regclass, name, name, name, name, name, name, jsonb, text[], bigint, jsonb),
+  lifecycle.legacy_tree_bridge_drop(regclass) from public;
+
+---- create above / drop below ----
+
+-- Tree bridges still in place lose their triggers.
+do $down$
+declare
+  src regclass;
+begin
+  for src in select t.source from lifecycle.legacy_tree_bridges t loop
+    perform lifecycle.legacy_tree_bridge_drop(src);
+  end loop;
+end
+$down$;
+drop trigger if exists namespaces_6_legacy_tree on lifecycle.namespaces;
+{{ template "snapshots/033/namespace_lock.sql" . }}
+-- 033's version says create, not create or replace: replaced in place.
+do $down$
+begin
+  execute pg_catalog.replace($snapshot${{ template "snapshots/033/legacy_bridge_lock.sql" . }}$snapshot$,
+                             'create function', 'create or replace function');
+end
+$down$;
+drop function lifecycle.legacy_tree_bridge_drop(regclass);
+drop function lifecycle.legacy_tree_bridge_add(regclass, name, name, name, name, name, name, jsonb, text[], bigint, jsonb);
+drop function lifecycle.legacy_tree_state();
+drop function lifecycle.legacy_tree_source();
+drop function lifecycle.legacy_tree_write(lifecycle.legacy_tree_bridges, text, bigint, bigint, text, text, text, text);
+drop function lifecycle.legacy_tree_delete(lifecycle.legacy_tree_bridges, bigint);
+drop function lifecycle.legacy_tree_create(lifecycle.legacy_tree_bridges, bigint, bigint, text, text, text, text);
+drop function lifecycle.legacy_tree_update(lifecycle.legacy_tree_bridges, bigint, bigint, text, text, text, text);
+drop function lifecycle.legacy_tree_row(lifecycle.legacy_tree_bridges, jsonb);
+drop function lifecycle.legacy_tree_refuse(lifecycle.legacy_tree_bridges, text, bigint);
+drop function lifecycle.legacy_tree_broken(lifecycle.legacy_tree_bridges);
+drop function lifecycle.legacy_tree_final_path(text, bigint, bigint);
+drop function lifecycle.legacy_path_redirect(bigint, text, bigint);
+drop function lifecycle.legacy_path_matches(text, text, bigint);
+drop function lifecycle.legacy_path_suffixed(text, bigint);
+drop table lifecycle.legacy_tree_bridges;
