@@ -12,6 +12,18 @@
 -- of the tree, whatever its write path, written to the bridged rows (inserted, set, deleted). A
 -- table speaks for the types it is given (projects for projects; namespaces for groups and users);
 -- the others' rows follow. Step 0.5 of the lock order takes the tree-bridged rows too.
+--
+-- GitLab's code paths on those tables, with the state bridges (issue 26, point 4):
+--   * a bridged state the matrix does not reach from the current one is reached by way of the one
+--     it passes (legacy_bridge_apply): "delete immediately", pending_delete on a project not
+--     marked, schedules and starts its deletion (was NS001);
+--   * a by column the table requires takes the bridge's actor when a change names nobody
+--     (legacy_bridge_write: GitLab's group_deletion_schedules.user_id, NOT NULL; was 23502);
+--   * a flag or column bridge may insert the row a namespace lacks (insert_missing, a new column
+--     and argument of legacy_bridge_add: archiving a group without a namespace_settings row);
+--   * a state the legacy tables cannot say of a namespace they hold is refused while the bridges
+--     are installed (legacy_bridge_sync, NS001: an archived or scheduled user namespace);
+--   * the bridges' writes run the application's triggers with the table's schema as search_path.
 
 create table lifecycle.legacy_tree_bridges (
   id bigint generated always as identity primary key,
@@ -38,6 +50,10 @@ comment on table lifecycle.legacy_tree_bridges is
 
 grant select on lifecycle.legacy_tree_bridges to lifecycle_app, lifecycle_worker;
 
+alter table lifecycle.legacy_bridges add column insert_missing boolean not null default false;
+comment on column lifecycle.legacy_bridges.insert_missing is
+  'A flag or column bridge that speaks for every namespace of its types: no row is its condition off, and the write-back inserts the row when the condition turns on.';
+
 {{ template "functions/legacy_path_suffixed.sql" . }}
 {{ template "functions/legacy_path_matches.sql" . }}
 {{ template "functions/legacy_path_redirect.sql" . }}
@@ -55,6 +71,14 @@ grant select on lifecycle.legacy_tree_bridges to lifecycle_app, lifecycle_worker
 {{ template "functions/legacy_tree_bridge_drop.sql" . }}
 {{ template "functions/legacy_bridge_lock.sql" . }}
 {{ template "functions/namespace_lock.sql" . }}
+{{ template "functions/legacy_tree_holds.sql" . }}
+{{ template "functions/legacy_bridge_holds.sql" . }}
+{{ template "functions/legacy_bridge_rows.sql" . }}
+{{ template "functions/legacy_bridge_write.sql" . }}
+{{ template "functions/legacy_bridge_apply.sql" . }}
+{{ template "functions/legacy_bridge_sync.sql" . }}
+drop function lifecycle.legacy_bridge_add(regclass, name, text, name, name, name, text[], bigint);
+{{ template "functions/legacy_bridge_add.sql" . }}
 
 revoke all on function lifecycle.legacy_path_suffixed(text, bigint), lifecycle.legacy_path_matches(text, text, bigint),
   lifecycle.legacy_path_redirect(bigint, text, bigint), lifecycle.legacy_tree_final_path(text, bigint, bigint),
@@ -66,7 +90,8 @@ revoke all on function lifecycle.legacy_path_suffixed(text, bigint), lifecycle.l
   lifecycle.legacy_tree_write(lifecycle.legacy_tree_bridges, text, bigint, bigint, text, text, text, text),
   lifecycle.legacy_tree_source(), lifecycle.legacy_tree_state(),
   lifecycle.legacy_tree_bridge_add(regclass, name, name, name, name, name, name, jsonb, text[], bigint, jsonb),
-  lifecycle.legacy_tree_bridge_drop(regclass) from public;
+  lifecycle.legacy_tree_bridge_drop(regclass), lifecycle.legacy_tree_holds(bigint, text),
+  lifecycle.legacy_bridge_add(regclass, name, text, name, name, name, text[], bigint, boolean) from public;
 
 ---- create above / drop below ----
 
@@ -81,6 +106,21 @@ begin
 end
 $down$;
 drop trigger if exists namespaces_6_legacy_tree on lifecycle.namespaces;
+drop function lifecycle.legacy_bridge_add(regclass, name, text, name, name, name, text[], bigint, boolean);
+{{ template "snapshots/033/legacy_bridge_add.sql" . }}
+revoke all on function lifecycle.legacy_bridge_add(regclass, name, text, name, name, name, text[], bigint) from public;
+{{ template "snapshots/033/legacy_bridge_sync.sql" . }}
+{{ template "snapshots/033/legacy_bridge_apply.sql" . }}
+{{ template "snapshots/033/legacy_bridge_rows.sql" . }}
+{{ template "snapshots/033/legacy_bridge_holds.sql" . }}
+-- 014's version says create, not create or replace: replaced in place.
+do $down$
+begin
+  execute pg_catalog.replace($snapshot${{ template "snapshots/014/legacy_bridge_write.sql" . }}$snapshot$,
+                             'create function', 'create or replace function');
+end
+$down$;
+drop function lifecycle.legacy_tree_holds(bigint, text);
 {{ template "snapshots/033/namespace_lock.sql" . }}
 -- 033's version says create, not create or replace: replaced in place.
 do $down$
@@ -105,3 +145,4 @@ drop function lifecycle.legacy_path_redirect(bigint, text, bigint);
 drop function lifecycle.legacy_path_matches(text, text, bigint);
 drop function lifecycle.legacy_path_suffixed(text, bigint);
 drop table lifecycle.legacy_tree_bridges;
+alter table lifecycle.legacy_bridges drop column insert_missing;

@@ -802,10 +802,10 @@ end
 $_$;
 
 --
--- Name: legacy_bridge_add(regclass, name, text, name, name, name, text[], bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+-- Name: legacy_bridge_add(regclass, name, text, name, name, name, text[], bigint, boolean); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
-CREATE FUNCTION lifecycle.legacy_bridge_add(source regclass, namespace_column name, state text, when_column name DEFAULT NULL::name, at_column name DEFAULT NULL::name, by_column name DEFAULT NULL::name, namespace_types text[] DEFAULT NULL::text[], actor_id bigint DEFAULT NULL::bigint) RETURNS bigint
+CREATE FUNCTION lifecycle.legacy_bridge_add(source regclass, namespace_column name, state text, when_column name DEFAULT NULL::name, at_column name DEFAULT NULL::name, by_column name DEFAULT NULL::name, namespace_types text[] DEFAULT NULL::text[], actor_id bigint DEFAULT NULL::bigint, insert_missing boolean DEFAULT false) RETURNS bigint
     LANGUAGE plpgsql
     SET search_path TO ''
     AS $$
@@ -864,13 +864,19 @@ begin
   if by_column is not null then
     by_att := lifecycle.legacy_bridge_attnum(source, by_column, array['int2', 'int4', 'int8']::regtype[], 'by_column', 'integer');
   end if;
-  -- An existence bridge inserts rows: every other required column needs a default.
-  if kind = 'exists' then
+  if insert_missing and kind = 'exists' then
+    raise exception using errcode = 'NS010', message = 'insert_missing is for a flag or column bridge',
+      detail = pg_catalog.format('source=%s', source), hint = 'An existence bridge inserts its rows already.';
+  end if;
+  -- An existence bridge, or one that inserts missing rows, inserts rows: every other required
+  -- column needs a default (a time column of one that inserts missing rows takes the change's time).
+  if kind = 'exists' or insert_missing then
     select pg_catalog.string_agg(pg_catalog.quote_ident(a.attname), ', ') into missing
       from pg_catalog.pg_attribute a
      where a.attrelid = source and a.attnum > 0 and not a.attisdropped and a.attnotnull and not a.atthasdef
        and a.attidentity = '' and a.attgenerated = ''
-       and a.attnum not in (ns_att, coalesce(at_att, 0), coalesce(by_att, 0));
+       and a.attnum not in (ns_att, coalesce(when_att, 0), coalesce(at_att, 0), coalesce(by_att, 0))
+       and not (insert_missing and a.atttypid = any (array['timestamptz', 'timestamp', 'date']::regtype[]));
     if missing is not null then
       raise exception using errcode = 'NS010', message = pg_catalog.format('rows of %s cannot be inserted by the bridge', source),
         detail = pg_catalog.format('source=%s required columns without a default: %s', source, missing),
@@ -892,8 +898,8 @@ begin
   end if;
 
   insert into lifecycle.legacy_bridges (source, state, kind, namespace_attnum, when_attnum, at_attnum, by_attnum, namespace_types,
-                                        actor_id)
-  values (source, code, kind, ns_att, when_att, at_att, by_att, namespace_types, actor_id)
+                                        actor_id, insert_missing)
+  values (source, code, kind, ns_att, when_att, at_att, by_att, namespace_types, actor_id, coalesce(insert_missing, false))
   returning id into bridge_id;
 
   -- Legacy → state: the source's rows (one trigger per source, whatever its bridges).
@@ -915,10 +921,10 @@ end
 $$;
 
 --
--- Name: FUNCTION legacy_bridge_add(source regclass, namespace_column name, state text, when_column name, at_column name, by_column name, namespace_types text[], actor_id bigint); Type: COMMENT; Schema: lifecycle; Owner: -
+-- Name: FUNCTION legacy_bridge_add(source regclass, namespace_column name, state text, when_column name, at_column name, by_column name, namespace_types text[], actor_id bigint, insert_missing boolean); Type: COMMENT; Schema: lifecycle; Owner: -
 --
 
-COMMENT ON FUNCTION lifecycle.legacy_bridge_add(source regclass, namespace_column name, state text, when_column name, at_column name, by_column name, namespace_types text[], actor_id bigint) IS 'Bridge a legacy flag, column or table to a state, both ways, in the same transaction as each change; returns the bridge id.';
+COMMENT ON FUNCTION lifecycle.legacy_bridge_add(source regclass, namespace_column name, state text, when_column name, at_column name, by_column name, namespace_types text[], actor_id bigint, insert_missing boolean) IS 'Bridge a legacy flag, column or table to a state, both ways, in the same transaction as each change; returns the bridge id.';
 
 --
 -- Name: legacy_bridge_apply(smallint, bigint, timestamp with time zone, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -930,6 +936,7 @@ CREATE FUNCTION lifecycle.legacy_bridge_apply(bridged smallint, ns_id bigint, at
     AS $$
 declare
   ns lifecycle.namespaces;
+  via smallint;
   preserved text;
   legacy boolean;
   refusal record;
@@ -977,6 +984,18 @@ begin
     return;
   end if;
   if legacy then
+    if not exists (select from lifecycle.state_transitions t where t.from_state = ns.state and t.to_state = bridged) then
+      select t.from_state into via
+        from lifecycle.state_transitions t
+        join lifecycle.state_transitions u on u.from_state = ns.state and u.to_state = t.from_state
+       where t.to_state = bridged
+       order by t.from_state
+       limit 1;
+      if via is not null then
+        perform lifecycle.namespace_change_state(ns.id, lifecycle.state_name(via), null, actor,
+          '{"reason": "legacy data"}', null, at, 'bridge');
+      end if;
+    end if;
     perform lifecycle.namespace_change_state(ns.id, lifecycle.state_name(bridged), null, actor,
       '{"reason": "legacy data"}', null, at, 'bridge');
   else
@@ -1163,6 +1182,7 @@ CREATE TABLE lifecycle.legacy_bridges (
     namespace_types text[],
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     actor_id bigint,
+    insert_missing boolean DEFAULT false NOT NULL,
     CONSTRAINT legacy_bridges_condition CHECK (((kind = 'exists'::text) = (when_attnum IS NULL))),
     CONSTRAINT legacy_bridges_kind_check CHECK ((kind = ANY (ARRAY['flag'::text, 'value'::text, 'exists'::text])))
 );
@@ -1178,6 +1198,12 @@ COMMENT ON TABLE lifecycle.legacy_bridges IS 'Legacy columns and tables kept in 
 --
 
 COMMENT ON COLUMN lifecycle.legacy_bridges.actor_id IS 'The user a legacy write is made on behalf of when its row names none (no by column, or null there); null: the system, which only lifecycle_worker members and superusers may act as.';
+
+--
+-- Name: COLUMN legacy_bridges.insert_missing; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON COLUMN lifecycle.legacy_bridges.insert_missing IS 'A flag or column bridge that speaks for every namespace of its types: no row is its condition off, and the write-back inserts the row when the condition turns on.';
 
 --
 -- Name: legacy_bridge_broken(lifecycle.legacy_bridges); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -1332,6 +1358,9 @@ begin
     execute pg_catalog.format('select bool_or(%I is not null) from %s where %I = $1',
                               lifecycle.legacy_bridge_column(b.source, b.when_attnum), b.source, ns_col) into answer using ns_id;
   end if;
+  if answer is null and b.insert_missing then
+    return false;
+  end if;
   return answer;
 end
 $_$;
@@ -1421,7 +1450,18 @@ begin
     by_expr := case when b.by_attnum is not null
                  then pg_catalog.format('max(s.%I)::bigint', lifecycle.legacy_bridge_column(b.source, b.by_attnum))
                  else 'null::bigint' end;
-    if b.kind = 'exists' then
+    if b.kind <> 'exists' and b.insert_missing then
+      -- Every namespace of its types: holding where its row says so, not holding without a row.
+      when_col := lifecycle.legacy_bridge_column(b.source, b.when_attnum);
+      parts := parts || pg_catalog.format(
+        'select n.id, %s::bigint, coalesce(s.holds, false), s.at, s.actor from lifecycle.namespaces n '
+        'left join (select s.%I::bigint as ns, bool_or(%s) as holds, %s as at, %s as actor from %s s group by 1) s on s.ns = n.id '
+        'where %L::text[] is null or n.type = any (%L::text[])',
+        b.id, ns_col,
+        case b.kind when 'flag' then pg_catalog.format('coalesce(s.%I, false)', when_col)
+                    else pg_catalog.format('s.%I is not null', when_col) end,
+        at_expr, by_expr, b.source, b.namespace_types, b.namespace_types);
+    elsif b.kind = 'exists' then
       parts := parts || pg_catalog.format(
         'select n.id, %s::bigint, s.ns is not null, s.at, s.actor from lifecycle.namespaces n '
         'left join (select s.%I::bigint as ns, %s as at, %s as actor from %s s group by 1) s on s.ns = n.id '
@@ -1587,6 +1627,21 @@ begin
       get stacked diagnostics failure = message_text, failure_state = returned_sqlstate;
       perform lifecycle.legacy_bridge_refuse(b, pg_catalog.format('writing it failed: %s (%s)', failure, failure_state), ns.id);
   end;
+  -- Unsaid: some bridged condition follows from the state, and no bridge says any of them.
+  if ns.state <> 0 and exists (select from lifecycle.legacy_tree_bridges)
+     and not lifecycle.transaction_flag_raised('legacy_tree_deleting')
+     and exists (select from lifecycle.legacy_bridges y where lifecycle.legacy_bridge_says(y.state, ns.state, preserved))
+     and not exists (select from lifecycle.legacy_bridges y
+                      where lifecycle.legacy_bridge_says(y.state, ns.state, preserved)
+                        and lifecycle.legacy_bridge_holds(y, ns.id, ns.type))
+     and lifecycle.legacy_tree_holds(ns.id, ns.type) then
+    raise exception using errcode = 'NS001',
+      message = pg_catalog.format('%s cannot be %s while the legacy tables are bridged: no bridged column can say so of a %s',
+                                  lifecycle.namespace_full_path(ns.id), lifecycle.state_name(ns.state), ns.type),
+      detail = pg_catalog.format('namespace_id=%s type=%s state=%s', ns.id, ns.type, lifecycle.state_name(ns.state)),
+      hint = pg_catalog.format('The legacy application has no %s that is %s: change it after cutover, or bridge a column that can '
+                               'say so (lifecycle.legacy_bridge_add with namespace_types).', ns.type, lifecycle.state_name(ns.state));
+  end if;
 end
 $$;
 
@@ -1641,7 +1696,13 @@ declare
   extra text := '';
   nullable_at boolean;
   nullable_by boolean;
+  written int;
+  times text := '';
+  time_cols text := '';
 begin
+  perform pg_catalog.set_config('search_path',
+            (select pg_catalog.quote_ident(n.nspname) from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+              where c.oid = b.source), true);
   if b.at_attnum is not null then
     at_col := lifecycle.legacy_bridge_column(b.source, b.at_attnum);
     select not a.attnotnull into nullable_at from pg_catalog.pg_attribute a where a.attrelid = b.source and a.attnum = b.at_attnum;
@@ -1649,6 +1710,13 @@ begin
   if b.by_attnum is not null then
     by_col := lifecycle.legacy_bridge_column(b.source, b.by_attnum);
     select not a.attnotnull into nullable_by from pg_catalog.pg_attribute a where a.attrelid = b.source and a.attnum = b.by_attnum;
+    if holds and actor is null and not nullable_by then
+      actor := b.actor_id;
+      if actor is null then
+        perform lifecycle.legacy_bridge_refuse(b, pg_catalog.format(
+          'the change names no user, and %s.%I requires one: give the bridge an actor_id', b.source, by_col), ns_id);
+      end if;
+    end if;
   end if;
 
   if b.kind = 'exists' then
@@ -1683,7 +1751,31 @@ begin
   elsif holds then
     execute pg_catalog.format('update %s set %I = $2%s where %I = $1 and %I is null', b.source, when_col, extra, ns_col, when_col)
       using ns_id, at, actor;
-  else
+  end if;
+  if holds and b.insert_missing then
+    get diagnostics written = row_count;
+    if written = 0 then
+      select coalesce(pg_catalog.string_agg(pg_catalog.format(', %I', a.attname), '' order by a.attnum), ''),
+             coalesce(pg_catalog.string_agg(pg_catalog.format(', $2::%s', pg_catalog.format_type(a.atttypid, a.atttypmod)), ''
+                                            order by a.attnum), '')
+        into time_cols, times
+        from pg_catalog.pg_attribute a
+       where a.attrelid = b.source and a.attnum > 0 and not a.attisdropped and a.attnotnull and not a.atthasdef
+         and a.attidentity = '' and a.attgenerated = ''
+         and a.attnum not in (b.namespace_attnum, b.when_attnum, coalesce(b.at_attnum, 0), coalesce(b.by_attnum, 0))
+         and a.atttypid = any (array['timestamptz', 'timestamp', 'date']::regtype[]);
+      execute pg_catalog.format('insert into %s (%I, %I%s%s%s) select $1, %s%s%s%s where not exists (select from %s where %I = $1)',
+        b.source, ns_col, when_col,
+        case when at_col is not null and at_col <> when_col then pg_catalog.format(', %I', at_col) else '' end,
+        case when by_col is not null then pg_catalog.format(', %I', by_col) else '' end,
+        time_cols,
+        case b.kind when 'flag' then 'true' else '$2' end,
+        case when at_col is not null and at_col <> when_col then ', $2' else '' end,
+        case when by_col is not null then ', $3' else '' end,
+        times, b.source, ns_col)
+        using ns_id, at, actor;
+    end if;
+  elsif not holds and b.kind <> 'flag' then
     execute pg_catalog.format('update %s set %I = null%s where %I = $1 and %I is not null', b.source, when_col, extra, ns_col, when_col)
       using ns_id, at, actor;
   end if;
@@ -2026,7 +2118,7 @@ begin
   if parent_id is not null and not exists (select from lifecycle.namespaces n where n.id = parent_id) then
     return;
   end if;
-  if not pg_catalog.has_table_privilege(caller, 'lifecycle.namespaces', 'INSERT') then
+  if not pg_catalog.has_column_privilege(caller, 'lifecycle.namespaces', 'path', 'INSERT') then
     raise exception using errcode = 'NS005',
       message = pg_catalog.format('role %s may not create namespaces, through a legacy tree bridge neither', caller),
       detail = pg_catalog.format('namespace_id=%s role=%s source=%s', ns_id, caller, b.source),
@@ -2152,6 +2244,33 @@ $$;
 --
 
 COMMENT ON FUNCTION lifecycle.legacy_tree_final_path(legacy text, parent_id bigint, ns_id bigint) IS 'The lifecycle path a legacy path becomes: itself when valid, else normalised (with the id when reserved or taken).';
+
+--
+-- Name: legacy_tree_holds(bigint, text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_tree_holds(ns_id bigint, ns_type text) RETURNS boolean
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+declare
+  t record;
+  found_row boolean;
+begin
+  for t in select tb.source, a.attname
+             from lifecycle.legacy_tree_bridges tb
+             join pg_catalog.pg_attribute a on a.attrelid = tb.source and a.attnum = tb.id_attnum and not a.attisdropped
+            where case when tb.type_attnum is null then tb.types #>> '{}' = ns_type
+                       else exists (select from pg_catalog.jsonb_each_text(tb.types) m where m.value = ns_type) end
+            order by tb.id loop
+    execute pg_catalog.format('select exists (select from %s where %I = $1)', t.source, t.attname) into found_row using ns_id;
+    if found_row then
+      return true;
+    end if;
+  end loop;
+  return false;
+end
+$_$;
 
 --
 -- Name: legacy_tree_refuse(lifecycle.legacy_tree_bridges, text, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -8117,10 +8236,10 @@ REVOKE ALL ON FUNCTION lifecycle.hmac_sha256(data bytea, key bytea) FROM PUBLIC;
 REVOKE ALL ON FUNCTION lifecycle.jsonb_schema_violation(schema jsonb, doc jsonb, at text) FROM PUBLIC;
 
 --
--- Name: FUNCTION legacy_bridge_add(source regclass, namespace_column name, state text, when_column name, at_column name, by_column name, namespace_types text[], actor_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+-- Name: FUNCTION legacy_bridge_add(source regclass, namespace_column name, state text, when_column name, at_column name, by_column name, namespace_types text[], actor_id bigint, insert_missing boolean); Type: ACL; Schema: lifecycle; Owner: -
 --
 
-REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_add(source regclass, namespace_column name, state text, when_column name, at_column name, by_column name, namespace_types text[], actor_id bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_add(source regclass, namespace_column name, state text, when_column name, at_column name, by_column name, namespace_types text[], actor_id bigint, insert_missing boolean) FROM PUBLIC;
 
 --
 -- Name: FUNCTION legacy_bridge_apply(bridged smallint, ns_id bigint, at timestamp with time zone, actor bigint); Type: ACL; Schema: lifecycle; Owner: -
@@ -8300,6 +8419,12 @@ REVOKE ALL ON FUNCTION lifecycle.legacy_tree_delete(b lifecycle.legacy_tree_brid
 --
 
 REVOKE ALL ON FUNCTION lifecycle.legacy_tree_final_path(legacy text, parent_id bigint, ns_id bigint) FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_tree_holds(ns_id bigint, ns_type text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_tree_holds(ns_id bigint, ns_type text) FROM PUBLIC;
 
 --
 -- Name: FUNCTION legacy_tree_refuse(b lifecycle.legacy_tree_bridges, reason text, ns_id bigint); Type: ACL; Schema: lifecycle; Owner: -

@@ -293,7 +293,7 @@ begin
   perform pg_catalog.set_config('search_path', 'legacy, ' || pg_catalog.current_setting('search_path'), false);
   execute lifecycle_test.gitlab_structure();
   perform lifecycle.legacy_bridge_add('legacy.namespace_settings', 'namespace_id', 'archived', 'archived',
-                                      namespace_types => array['organization', 'group'], actor_id => 42);
+                                      namespace_types => array['organization', 'group'], actor_id => 42, insert_missing => true);
   perform lifecycle.legacy_bridge_add('legacy.group_deletion_schedules', 'group_id', 'deletion_scheduled', null,
                                       'marked_for_deletion_on', 'user_id', array['organization', 'group'], actor_id => 42);
   perform lifecycle.legacy_bridge_add('legacy.projects', 'project_namespace_id', 'archived', 'archived', actor_id => 42);

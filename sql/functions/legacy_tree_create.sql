@@ -27,7 +27,7 @@ begin
   if parent_id is not null and not exists (select from lifecycle.namespaces n where n.id = parent_id) then
     return;
   end if;
-  if not pg_catalog.has_table_privilege(caller, 'lifecycle.namespaces', 'INSERT') then
+  if not pg_catalog.has_column_privilege(caller, 'lifecycle.namespaces', 'path', 'INSERT') then
     raise exception using errcode = 'NS005',
       message = pg_catalog.format('role %s may not create namespaces, through a legacy tree bridge neither', caller),
       detail = pg_catalog.format('namespace_id=%s role=%s source=%s', ns_id, caller, b.source),
