@@ -24,6 +24,11 @@
 --   * a state the legacy tables cannot say of a namespace they hold is refused while the bridges
 --     are installed (legacy_bridge_sync, NS001: an archived or scheduled user namespace);
 --   * the bridges' writes run the application's triggers with the table's schema as search_path.
+--
+-- Every legacy path resolves to what it named, case included (point 5): the import keeps a legacy
+-- path with capitals as a redirect of its own (kind import) when folding its case would lead to
+-- another namespace, and namespace_resolve looks a path with capitals up as given among those
+-- first, then folds case as before.
 
 create table lifecycle.legacy_tree_bridges (
   id bigint generated always as identity primary key,
@@ -79,6 +84,8 @@ comment on column lifecycle.legacy_bridges.insert_missing is
 {{ template "functions/legacy_bridge_sync.sql" . }}
 drop function lifecycle.legacy_bridge_add(regclass, name, text, name, name, name, text[], bigint);
 {{ template "functions/legacy_bridge_add.sql" . }}
+{{ template "functions/namespace_resolve.sql" . }}
+{{ template "functions/namespace_import_batch.sql" . }}
 
 revoke all on function lifecycle.legacy_path_suffixed(text, bigint), lifecycle.legacy_path_matches(text, text, bigint),
   lifecycle.legacy_path_redirect(bigint, text, bigint), lifecycle.legacy_tree_final_path(text, bigint, bigint),
@@ -106,6 +113,8 @@ begin
 end
 $down$;
 drop trigger if exists namespaces_6_legacy_tree on lifecycle.namespaces;
+{{ template "snapshots/011/namespace_resolve.sql" . }}
+{{ template "snapshots/032/namespace_import_batch.sql" . }}
 drop function lifecycle.legacy_bridge_add(regclass, name, text, name, name, name, text[], bigint, boolean);
 {{ template "snapshots/033/legacy_bridge_add.sql" . }}
 revoke all on function lifecycle.legacy_bridge_add(regclass, name, text, name, name, name, text[], bigint) from public;

@@ -3549,6 +3549,14 @@ begin
      and not exists (select from lifecycle.namespaces n
                       where coalesce(n.parent_id, 0) = coalesce(b.parent_id, 0) and n.path = pg_catalog.lower(b.path)
                         and n.state <> 2 and n.state <> 4);
+  -- And from the exact legacy path, case kept, when it has capitals and folding them would not
+  -- lead here (a user ACME beside a group acme; projects Docs and docs): namespace_resolve looks
+  -- a path up as given first (legacy_path_redirect, for the tree bridges, does the same).
+  insert into lifecycle.namespace_redirects (old_full_path, namespace_id, kind, actor_id, new_full_path)
+  select coalesce(lifecycle.namespace_full_path(b.parent_id) || '/', '') || b.path, b.id, 'import', null,
+         coalesce(lifecycle.namespace_full_path(b.parent_id) || '/', '') || b.final_path
+    from pg_temp.lifecycle_import_verdicts b
+   where b.code is null and b.legacy_path and b.path <> pg_catalog.lower(b.path) and pg_catalog.lower(b.path) <> b.final_path;
   noted := lifecycle.transaction_flag_lower('importing')::text || pg_catalog.set_config('lifecycle.importing', '', true);
   if replica then
     noted := pg_catalog.set_config('session_replication_role', 'origin', true);
@@ -4035,6 +4043,7 @@ CREATE FUNCTION lifecycle.namespace_resolve(full_path text) RETURNS TABLE(namesp
 declare
   max_depth constant int := lifecycle.namespace_max_depth();
   segments text[];
+  exact text[];
   depth int;
   seg text;
   current_id bigint;
@@ -4043,6 +4052,7 @@ declare
   target bigint;
   matched text;
   hops int := 0;
+  exact_hit boolean;
 begin
   if full_path is null then
     return;
@@ -4055,6 +4065,7 @@ begin
       hint = pg_catalog.format('A full path has at most %s segments of at most 100 characters.', max_depth);
   end if;
   segments := pg_catalog.string_to_array(pg_catalog.btrim(pg_catalog.lower(full_path), '/'), '/');
+  exact := pg_catalog.string_to_array(pg_catalog.btrim(full_path, '/'), '/');
   if coalesce(pg_catalog.cardinality(segments), 0) > max_depth then
     raise exception using errcode = 'NS010', message = 'path is too deep to resolve',
       detail = pg_catalog.format('segments=%s max_depth=%s', pg_catalog.cardinality(segments), max_depth),
@@ -4066,10 +4077,23 @@ begin
       return;
     end if;
     -- Walk from the root through the unique index of live paths, one probe per segment, as far
-    -- as the path is live.
+    -- as the path is live. A segment with capitals is first looked up as given below the path
+    -- walked so far among the redirects of legacy paths (kind import).
     current_id := null;
     walked := 0;
+    exact_hit := false;
     foreach seg in array segments loop
+      if seg <> exact[walked + 1] and hops < 16 then
+        select r.namespace_id into target
+          from lifecycle.namespace_redirects r
+         where r.old_full_path = case when walked = 0 then '' else pg_catalog.array_to_string(segments[1:walked], '/') || '/' end
+                                 || exact[walked + 1]
+           and r.kind = 'import'
+         order by r.id desc
+         limit 1;
+        exact_hit := found;
+        exit when exact_hit;
+      end if;
       select n.id into current_id
         from lifecycle.namespaces n
        where coalesce(n.parent_id, 0) = coalesce(current_id, 0)
@@ -4078,6 +4102,19 @@ begin
       exit when not found;
       walked := walked + 1;
     end loop;
+    if exact_hit then
+      -- Into a namespace pending deletion (it, or an ancestor): not found.
+      if exists (select from lifecycle.namespaces t
+                   join lifecycle.namespaces a on a.id = any (t.traversal_ids)
+                   join lifecycle.states s on s.code = a.state
+                  where t.id = target and s.pending_deletion) then
+        return;
+      end if;
+      exact := pg_catalog.string_to_array(lifecycle.namespace_full_path(target), '/') || exact[walked + 2:depth];
+      segments := pg_catalog.string_to_array(pg_catalog.lower(pg_catalog.array_to_string(exact, '/')), '/');
+      hops := hops + 1;
+      continue;
+    end if;
     if walked = depth then
       return query select current_id, lifecycle.namespace_full_path(current_id), hops > 0;
       return;
@@ -4106,6 +4143,8 @@ begin
     end if;
     segments := pg_catalog.string_to_array(lifecycle.namespace_full_path(target), '/')
                 || segments[pg_catalog.cardinality(pg_catalog.string_to_array(matched, '/')) + 1:depth];
+    exact := pg_catalog.string_to_array(lifecycle.namespace_full_path(target), '/')
+             || exact[pg_catalog.cardinality(pg_catalog.string_to_array(matched, '/')) + 1:depth];
     hops := hops + 1;
   end loop;
 end
