@@ -1,7 +1,8 @@
 -- Write one tree bridge's rows of a namespace from the lifecycle's tree (docs/design.md §10.3):
 -- DELETE removes them; INSERT adds the row when the table has none (id, parent, path, name,
 -- visibility level, the legacy type value its types map gives the lifecycle type, row_defaults
--- for the columns it names, the change's time for required time columns without a default);
+-- for the columns it names, the change's time for required time columns without a default; the
+-- table's id sequence, if it has one, moved past the id);
 -- UPDATE sets parent, name and visibility where they differ, and the path where the legacy one is
 -- not what the lifecycle path became from it (legacy_path_matches: GitLab's `Docs` stays). Each
 -- statement touches only rows that disagree. The application's own triggers on its table run as
@@ -27,6 +28,7 @@ declare
   cols text := '';
   vals text := '';
   extra record;
+  id_seq text;
 begin
   perform pg_catalog.set_config('search_path',
              (select pg_catalog.quote_ident(n.nspname) from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
@@ -67,6 +69,14 @@ begin
                               'where not exists (select from %s where %I = $1)',
                               b.source, id_col, parent_col, path_col, name_col, cols, vals, b.source, id_col)
       using ns_id, parent_id, path, name, null::text, legacy_type, level, b.row_defaults;
+    -- The legacy table's own id sequence moves past the id too (when the column has one the
+    -- schema's owner may set): the application's next INSERT does not take it.
+    id_seq := pg_catalog.pg_get_serial_sequence(b.source::text, id_col);
+    if id_seq is not null and pg_catalog.has_sequence_privilege(id_seq, 'SELECT, UPDATE') then
+      execute pg_catalog.format('select pg_catalog.setval(%L::regclass, $1) where $1 > (select s.last_value from %s s)',
+                                id_seq, id_seq::regclass)
+        using ns_id;
+    end if;
     return;
   end if;
   execute pg_catalog.format(

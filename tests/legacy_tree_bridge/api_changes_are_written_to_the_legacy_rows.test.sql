@@ -3,7 +3,7 @@
 -- namespace in the same transaction (GitLab's namespaces row and, for a project, its projects
 -- row), and nothing comes back: one redirect per rename, one transfer per move.
 begin;
-select plan(7);
+select plan(8);
 select lifecycle_test.create_gitlab_tables();
 
 insert into lifecycle.namespaces (parent_id, type, path, name, visibility) values (900002, 'project', 'made', 'Made', 'internal');
@@ -13,6 +13,8 @@ select results_eq(
      where n.id = lifecycle_test.id_of('acme/platform/made')$$,
   $$values ('Project'::varchar, 900002::bigint, 'made'::varchar, 'Made'::varchar, 10, 1::bigint, 900002::bigint, 'made'::varchar, 10)$$,
   'a project created through the API gets its namespaces and projects rows');
+select cmp_ok((select last_value from legacy.namespaces_id_seq), '>=', lifecycle_test.id_of('acme/platform/made'),
+              'and GitLab''s own id sequence is moved past its id');
 
 select lifecycle.namespace_rename(900010, 'handbook', 42);
 select results_eq($$select n.path, p.path from legacy.namespaces n join legacy.projects p on p.project_namespace_id = n.id where n.id = 900010$$,

@@ -6,6 +6,11 @@
 begin;
 select pg_advisory_xact_lock(hashtext('lifecycle tests: import'));
 select plan(4);
+-- The tree bridge first: adding it takes a lock on lifecycle.namespaces, which must not wait
+-- behind another test's INSERT while this one holds the paths its import claimed (a deadlock).
+create schema legacy;
+create table legacy.ns (id bigint primary key, parent_id bigint, path text not null, name text not null, kind text not null);
+select lifecycle.legacy_tree_bridge_add('legacy.ns', 'id', 'parent_id', 'path', 'name', null, 'kind', '{"U": "user", "G": "group"}');
 
 insert into lifecycle.namespace_imports (id, parent_id, type, path, name) values
   (7100, null, 'group', 'acme', 'Acme'),
@@ -24,9 +29,6 @@ select results_eq(
   'each legacy path resolves to what it named');
 select results_eq($$select redirected from lifecycle.namespace_resolve('ACME')$$, $$values (true)$$, 'through a redirect');
 
-create schema legacy;
-create table legacy.ns (id bigint primary key, parent_id bigint, path text not null, name text not null, kind text not null);
-select lifecycle.legacy_tree_bridge_add('legacy.ns', 'id', 'parent_id', 'path', 'name', null, 'kind', '{"U": "user", "G": "group"}');
 insert into legacy.ns values (7110, null, 'Grp', 'Another user', 'U');
 select results_eq($$select (select namespace_id from lifecycle.namespace_resolve('Grp')), (select namespace_id from lifecycle.namespace_resolve('grp'))$$,
                   $$values (7110::bigint, 7103::bigint)$$, 'a tree bridge''s creation resolves the same way');
