@@ -102,6 +102,13 @@ revoke all on function lifecycle.legacy_path_suffixed(text, bigint), lifecycle.l
 
 ---- create above / drop below ----
 
+-- The two tables changed below, locked first and together, in the order the API's writers read
+-- them (namespace_lock: legacy_bridges, then legacy_tree_bridges): taken one after the other, the
+-- second waited for writers that held the first and queued behind it, and under a steady load
+-- every attempt timed out (the bench's upgrade scenario, 38 -> 37). No lock on
+-- lifecycle.namespaces: its trigger goes with the last tree bridge, and there is none to drop
+-- when no tree bridge is left.
+lock table lifecycle.legacy_bridges, lifecycle.legacy_tree_bridges in access exclusive mode;
 -- Tree bridges still in place lose their triggers.
 do $down$
 declare
@@ -112,7 +119,6 @@ begin
   end loop;
 end
 $down$;
-drop trigger if exists namespaces_6_legacy_tree on lifecycle.namespaces;
 {{ template "snapshots/011/namespace_resolve.sql" . }}
 {{ template "snapshots/032/namespace_import_batch.sql" . }}
 drop function lifecycle.legacy_bridge_add(regclass, name, text, name, name, name, text[], bigint, boolean);
