@@ -131,6 +131,25 @@ type LifecycleLegacyBridge struct {
 	CreatedAt       time.Time
 	// The user a legacy write is made on behalf of when its row names none (no by column, or null there); null: the system, which only lifecycle_worker members and superusers may act as.
 	ActorID *int64
+	// A flag or column bridge that speaks for every namespace of its types: no row is its condition off, and the write-back inserts the row when the condition turns on.
+	InsertMissing bool
+}
+
+// Legacy tables whose rows name namespaces, kept in step with the tree both ways (lifecycle.legacy_tree_bridge_add).
+type LifecycleLegacyTreeBridge struct {
+	ID               int64
+	Source           interface{}
+	IDAttnum         int16
+	ParentAttnum     int16
+	PathAttnum       int16
+	NameAttnum       int16
+	VisibilityAttnum *int16
+	TypeAttnum       *int16
+	Types            []byte
+	SpeaksFor        []string
+	ActorID          *int64
+	RowDefaults      []byte
+	CreatedAt        time.Time
 }
 
 // Rows the schema's functions lock to serialise work that no client may hold up (no role may lock them: FOR SHARE/UPDATE need UPDATE privilege, granted to none).
