@@ -1,4 +1,4 @@
-package nslifecycle_test
+package tests_test
 
 import (
 	"context"
