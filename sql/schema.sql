@@ -5501,16 +5501,16 @@ CREATE FUNCTION lifecycle.sweep_claim(namespace_id bigint) RETURNS boolean
     SET search_path TO ''
     AS $$
 declare
-  me timestamptz := (select a.backend_start from pg_catalog.pg_stat_activity a where a.pid = pg_catalog.pg_backend_pid());
+  me oid := (select a.usesysid from pg_catalog.pg_stat_activity a where a.pid = pg_catalog.pg_backend_pid());
   claimed boolean;
 begin
   delete from lifecycle.sweep_claims c
    where c.namespace_id = sweep_claim.namespace_id
-     and not exists (select from pg_catalog.pg_stat_activity a where a.pid = c.pid and a.backend_start = c.backend_start);
-  insert into lifecycle.sweep_claims as c (namespace_id, pid, backend_start)
+     and not exists (select from pg_catalog.pg_stat_activity a where a.pid = c.pid and a.usesysid = c.role_id);
+  insert into lifecycle.sweep_claims as c (namespace_id, pid, role_id)
   values (sweep_claim.namespace_id, pg_catalog.pg_backend_pid(), me)
   on conflict on constraint sweep_claims_pkey do update set claimed_at = pg_catalog.now()
-   where c.pid = pg_catalog.pg_backend_pid() and c.backend_start = me
+   where c.pid = pg_catalog.pg_backend_pid() and c.role_id = me
   returning true into claimed;
   return coalesce(claimed, false);
 end
@@ -5575,7 +5575,7 @@ CREATE FUNCTION lifecycle.sweep_release(namespace_id bigint) RETURNS boolean
 begin
   delete from lifecycle.sweep_claims c
    where c.namespace_id = sweep_release.namespace_id and c.pid = pg_catalog.pg_backend_pid()
-     and c.backend_start = (select a.backend_start from pg_catalog.pg_stat_activity a where a.pid = pg_catalog.pg_backend_pid());
+     and c.role_id = (select a.usesysid from pg_catalog.pg_stat_activity a where a.pid = pg_catalog.pg_backend_pid());
   return found;
 end
 $$;
@@ -7143,15 +7143,15 @@ COMMENT ON TABLE lifecycle.state_transitions IS 'docs/design.md §3 transition m
 CREATE UNLOGGED TABLE lifecycle.sweep_claims (
     namespace_id bigint NOT NULL,
     pid integer NOT NULL,
-    backend_start timestamp with time zone NOT NULL,
-    claimed_at timestamp with time zone DEFAULT now() NOT NULL
+    claimed_at timestamp with time zone DEFAULT now() NOT NULL,
+    role_id oid NOT NULL
 );
 
 --
 -- Name: TABLE sweep_claims; Type: COMMENT; Schema: lifecycle; Owner: -
 --
 
-COMMENT ON TABLE lifecycle.sweep_claims IS 'The sweeper''s claims of namespaces (sweep_claim), held across the transactions of their work by a session named by pid and start time; taken over when that session is gone. Unlogged: no session outlives a crash.';
+COMMENT ON TABLE lifecycle.sweep_claims IS 'The sweeper''s claims of namespaces (sweep_claim), held across the transactions of their work by a session named by pid and role (pg_stat_activity shows both to every role); taken over when that session is gone. Unlogged: no session outlives a crash.';
 
 --
 -- Name: syncer_progress; Type: TABLE; Schema: lifecycle; Owner: -

@@ -266,12 +266,12 @@ type LifecycleStateTransition struct {
 	AuditAction string
 }
 
-// The sweeper's claims of namespaces (sweep_claim), held across the transactions of their work by a session named by pid and start time; taken over when that session is gone. Unlogged: no session outlives a crash.
+// The sweeper's claims of namespaces (sweep_claim), held across the transactions of their work by a session named by pid and role (pg_stat_activity shows both to every role); taken over when that session is gone. Unlogged: no session outlives a crash.
 type LifecycleSweepClaim struct {
-	NamespaceID  int64
-	Pid          int32
-	BackendStart time.Time
-	ClaimedAt    time.Time
+	NamespaceID int64
+	Pid         int32
+	ClaimedAt   time.Time
+	RoleID      pgtype.Uint32
 }
 
 type LifecycleSyncerProgress struct {
