@@ -14,8 +14,17 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/nslifecycle/nslifecycle/internal/adopt"
 	"github.com/nslifecycle/nslifecycle/internal/dbtest"
 )
+
+// docPreludes are what a page's first block takes as already done, as its text says: adoption.md
+// walks GitLab's own tables, loaded into schema legacy (its "The legacy shape" shows the commands).
+var docPreludes = map[string]func(ctx context.Context, tx pgx.Tx) error{
+	"adoption.md": func(ctx context.Context, tx pgx.Tx) error {
+		return adopt.LoadGitLabStructure(ctx, tx, "legacy")
+	},
+}
 
 // sqlBlocks returns the ```sql fenced blocks of a Markdown file, in order.
 func sqlBlocks(t *testing.T, path string) []string {
@@ -73,6 +82,11 @@ func TestEverySQLExampleInTheDocsRuns(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer tx.Rollback(ctx)
+			if prelude := docPreludes[file]; prelude != nil {
+				if err := prelude(ctx, tx); err != nil {
+					t.Fatal(err)
+				}
+			}
 			for i, block := range blocks {
 				if _, err := tx.Exec(ctx, "savepoint example"); err != nil {
 					t.Fatal(err)

@@ -7,7 +7,7 @@
 -- dropping the archived state it preserved), where one the API started is requeued as
 -- deletion_scheduled. Rows imported or backfilled before keep what they have.
 
-{{ template "functions/namespace_import_batch.sql" . }}
+{{ template "snapshots/036/namespace_import_batch.sql" . }}
 {{ template "functions/legacy_bridge_backfill.sql" . }}
 
 ---- create above / drop below ----

@@ -889,10 +889,10 @@ end
 $_$;
 
 --
--- Name: legacy_bridge_add(regclass, name, text, name, name, name, text[], bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+-- Name: legacy_bridge_add(regclass, name, text, name, name, name, text[], bigint, boolean); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
-CREATE FUNCTION lifecycle.legacy_bridge_add(source regclass, namespace_column name, state text, when_column name DEFAULT NULL::name, at_column name DEFAULT NULL::name, by_column name DEFAULT NULL::name, namespace_types text[] DEFAULT NULL::text[], actor_id bigint DEFAULT NULL::bigint) RETURNS bigint
+CREATE FUNCTION lifecycle.legacy_bridge_add(source regclass, namespace_column name, state text, when_column name DEFAULT NULL::name, at_column name DEFAULT NULL::name, by_column name DEFAULT NULL::name, namespace_types text[] DEFAULT NULL::text[], actor_id bigint DEFAULT NULL::bigint, insert_missing boolean DEFAULT false) RETURNS bigint
     LANGUAGE plpgsql
     SET search_path TO ''
     AS $$
@@ -951,13 +951,19 @@ begin
   if by_column is not null then
     by_att := lifecycle.legacy_bridge_attnum(source, by_column, array['int2', 'int4', 'int8']::regtype[], 'by_column', 'integer');
   end if;
-  -- An existence bridge inserts rows: every other required column needs a default.
-  if kind = 'exists' then
+  if insert_missing and kind = 'exists' then
+    raise exception using errcode = 'NS010', message = 'insert_missing is for a flag or column bridge',
+      detail = pg_catalog.format('source=%s', source), hint = 'An existence bridge inserts its rows already.';
+  end if;
+  -- An existence bridge, or one that inserts missing rows, inserts rows: every other required
+  -- column needs a default (a time column of one that inserts missing rows takes the change's time).
+  if kind = 'exists' or insert_missing then
     select pg_catalog.string_agg(pg_catalog.quote_ident(a.attname), ', ') into missing
       from pg_catalog.pg_attribute a
      where a.attrelid = source and a.attnum > 0 and not a.attisdropped and a.attnotnull and not a.atthasdef
        and a.attidentity = '' and a.attgenerated = ''
-       and a.attnum not in (ns_att, coalesce(at_att, 0), coalesce(by_att, 0));
+       and a.attnum not in (ns_att, coalesce(when_att, 0), coalesce(at_att, 0), coalesce(by_att, 0))
+       and not (insert_missing and a.atttypid = any (array['timestamptz', 'timestamp', 'date']::regtype[]));
     if missing is not null then
       raise exception using errcode = 'NS010', message = pg_catalog.format('rows of %s cannot be inserted by the bridge', source),
         detail = pg_catalog.format('source=%s required columns without a default: %s', source, missing),
@@ -979,8 +985,8 @@ begin
   end if;
 
   insert into lifecycle.legacy_bridges (source, state, kind, namespace_attnum, when_attnum, at_attnum, by_attnum, namespace_types,
-                                        actor_id)
-  values (source, code, kind, ns_att, when_att, at_att, by_att, namespace_types, actor_id)
+                                        actor_id, insert_missing)
+  values (source, code, kind, ns_att, when_att, at_att, by_att, namespace_types, actor_id, coalesce(insert_missing, false))
   returning id into bridge_id;
 
   -- Legacy → state: the source's rows (one trigger per source, whatever its bridges).
@@ -1002,10 +1008,10 @@ end
 $$;
 
 --
--- Name: FUNCTION legacy_bridge_add(source regclass, namespace_column name, state text, when_column name, at_column name, by_column name, namespace_types text[], actor_id bigint); Type: COMMENT; Schema: lifecycle; Owner: -
+-- Name: FUNCTION legacy_bridge_add(source regclass, namespace_column name, state text, when_column name, at_column name, by_column name, namespace_types text[], actor_id bigint, insert_missing boolean); Type: COMMENT; Schema: lifecycle; Owner: -
 --
 
-COMMENT ON FUNCTION lifecycle.legacy_bridge_add(source regclass, namespace_column name, state text, when_column name, at_column name, by_column name, namespace_types text[], actor_id bigint) IS 'Bridge a legacy flag, column or table to a state, both ways, in the same transaction as each change; returns the bridge id.';
+COMMENT ON FUNCTION lifecycle.legacy_bridge_add(source regclass, namespace_column name, state text, when_column name, at_column name, by_column name, namespace_types text[], actor_id bigint, insert_missing boolean) IS 'Bridge a legacy flag, column or table to a state, both ways, in the same transaction as each change; returns the bridge id.';
 
 --
 -- Name: legacy_bridge_apply(smallint, bigint, timestamp with time zone, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -1017,6 +1023,7 @@ CREATE FUNCTION lifecycle.legacy_bridge_apply(bridged smallint, ns_id bigint, at
     AS $$
 declare
   ns lifecycle.namespaces;
+  via smallint;
   preserved text;
   legacy boolean;
   refusal record;
@@ -1064,6 +1071,18 @@ begin
     return;
   end if;
   if legacy then
+    if not exists (select from lifecycle.state_transitions t where t.from_state = ns.state and t.to_state = bridged) then
+      select t.from_state into via
+        from lifecycle.state_transitions t
+        join lifecycle.state_transitions u on u.from_state = ns.state and u.to_state = t.from_state
+       where t.to_state = bridged
+       order by t.from_state
+       limit 1;
+      if via is not null then
+        perform lifecycle.namespace_change_state(ns.id, lifecycle.state_name(via), null, actor,
+          '{"reason": "legacy data"}', null, at, 'bridge');
+      end if;
+    end if;
     perform lifecycle.namespace_change_state(ns.id, lifecycle.state_name(bridged), null, actor,
       '{"reason": "legacy data"}', null, at, 'bridge');
   else
@@ -1252,6 +1271,7 @@ CREATE TABLE lifecycle.legacy_bridges (
     namespace_types text[],
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     actor_id bigint,
+    insert_missing boolean DEFAULT false NOT NULL,
     CONSTRAINT legacy_bridges_condition CHECK (((kind = 'exists'::text) = (when_attnum IS NULL))),
     CONSTRAINT legacy_bridges_kind_check CHECK ((kind = ANY (ARRAY['flag'::text, 'value'::text, 'exists'::text])))
 );
@@ -1267,6 +1287,12 @@ COMMENT ON TABLE lifecycle.legacy_bridges IS 'Legacy columns and tables kept in 
 --
 
 COMMENT ON COLUMN lifecycle.legacy_bridges.actor_id IS 'The user a legacy write is made on behalf of when its row names none (no by column, or null there); null: the system, which only lifecycle_worker members and superusers may act as.';
+
+--
+-- Name: COLUMN legacy_bridges.insert_missing; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON COLUMN lifecycle.legacy_bridges.insert_missing IS 'A flag or column bridge that speaks for every namespace of its types: no row is its condition off, and the write-back inserts the row when the condition turns on.';
 
 --
 -- Name: legacy_bridge_broken(lifecycle.legacy_bridges); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -1421,6 +1447,9 @@ begin
     execute pg_catalog.format('select bool_or(%I is not null) from %s where %I = $1',
                               lifecycle.legacy_bridge_column(b.source, b.when_attnum), b.source, ns_col) into answer using ns_id;
   end if;
+  if answer is null and b.insert_missing then
+    return false;
+  end if;
   return answer;
 end
 $_$;
@@ -1434,21 +1463,26 @@ CREATE FUNCTION lifecycle.legacy_bridge_lock(ns_id bigint, ns_type text) RETURNS
     SET search_path TO ''
     AS $_$
 declare
-  b lifecycle.legacy_bridges;
-  ns_col name;
+  t record;
 begin
-  -- One statement a table (the bridges of one table name the same rows; the strongest lock).
-  for b in select distinct on (x.source::oid, x.namespace_attnum) *
-             from lifecycle.legacy_bridges x
-            where x.namespace_types is null or ns_type = any (x.namespace_types)
-            order by x.source::oid, x.namespace_attnum, x.kind = 'exists' desc, x.id loop
-    select a.attname into ns_col
-      from pg_catalog.pg_attribute a
-     where a.attrelid = b.source and a.attnum = b.namespace_attnum and not a.attisdropped
-       and a.atttypid = any (array['int2', 'int4', 'int8']::regtype[]);
-    continue when ns_col is null;
-    execute pg_catalog.format('select from %s where %I = $1 for %s', b.source, ns_col,
-                              case b.kind when 'exists' then 'update' else 'no key update' end)
+  -- One statement a table (the bridges of one table name the same rows; the strongest lock), the
+  -- state bridges' tables and the tree bridges' (whose rows of the namespace its tree changes
+  -- write) alike.
+  for t in select distinct on (x.source::oid, a.attname) x.source, a.attname as ns_col, x.exclusive
+             from (select b.source, b.namespace_attnum as attnum, b.kind = 'exists' as exclusive
+                     from lifecycle.legacy_bridges b
+                    where b.namespace_types is null or ns_type = any (b.namespace_types)
+                   union all
+                   select tb.source, tb.id_attnum, false
+                     from lifecycle.legacy_tree_bridges tb
+                    where case when tb.type_attnum is null then tb.types #>> '{}' = ns_type
+                               else exists (select from pg_catalog.jsonb_each_text(tb.types) m where m.value = ns_type) end) x
+             join pg_catalog.pg_attribute a
+               on a.attrelid = x.source and a.attnum = x.attnum and not a.attisdropped
+              and a.atttypid = any (array['int2', 'int4', 'int8']::regtype[])
+            order by x.source::oid, a.attname, x.exclusive desc loop
+    execute pg_catalog.format('select from %s where %I = $1 for %s', t.source, t.ns_col,
+                              case when t.exclusive then 'update' else 'no key update' end)
       using ns_id;
   end loop;
 end
@@ -1505,7 +1539,18 @@ begin
     by_expr := case when b.by_attnum is not null
                  then pg_catalog.format('max(s.%I)::bigint', lifecycle.legacy_bridge_column(b.source, b.by_attnum))
                  else 'null::bigint' end;
-    if b.kind = 'exists' then
+    if b.kind <> 'exists' and b.insert_missing then
+      -- Every namespace of its types: holding where its row says so, not holding without a row.
+      when_col := lifecycle.legacy_bridge_column(b.source, b.when_attnum);
+      parts := parts || pg_catalog.format(
+        'select n.id, %s::bigint, coalesce(s.holds, false), s.at, s.actor from lifecycle.namespaces n '
+        'left join (select s.%I::bigint as ns, bool_or(%s) as holds, %s as at, %s as actor from %s s group by 1) s on s.ns = n.id '
+        'where %L::text[] is null or n.type = any (%L::text[])',
+        b.id, ns_col,
+        case b.kind when 'flag' then pg_catalog.format('coalesce(s.%I, false)', when_col)
+                    else pg_catalog.format('s.%I is not null', when_col) end,
+        at_expr, by_expr, b.source, b.namespace_types, b.namespace_types);
+    elsif b.kind = 'exists' then
       parts := parts || pg_catalog.format(
         'select n.id, %s::bigint, s.ns is not null, s.at, s.actor from lifecycle.namespaces n '
         'left join (select s.%I::bigint as ns, %s as at, %s as actor from %s s group by 1) s on s.ns = n.id '
@@ -1671,6 +1716,21 @@ begin
       get stacked diagnostics failure = message_text, failure_state = returned_sqlstate;
       perform lifecycle.legacy_bridge_refuse(b, pg_catalog.format('writing it failed: %s (%s)', failure, failure_state), ns.id);
   end;
+  -- Unsaid: some bridged condition follows from the state, and no bridge says any of them.
+  if ns.state <> 0 and exists (select from lifecycle.legacy_tree_bridges)
+     and not lifecycle.transaction_flag_raised('legacy_tree_deleting')
+     and exists (select from lifecycle.legacy_bridges y where lifecycle.legacy_bridge_says(y.state, ns.state, preserved))
+     and not exists (select from lifecycle.legacy_bridges y
+                      where lifecycle.legacy_bridge_says(y.state, ns.state, preserved)
+                        and lifecycle.legacy_bridge_holds(y, ns.id, ns.type))
+     and lifecycle.legacy_tree_holds(ns.id, ns.type) then
+    raise exception using errcode = 'NS001',
+      message = pg_catalog.format('%s cannot be %s while the legacy tables are bridged: no bridged column can say so of a %s',
+                                  lifecycle.namespace_full_path(ns.id), lifecycle.state_name(ns.state), ns.type),
+      detail = pg_catalog.format('namespace_id=%s type=%s state=%s', ns.id, ns.type, lifecycle.state_name(ns.state)),
+      hint = pg_catalog.format('The legacy application has no %s that is %s: change it after cutover, or bridge a column that can '
+                               'say so (lifecycle.legacy_bridge_add with namespace_types).', ns.type, lifecycle.state_name(ns.state));
+  end if;
 end
 $$;
 
@@ -1725,7 +1785,13 @@ declare
   extra text := '';
   nullable_at boolean;
   nullable_by boolean;
+  written int;
+  times text := '';
+  time_cols text := '';
 begin
+  perform pg_catalog.set_config('search_path',
+            (select pg_catalog.quote_ident(n.nspname) from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+              where c.oid = b.source), true);
   if b.at_attnum is not null then
     at_col := lifecycle.legacy_bridge_column(b.source, b.at_attnum);
     select not a.attnotnull into nullable_at from pg_catalog.pg_attribute a where a.attrelid = b.source and a.attnum = b.at_attnum;
@@ -1733,6 +1799,13 @@ begin
   if b.by_attnum is not null then
     by_col := lifecycle.legacy_bridge_column(b.source, b.by_attnum);
     select not a.attnotnull into nullable_by from pg_catalog.pg_attribute a where a.attrelid = b.source and a.attnum = b.by_attnum;
+    if holds and actor is null and not nullable_by then
+      actor := b.actor_id;
+      if actor is null then
+        perform lifecycle.legacy_bridge_refuse(b, pg_catalog.format(
+          'the change names no user, and %s.%I requires one: give the bridge an actor_id', b.source, by_col), ns_id);
+      end if;
+    end if;
   end if;
 
   if b.kind = 'exists' then
@@ -1767,10 +1840,874 @@ begin
   elsif holds then
     execute pg_catalog.format('update %s set %I = $2%s where %I = $1 and %I is null', b.source, when_col, extra, ns_col, when_col)
       using ns_id, at, actor;
-  else
+  end if;
+  if holds and b.insert_missing then
+    get diagnostics written = row_count;
+    if written = 0 then
+      select coalesce(pg_catalog.string_agg(pg_catalog.format(', %I', a.attname), '' order by a.attnum), ''),
+             coalesce(pg_catalog.string_agg(pg_catalog.format(', $2::%s', pg_catalog.format_type(a.atttypid, a.atttypmod)), ''
+                                            order by a.attnum), '')
+        into time_cols, times
+        from pg_catalog.pg_attribute a
+       where a.attrelid = b.source and a.attnum > 0 and not a.attisdropped and a.attnotnull and not a.atthasdef
+         and a.attidentity = '' and a.attgenerated = ''
+         and a.attnum not in (b.namespace_attnum, b.when_attnum, coalesce(b.at_attnum, 0), coalesce(b.by_attnum, 0))
+         and a.atttypid = any (array['timestamptz', 'timestamp', 'date']::regtype[]);
+      execute pg_catalog.format('insert into %s (%I, %I%s%s%s) select $1, %s%s%s%s where not exists (select from %s where %I = $1)',
+        b.source, ns_col, when_col,
+        case when at_col is not null and at_col <> when_col then pg_catalog.format(', %I', at_col) else '' end,
+        case when by_col is not null then pg_catalog.format(', %I', by_col) else '' end,
+        time_cols,
+        case b.kind when 'flag' then 'true' else '$2' end,
+        case when at_col is not null and at_col <> when_col then ', $2' else '' end,
+        case when by_col is not null then ', $3' else '' end,
+        times, b.source, ns_col)
+        using ns_id, at, actor;
+    end if;
+  elsif not holds and b.kind <> 'flag' then
     execute pg_catalog.format('update %s set %I = null%s where %I = $1 and %I is not null', b.source, when_col, extra, ns_col, when_col)
       using ns_id, at, actor;
   end if;
+end
+$_$;
+
+--
+-- Name: path_normalised(text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.path_normalised(legacy text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN COALESCE(NULLIF(regexp_replace("left"(regexp_replace(regexp_replace(regexp_replace(regexp_replace(lower(legacy), '[^a-z0-9._-]+'::text, '-'::text, 'g'::text), '\.{2,}'::text, '.'::text, 'g'::text), '^[^a-z0-9]+|[^a-z0-9]+$'::text, ''::text, 'g'::text), '\.(git|atom)$'::text, '-\1'::text), 100), '[^a-z0-9]+$'::text, ''::text), ''::text), 'namespace'::text);
+
+--
+-- Name: FUNCTION path_normalised(legacy text); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.path_normalised(legacy text) IS 'The path an import gives a legacy path the path rules refuse (lowercase slug, at most 100 characters).';
+
+--
+-- Name: legacy_path_suffixed(text, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_path_suffixed(legacy text, ns_id bigint) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN ((regexp_replace("left"(lifecycle.path_normalised(legacy), (99 - length((ns_id)::text))), '[^a-z0-9]+$'::text, ''::text) || '-'::text) || ns_id);
+
+--
+-- Name: FUNCTION legacy_path_suffixed(legacy text, ns_id bigint); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.legacy_path_suffixed(legacy text, ns_id bigint) IS 'The normalised form of a legacy path with the namespace''s id appended (reserved or taken).';
+
+--
+-- Name: legacy_path_matches(text, text, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_path_matches(legacy text, lifecycle_path text, ns_id bigint) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN ((legacy = lifecycle_path) OR (lifecycle.path_normalised(legacy) = lifecycle_path) OR (lifecycle.legacy_path_suffixed(legacy, ns_id) = lifecycle_path));
+
+--
+-- Name: FUNCTION legacy_path_matches(legacy text, lifecycle_path text, ns_id bigint); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.legacy_path_matches(legacy text, lifecycle_path text, ns_id bigint) IS 'Whether a lifecycle path is what a legacy path became (as it is, normalised, or normalised with the id).';
+
+--
+-- Name: legacy_path_redirect(bigint, text, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_path_redirect(ns_id bigint, legacy text, actor_id bigint) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_variable
+declare
+  ns lifecycle.namespaces;
+  parent_path text;
+  new_path text;
+begin
+  select * into ns from lifecycle.namespaces n where n.id = ns_id;
+  if not found or legacy = ns.path then
+    return;
+  end if;
+  parent_path := coalesce(lifecycle.namespace_full_path(ns.parent_id) || '/', '');
+  new_path := lifecycle.namespace_full_path(ns.id);
+  if legacy <> pg_catalog.lower(legacy) and pg_catalog.lower(legacy) <> ns.path then
+    insert into lifecycle.namespace_redirects (old_full_path, namespace_id, kind, actor_id, new_full_path)
+    values (parent_path || legacy, ns.id, 'import', actor_id, new_path);
+  end if;
+  if pg_catalog.lower(legacy) <> ns.path
+     and not exists (select from lifecycle.namespaces n
+                      where coalesce(n.parent_id, 0) = coalesce(ns.parent_id, 0) and n.path = pg_catalog.lower(legacy)
+                        and n.state <> 2 and n.state <> 4) then
+    insert into lifecycle.namespace_redirects (old_full_path, namespace_id, kind, actor_id, new_full_path)
+    values (parent_path || pg_catalog.lower(legacy), ns.id, 'import', actor_id, new_path);
+  end if;
+end
+$$;
+
+--
+-- Name: FUNCTION legacy_path_redirect(ns_id bigint, legacy text, actor_id bigint); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.legacy_path_redirect(ns_id bigint, legacy text, actor_id bigint) IS 'Redirects (kind import) from a legacy path, exact and lowercase, to the namespace it became.';
+
+--
+-- Name: legacy_tree_bridge_add(regclass, name, name, name, name, name, name, jsonb, text[], bigint, jsonb); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_tree_bridge_add(source regclass, id_column name, parent_column name, path_column name, name_column name, visibility_column name DEFAULT NULL::name, type_column name DEFAULT NULL::name, types jsonb DEFAULT NULL::jsonb, speaks_for text[] DEFAULT NULL::text[], actor_id bigint DEFAULT NULL::bigint, row_defaults jsonb DEFAULT '{}'::jsonb) RETURNS bigint
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_variable
+declare
+  rel pg_catalog.pg_class;
+  owner_role name;
+  bridge_id bigint;
+  mapped text[];
+  missing text;
+  bad text;
+  atts smallint[];
+  b lifecycle.legacy_tree_bridges;
+begin
+  if source is null or id_column is null or parent_column is null or path_column is null or name_column is null then
+    raise exception using errcode = 'NS010', message = 'source, id_column, parent_column, path_column and name_column are required',
+      hint = 'lifecycle.legacy_tree_bridge_add(''schema.table''::regclass, ''id'', ''parent_id'', ''path'', ''name'', ''visibility_level'', ''type'', ''{"Group": "group"}'')';
+  end if;
+  select * into rel from pg_catalog.pg_class c where c.oid = source;
+  if rel.relkind not in ('r', 'p') or rel.relnamespace = 'lifecycle'::regnamespace then
+    raise exception using errcode = 'NS010', message = pg_catalog.format('%s is not a table of the application', source),
+      detail = pg_catalog.format('source=%s relkind=%s', source, rel.relkind),
+      hint = 'Bridge an ordinary (or partitioned) table outside schema lifecycle.';
+  end if;
+  if type_column is null then
+    if pg_catalog.jsonb_typeof(types) is distinct from 'string' then
+      raise exception using errcode = 'NS010', message = 'without type_column, types names the one type of every row',
+        detail = pg_catalog.format('source=%s types=%s', source, types), hint = 'Pass types => ''"project"''.';
+    end if;
+    mapped := array[types #>> '{}'];
+  else
+    if pg_catalog.jsonb_typeof(types) is distinct from 'object' then
+      raise exception using errcode = 'NS010', message = 'types maps type_column''s values to lifecycle types',
+        detail = pg_catalog.format('source=%s types=%s', source, types),
+        hint = 'Pass types => ''{"Group": "group", "User": "user", "Project": "project"}''.';
+    end if;
+    select pg_catalog.array_agg(distinct t.value order by t.value) into mapped from pg_catalog.jsonb_each_text(types) t;
+  end if;
+  if mapped is null or not mapped <@ array['organization', 'group', 'project', 'user'] then
+    raise exception using errcode = 'NS010', message = 'unknown namespace type in types',
+      detail = pg_catalog.format('types=%s', types), hint = 'Map to organization, group, project or user.';
+  end if;
+  speaks_for := coalesce(speaks_for, mapped);
+  if not speaks_for <@ mapped then
+    raise exception using errcode = 'NS010', message = 'speaks_for names a type the table holds no rows of',
+      detail = pg_catalog.format('speaks_for=%s types=%s', speaks_for, types), hint = 'Name types the types map leads to.';
+  end if;
+  if pg_catalog.jsonb_typeof(row_defaults) is distinct from 'object' then
+    raise exception using errcode = 'NS010', message = 'row_defaults is a JSON object of column values',
+      detail = pg_catalog.format('row_defaults=%s', row_defaults), hint = 'Pass row_defaults => ''{"organization_id": 1}''.';
+  end if;
+  if exists (select from lifecycle.legacy_tree_bridges t where t.source = legacy_tree_bridge_add.source) then
+    raise exception using errcode = 'NS010', message = pg_catalog.format('%s has a tree bridge already', source),
+      detail = pg_catalog.format('source=%s', source), hint = 'Drop it first (lifecycle.legacy_tree_bridge_drop).';
+  end if;
+
+  insert into lifecycle.legacy_tree_bridges as t (source, id_attnum, parent_attnum, path_attnum, name_attnum, visibility_attnum,
+                                                  type_attnum, types, speaks_for, actor_id, row_defaults)
+  values (source,
+          lifecycle.legacy_bridge_attnum(source, id_column, array['int2', 'int4', 'int8']::regtype[], 'id_column', 'integer'),
+          lifecycle.legacy_bridge_attnum(source, parent_column, array['int2', 'int4', 'int8']::regtype[], 'parent_column', 'integer'),
+          lifecycle.legacy_bridge_attnum(source, path_column, array['text', 'varchar']::regtype[], 'path_column', 'text'),
+          lifecycle.legacy_bridge_attnum(source, name_column, array['text', 'varchar']::regtype[], 'name_column', 'text'),
+          case when visibility_column is not null then
+            lifecycle.legacy_bridge_attnum(source, visibility_column, array['int2', 'int4', 'int8']::regtype[], 'visibility_column',
+                                           'integer') end,
+          case when type_column is not null then
+            lifecycle.legacy_bridge_attnum(source, type_column, array['text', 'varchar']::regtype[], 'type_column', 'text') end,
+          types, speaks_for, actor_id, row_defaults)
+  returning * into b;
+  bridge_id := b.id;
+  atts := pg_catalog.array_remove(array[b.id_attnum, b.parent_attnum, b.path_attnum, b.name_attnum, b.visibility_attnum, b.type_attnum], null);
+
+  -- The write-back inserts rows: every other required column needs a default, a row_defaults
+  -- value, or a time type (it takes the change's time).
+  select pg_catalog.string_agg(pg_catalog.quote_ident(a.attname), ', ') into missing
+    from pg_catalog.pg_attribute a
+   where a.attrelid = source and a.attnum > 0 and not a.attisdropped and a.attnotnull and not a.atthasdef
+     and a.attidentity = '' and a.attgenerated = '' and not a.attnum = any (atts)
+     and not row_defaults ? a.attname
+     and not a.atttypid = any (array['timestamptz', 'timestamp', 'date']::regtype[]);
+  if missing is not null then
+    raise exception using errcode = 'NS010', message = pg_catalog.format('rows of %s cannot be inserted by the bridge', source),
+      detail = pg_catalog.format('source=%s required columns without a default: %s', source, missing),
+      hint = 'Give those columns defaults, or values in row_defaults.';
+  end if;
+  select pg_catalog.string_agg(pg_catalog.quote_ident(k), ', ') into bad
+    from pg_catalog.jsonb_object_keys(row_defaults) k
+   where not exists (select from pg_catalog.pg_attribute a
+                      where a.attrelid = source and a.attname = k and a.attnum > 0 and not a.attisdropped
+                        and a.attgenerated = '' and not a.attnum = any (atts));
+  if bad is not null then
+    raise exception using errcode = 'NS010', message = pg_catalog.format('row_defaults names columns %s has not, or maps', source),
+      detail = pg_catalog.format('source=%s columns: %s', source, bad), hint = 'Name other columns of the table.';
+  end if;
+
+  select r.rolname into owner_role from pg_catalog.pg_proc p join pg_catalog.pg_roles r on r.oid = p.proowner
+   where p.oid = 'lifecycle.legacy_tree_state()'::regprocedure;
+  if not pg_catalog.has_table_privilege(owner_role, source, 'SELECT, INSERT, UPDATE, DELETE') then
+    raise exception using errcode = 'NS005', message = pg_catalog.format('the lifecycle schema''s owner %s cannot write %s', owner_role, source),
+      detail = pg_catalog.format('source=%s owner=%s', source, owner_role),
+      hint = pg_catalog.format('GRANT SELECT, INSERT, UPDATE, DELETE ON %s TO %I;', source, owner_role);
+  end if;
+
+  -- Legacy -> lifecycle: inserts, deletes, and updates of the mapped columns only (an UPDATE of any
+  -- other column does not fire it). Named to fire before the state bridges' trigger
+  -- (lifecycle_legacy_bridge): a row inserted archived is created, then archived.
+  execute pg_catalog.format(
+    'create trigger lifecycle_0_legacy_tree after insert or delete or update of %s on %s '
+    'for each row execute function lifecycle.legacy_tree_source()',
+    (select pg_catalog.string_agg(pg_catalog.quote_ident(a.attname), ', ' order by a.attnum)
+       from pg_catalog.pg_attribute a where a.attrelid = source and a.attnum = any (atts)),
+    source);
+  -- Lifecycle -> legacy: after the records (3), the facts (4) and the state bridges (5).
+  if not exists (select from pg_catalog.pg_trigger t
+                  where t.tgrelid = 'lifecycle.namespaces'::regclass and t.tgname = 'namespaces_6_legacy_tree') then
+    create trigger namespaces_6_legacy_tree
+      after insert or delete or update of parent_id, path, name, visibility on lifecycle.namespaces
+      for each row when (pg_catalog.current_setting('lifecycle.importing', true) is distinct from 'on')
+      execute function lifecycle.legacy_tree_state();
+  end if;
+  return bridge_id;
+end
+$$;
+
+--
+-- Name: FUNCTION legacy_tree_bridge_add(source regclass, id_column name, parent_column name, path_column name, name_column name, visibility_column name, type_column name, types jsonb, speaks_for text[], actor_id bigint, row_defaults jsonb); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.legacy_tree_bridge_add(source regclass, id_column name, parent_column name, path_column name, name_column name, visibility_column name, type_column name, types jsonb, speaks_for text[], actor_id bigint, row_defaults jsonb) IS 'Bridge a legacy table''s rows of namespaces to the lifecycle''s tree, both ways, in the same transaction; returns the bridge id.';
+
+--
+-- Name: legacy_tree_bridge_drop(regclass); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_tree_bridge_drop(source regclass) RETURNS integer
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_variable
+declare
+  dropped int;
+begin
+  delete from lifecycle.legacy_tree_bridges t where t.source = source;
+  get diagnostics dropped = row_count;
+  if exists (select from pg_catalog.pg_trigger t where t.tgrelid = source and t.tgname = 'lifecycle_0_legacy_tree') then
+    execute pg_catalog.format('drop trigger lifecycle_0_legacy_tree on %s', source);
+  end if;
+  if not exists (select from lifecycle.legacy_tree_bridges) then
+    drop trigger if exists namespaces_6_legacy_tree on lifecycle.namespaces;
+  end if;
+  return dropped;
+end
+$$;
+
+--
+-- Name: FUNCTION legacy_tree_bridge_drop(source regclass); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.legacy_tree_bridge_drop(source regclass) IS 'End a legacy table''s tree bridge (its trigger, and the namespaces'' with the last one); returns how many.';
+
+--
+-- Name: legacy_tree_bridges; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.legacy_tree_bridges (
+    id bigint NOT NULL,
+    source regclass NOT NULL,
+    id_attnum smallint NOT NULL,
+    parent_attnum smallint NOT NULL,
+    path_attnum smallint NOT NULL,
+    name_attnum smallint NOT NULL,
+    visibility_attnum smallint,
+    type_attnum smallint,
+    types jsonb NOT NULL,
+    speaks_for text[] NOT NULL,
+    actor_id bigint,
+    row_defaults jsonb DEFAULT '{}'::jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT legacy_tree_bridges_types CHECK ((jsonb_typeof(types) =
+CASE
+    WHEN (type_attnum IS NULL) THEN 'string'::text
+    ELSE 'object'::text
+END))
+);
+
+--
+-- Name: TABLE legacy_tree_bridges; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.legacy_tree_bridges IS 'Legacy tables whose rows name namespaces, kept in step with the tree both ways (lifecycle.legacy_tree_bridge_add).';
+
+--
+-- Name: legacy_tree_broken(lifecycle.legacy_tree_bridges); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_tree_broken(b lifecycle.legacy_tree_bridges) RETURNS text
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $$
+declare
+  reason text;
+begin
+  if (select count(*) from pg_catalog.pg_attribute a
+       where a.attrelid = b.source and a.attnum > 0 and not a.attisdropped
+         and ((a.attnum in (b.id_attnum, b.parent_attnum, b.visibility_attnum) and a.atttypid = any ('{int2,int4,int8}'::regtype[]))
+              or (a.attnum in (b.path_attnum, b.name_attnum, b.type_attnum) and a.atttypid = any ('{text,varchar}'::regtype[]))))
+     = (select count(distinct x) from pg_catalog.unnest(array[b.id_attnum, b.parent_attnum, b.path_attnum, b.name_attnum,
+                                                                b.visibility_attnum, b.type_attnum]) x) then
+    return null;
+  end if;
+  if not exists (select from pg_catalog.pg_class c where c.oid = b.source) then
+    return 'its table is gone';
+  end if;
+  select pg_catalog.string_agg(pg_catalog.format('%s column (attribute %s) %s', r.role, r.attnum,
+                                 case when a.attnum is null or a.attisdropped then 'was dropped'
+                                      else 'is now ' || pg_catalog.format_type(a.atttypid, a.atttypmod) end),
+                               '; ' order by r.ord)
+    into reason
+    from (values (1, 'id', b.id_attnum, '{int2,int4,int8}'::regtype[]), (2, 'parent', b.parent_attnum, '{int2,int4,int8}'::regtype[]),
+                 (3, 'path', b.path_attnum, '{text,varchar}'::regtype[]), (4, 'name', b.name_attnum, '{text,varchar}'::regtype[]),
+                 (5, 'visibility', b.visibility_attnum, '{int2,int4,int8}'::regtype[]),
+                 (6, 'type', b.type_attnum, '{text,varchar}'::regtype[])) r (ord, role, attnum, types)
+    left join pg_catalog.pg_attribute a on a.attrelid = b.source and a.attnum = r.attnum
+   where r.attnum is not null and (a.attnum is null or a.attisdropped or not a.atttypid = any (r.types));
+  return reason;
+end
+$$;
+
+--
+-- Name: legacy_tree_create(lifecycle.legacy_tree_bridges, bigint, bigint, text, text, text, text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_tree_create(b lifecycle.legacy_tree_bridges, ns_id bigint, parent_id bigint, type text, path text, name text, visibility text) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_variable
+declare
+  caller name := coalesce(nullif(pg_catalog.current_setting('role'), 'none'), session_user);
+  final text;
+begin
+  if exists (select from lifecycle.namespaces n where n.id = ns_id) then
+    perform lifecycle.legacy_tree_update(b, ns_id, parent_id, type, path, name, visibility);
+    return;
+  end if;
+  if parent_id is not null and not exists (select from lifecycle.namespaces n where n.id = parent_id) then
+    return;
+  end if;
+  if not pg_catalog.has_column_privilege(caller, 'lifecycle.namespaces', 'path', 'INSERT') then
+    raise exception using errcode = 'NS005',
+      message = pg_catalog.format('role %s may not create namespaces, through a legacy tree bridge neither', caller),
+      detail = pg_catalog.format('namespace_id=%s role=%s source=%s', ns_id, caller, b.source),
+      hint = 'Write the legacy rows that a tree bridge carries over as a member of lifecycle_app (or lifecycle_worker).';
+  end if;
+  final := lifecycle.legacy_tree_final_path(path, parent_id, ns_id);
+  insert into lifecycle.namespaces (id, parent_id, type, path, name, visibility)
+  values (ns_id, parent_id, type, final, name, coalesce(visibility, 'private'));
+  if ns_id >= (select s.last_value from lifecycle.namespaces_id_seq s) then
+    perform pg_catalog.setval('lifecycle.namespaces_id_seq', ns_id);
+  end if;
+  perform lifecycle.legacy_path_redirect(ns_id, path, b.actor_id);
+end
+$$;
+
+--
+-- Name: legacy_tree_delete(lifecycle.legacy_tree_bridges, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_tree_delete(b lifecycle.legacy_tree_bridges, ns_id bigint) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_variable
+declare
+  ns lifecycle.namespaces;
+  pending lifecycle.namespaces;
+  raised boolean;
+  done boolean;
+  total bigint;
+  upper_bound bigint[];
+  reason constant jsonb := '{"reason": "legacy row deleted"}'::jsonb;
+begin
+  select * into ns from lifecycle.namespaces n where n.id = ns_id;
+  if not found then
+    return;
+  end if;
+  if not lifecycle.caller_may_act_as_system() then
+    raise exception using errcode = 'NS005',
+      message = pg_catalog.format('deleting the legacy row of %s is its hard delete, which only a worker may do',
+                                  lifecycle.namespace_full_path(ns_id)),
+      detail = pg_catalog.format('namespace_id=%s role=%s source=%s', ns_id,
+                                 coalesce(nullif(pg_catalog.current_setting('role'), 'none'), session_user), b.source),
+      hint = 'Delete legacy rows of bridged namespaces as a member of lifecycle_worker.';
+  end if;
+  raised := lifecycle.transaction_flag_raise('legacy_tree_deleting');
+
+  select a.* into pending
+    from lifecycle.namespaces a
+   where a.id = any (ns.traversal_ids[1:pg_catalog.cardinality(ns.traversal_ids) - 1]) and a.state in (2, 4)
+   order by pg_catalog.cardinality(a.traversal_ids) desc
+   limit 1;
+  if ns.state <> 4 and pending.id is not null and ns.state <> 2 then
+    -- Deleted as part of an ancestor's deletion: that one starts (it may be running already).
+    if pending.state = 2 then
+      perform lifecycle.namespace_change_state(pending.id, null, 'deletion_start', null, reason, null, null, 'bridge');
+    end if;
+    ns := lifecycle.namespace_lock(ns_id);
+    upper_bound := ns.traversal_ids[1:pg_catalog.cardinality(ns.traversal_ids) - 1]
+                   || (ns.traversal_ids[pg_catalog.cardinality(ns.traversal_ids)] + 1);
+    select count(*) into total from lifecycle.namespaces d where d.traversal_ids > ns.traversal_ids and d.traversal_ids < upper_bound;
+    insert into lifecycle.deleted_namespaces (namespace_id, full_path, type, parent_id, traversal_ids,
+                                              deletion_scheduled_by, deletion_scheduled_at, descendant_count)
+    values (ns.id, lifecycle.namespace_full_path(ns.id), ns.type, ns.parent_id, ns.traversal_ids,
+            ns.deletion_scheduled_by, ns.deletion_scheduled_at, total);
+    delete from lifecycle.namespaces d where d.traversal_ids >= ns.traversal_ids and d.traversal_ids < upper_bound;
+  else
+    if ns.state <> 4 then
+      if not ns.state = any ((lifecycle.event_rule('deletion_start')).from_states) then
+        perform lifecycle.namespace_change_state(ns_id, null, 'schedule_deletion', null, reason, null, null, 'bridge');
+      end if;
+      perform lifecycle.namespace_change_state(ns_id, null, 'deletion_start', null, reason, null, null, 'bridge');
+    end if;
+    loop
+      select h.done into done from lifecycle.namespace_hard_delete(ns_id, null) h;
+      exit when done;
+    end loop;
+  end if;
+  if raised then
+    perform lifecycle.transaction_flag_lower('legacy_tree_deleting');
+  end if;
+end
+$$;
+
+--
+-- Name: legacy_tree_final_path(text, bigint, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_tree_final_path(legacy text, parent_id bigint, ns_id bigint) RETURNS text
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_variable
+declare
+  wanted text;
+  refusal text;
+begin
+  if legacy is null or legacy = '' then
+    raise exception using errcode = 'NS010', message = 'invalid path', detail = pg_catalog.format('namespace_id=%s path is empty', ns_id),
+      hint = 'Give the legacy row a path.';
+  end if;
+  if lifecycle.path_refusal(legacy, parent_id) is null then
+    return legacy;
+  end if;
+  refusal := lifecycle.character_refusal('path', legacy);
+  if refusal is not null then
+    raise exception using errcode = 'NS010', message = 'invalid path', detail = refusal,
+      hint = 'Remove control and bidirectional formatting characters from the legacy path.';
+  end if;
+  wanted := lifecycle.path_normalised(legacy);
+  if lifecycle.path_refusal(wanted, parent_id) is not null
+     or exists (select from lifecycle.namespaces n
+                 where coalesce(n.parent_id, 0) = coalesce(parent_id, 0) and n.path = wanted
+                   and n.state <> 2 and n.state <> 4 and n.id <> ns_id) then
+    return lifecycle.legacy_path_suffixed(legacy, ns_id);
+  end if;
+  return wanted;
+end
+$$;
+
+--
+-- Name: FUNCTION legacy_tree_final_path(legacy text, parent_id bigint, ns_id bigint); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.legacy_tree_final_path(legacy text, parent_id bigint, ns_id bigint) IS 'The lifecycle path a legacy path becomes: itself when valid, else normalised (with the id when reserved or taken).';
+
+--
+-- Name: legacy_tree_holds(bigint, text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_tree_holds(ns_id bigint, ns_type text) RETURNS boolean
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+declare
+  t record;
+  found_row boolean;
+begin
+  for t in select tb.source, a.attname
+             from lifecycle.legacy_tree_bridges tb
+             join pg_catalog.pg_attribute a on a.attrelid = tb.source and a.attnum = tb.id_attnum and not a.attisdropped
+            where case when tb.type_attnum is null then tb.types #>> '{}' = ns_type
+                       else exists (select from pg_catalog.jsonb_each_text(tb.types) m where m.value = ns_type) end
+            order by tb.id loop
+    execute pg_catalog.format('select exists (select from %s where %I = $1)', t.source, t.attname) into found_row using ns_id;
+    if found_row then
+      return true;
+    end if;
+  end loop;
+  return false;
+end
+$_$;
+
+--
+-- Name: legacy_tree_refuse(lifecycle.legacy_tree_bridges, text, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_tree_refuse(b lifecycle.legacy_tree_bridges, reason text, ns_id bigint) RETURNS void
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $$
+declare
+  table_name text := coalesce((select c.oid::regclass::text from pg_catalog.pg_class c where c.oid = b.source),
+                              pg_catalog.format('table %s (gone)', b.source::oid));
+begin
+  raise exception using errcode = 'NS010',
+    message = pg_catalog.format('legacy tree bridge %s (%s) cannot carry the change: %s', b.id, table_name, reason),
+    detail = pg_catalog.format('tree_bridge_id=%s source=%s source_oid=%s namespace_id=%s', b.id, table_name, b.source::oid, ns_id),
+    hint = pg_catalog.format('Restore the column as it was when the bridge was added, or end the bridge: '
+                             'select lifecycle.legacy_tree_bridge_drop(%s::regclass); (and add it again for the table as it is now).',
+                             b.source::oid);
+end
+$$;
+
+--
+-- Name: legacy_tree_row(lifecycle.legacy_tree_bridges, jsonb); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_tree_row(b lifecycle.legacy_tree_bridges, r jsonb) RETURNS TABLE(ns_id bigint, parent_id bigint, type text, path text, name text, visibility text)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $$
+declare
+  level int;
+begin
+  if r is null then
+    return;
+  end if;
+  ns_id := (r ->> lifecycle.legacy_bridge_column(b.source, b.id_attnum))::bigint;
+  parent_id := (r ->> lifecycle.legacy_bridge_column(b.source, b.parent_attnum))::bigint;
+  path := r ->> lifecycle.legacy_bridge_column(b.source, b.path_attnum);
+  name := r ->> lifecycle.legacy_bridge_column(b.source, b.name_attnum);
+  type := case when b.type_attnum is null then b.types #>> '{}'
+               else b.types ->> (r ->> lifecycle.legacy_bridge_column(b.source, b.type_attnum)) end;
+  if b.visibility_attnum is not null then
+    level := (r ->> lifecycle.legacy_bridge_column(b.source, b.visibility_attnum))::int;
+    select v.name into visibility from lifecycle.visibility_levels v where v.rank = level;
+    if visibility is null and level is not null then
+      raise exception using errcode = 'NS010', message = pg_catalog.format('unknown visibility level %s', level),
+        detail = pg_catalog.format('namespace_id=%s source=%s level=%s', ns_id, b.source, level),
+        hint = (select 'Known levels: ' || pg_catalog.string_agg(v.rank || ' ' || v.name, ', ' order by v.rank) || '.'
+                  from lifecycle.visibility_levels v);
+    end if;
+  end if;
+  return next;
+end
+$$;
+
+--
+-- Name: legacy_tree_source(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_tree_source() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  b lifecycle.legacy_tree_bridges;
+  o record;
+  n record;
+  broken text;
+  raised boolean;
+  failure text;
+  failure_state text;
+begin
+  if lifecycle.transaction_flag_raised('legacy_tree_writing') then
+    return null;
+  end if;
+  select * into b from lifecycle.legacy_tree_bridges t where t.source = tg_relid;
+  if not found then
+    return null;
+  end if;
+  broken := lifecycle.legacy_tree_broken(b);
+  if broken is not null then
+    perform lifecycle.legacy_tree_refuse(b, broken, null);
+  end if;
+  -- (old is null for an INSERT, new for a DELETE: a row of nulls then.)
+  select r.* into o from (values (1)) x left join lifecycle.legacy_tree_row(b, pg_catalog.to_jsonb(old)) r on true;
+  select r.* into n from (values (1)) x left join lifecycle.legacy_tree_row(b, pg_catalog.to_jsonb(new)) r on true;
+  if tg_op = 'UPDATE' and o is not distinct from n then
+    return null;
+  end if;
+  if tg_op = 'INSERT' and not coalesce(n.type = any (b.speaks_for), false)
+     or tg_op = 'DELETE' and not coalesce(o.type = any (b.speaks_for), false)
+     or tg_op = 'UPDATE' and not coalesce(n.type = any (b.speaks_for), false) and not coalesce(o.type = any (b.speaks_for), false) then
+    return null;
+  end if;
+
+  raised := lifecycle.transaction_flag_raise('legacy_bridge_applying');
+  begin
+    if tg_op = 'INSERT' then
+      perform lifecycle.legacy_tree_create(b, n.ns_id, n.parent_id, n.type, n.path, n.name, n.visibility);
+    elsif tg_op = 'UPDATE' then
+      if o.ns_id is distinct from n.ns_id then
+        raise exception using errcode = 'NS010', message = 'a bridged legacy row cannot change the namespace id it holds',
+          detail = pg_catalog.format('source=%s old_namespace_id=%s new_namespace_id=%s', b.source, o.ns_id, n.ns_id),
+          hint = 'Delete the row and insert another (a hard delete and a creation).';
+      end if;
+      perform lifecycle.legacy_tree_update(b, n.ns_id, n.parent_id, n.type, n.path, n.name, n.visibility);
+    else
+      perform lifecycle.legacy_tree_delete(b, o.ns_id);
+    end if;
+  exception
+    when data_exception or integrity_constraint_violation or syntax_error_or_access_rule_violation then
+      get stacked diagnostics failure = message_text, failure_state = returned_sqlstate;
+      perform lifecycle.legacy_tree_refuse(b, pg_catalog.format('%s (%s)', failure, failure_state), coalesce(n.ns_id, o.ns_id));
+  end;
+  if raised then
+    perform lifecycle.transaction_flag_lower('legacy_bridge_applying');
+  end if;
+  return null;
+end
+$$;
+
+--
+-- Name: legacy_tree_state(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_tree_state() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+declare
+  b lifecycle.legacy_tree_bridges;
+  s record;
+  ns_id bigint := case when tg_op = 'DELETE' then old.id else new.id end;
+  ns_type text := case when tg_op = 'DELETE' then old.type else new.type end;
+  raised boolean;
+  broken text;
+  failure text;
+  failure_state text;
+begin
+  if tg_op = 'UPDATE' and new.parent_id is not distinct from old.parent_id and new.path = old.path and new.name = old.name
+     and new.visibility = old.visibility then
+    return null;
+  end if;
+  raised := lifecycle.transaction_flag_raise('legacy_tree_writing');
+  -- Deletes in the reverse order of the bridges (GitLab's projects row before its namespaces row).
+  for b in select * from lifecycle.legacy_tree_bridges t
+            where case when t.type_attnum is null then t.types #>> '{}' = ns_type
+                       else exists (select from pg_catalog.jsonb_each_text(t.types) m where m.value = ns_type) end
+            order by case when tg_op = 'DELETE' then -t.id else t.id end loop
+    broken := lifecycle.legacy_tree_broken(b);
+    continue when broken = 'its table is gone';
+    if broken is not null then
+      perform lifecycle.legacy_tree_refuse(b, broken, ns_id);
+    end if;
+    begin
+      if tg_op = 'DELETE' then
+        perform lifecycle.legacy_tree_write(b, 'DELETE', ns_id, null, null, null, null, null);
+      else
+        perform lifecycle.legacy_tree_write(b, tg_op, new.id, new.parent_id, new.type, new.path, new.name, new.visibility);
+      end if;
+    exception
+      when data_exception or integrity_constraint_violation or syntax_error_or_access_rule_violation then
+        get stacked diagnostics failure = message_text, failure_state = returned_sqlstate;
+        perform lifecycle.legacy_tree_refuse(b, pg_catalog.format('writing it failed: %s (%s)', failure, failure_state), ns_id);
+    end;
+  end loop;
+  if tg_op = 'DELETE' then
+    -- The state bridges' rows of the namespace (a table without a tree bridge), one statement a
+    -- table; a broken bridge's table is left alone (its repair is the operator's).
+    for s in select distinct on (x.source::oid) x.source, a.attname as ns_col
+               from lifecycle.legacy_bridges x
+               join pg_catalog.pg_attribute a on a.attrelid = x.source and a.attnum = x.namespace_attnum and not a.attisdropped
+                                             and a.atttypid = any (array['int2', 'int4', 'int8']::regtype[])
+              where not exists (select from lifecycle.legacy_tree_bridges t where t.source = x.source)
+              order by x.source::oid loop
+      execute pg_catalog.format('delete from %s where %I = $1', s.source, s.ns_col) using ns_id;
+    end loop;
+  end if;
+  if raised then
+    perform lifecycle.transaction_flag_lower('legacy_tree_writing');
+  end if;
+  return null;
+end
+$_$;
+
+--
+-- Name: legacy_tree_update(lifecycle.legacy_tree_bridges, bigint, bigint, text, text, text, text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_tree_update(b lifecycle.legacy_tree_bridges, ns_id bigint, parent_id bigint, type text, path text, name text, visibility text) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_variable
+declare
+  caller name := coalesce(nullif(pg_catalog.current_setting('role'), 'none'), session_user);
+  ns lifecycle.namespaces;
+  request record;
+  moved record;
+  failure text;
+begin
+  select * into ns from lifecycle.namespaces n where n.id = ns_id;
+  if not found then
+    return;
+  end if;
+  if type is distinct from ns.type then
+    raise exception using errcode = 'NS010', message = pg_catalog.format('a %s cannot become a %s', ns.type, coalesce(type, 'namespace of no known type')),
+      detail = pg_catalog.format('namespace_id=%s type=%s legacy_type=%s source=%s', ns_id, ns.type, type, b.source),
+      hint = 'Delete the row and insert another (a hard delete and a creation).';
+  end if;
+
+  if parent_id is distinct from ns.parent_id then
+    if parent_id is null then
+      raise exception using errcode = 'NS010', message = 'a namespace does not move to the root',
+        detail = pg_catalog.format('namespace_id=%s parent_id=%s source=%s', ns_id, ns.parent_id, b.source),
+        hint = 'Transfers move namespaces below another group.';
+    end if;
+    if not pg_catalog.has_function_privilege(caller, 'lifecycle.namespace_transfer_request(bigint, bigint, bigint)', 'EXECUTE') then
+      raise exception using errcode = 'NS005', message = pg_catalog.format('role %s may not move namespaces, through a legacy tree bridge neither', caller),
+        detail = pg_catalog.format('namespace_id=%s role=%s', ns_id, caller), hint = 'Write as a member of lifecycle_app (or lifecycle_worker).';
+    end if;
+    select * into request from lifecycle.namespace_transfer_request(ns_id, parent_id, b.actor_id) r;
+    if request.status <> 'accepted' then
+      raise exception using errcode = 'NS005',
+        message = pg_catalog.format('the legacy tree bridge''s actor %s may not accept namespaces below %s', b.actor_id,
+                                    lifecycle.namespace_full_path(parent_id)),
+        detail = pg_catalog.format('namespace_id=%s to_parent_id=%s actor_id=%s source=%s', ns_id, parent_id, b.actor_id, b.source),
+        hint = 'Give the bridge''s actor the transfer_accept level on the new parent (lifecycle.operation_policies).';
+    end if;
+    select * into moved from lifecycle.namespace_transfer_execute(ns_id) m;
+    if moved.outcome <> 'completed' then
+      select t.last_error into failure from lifecycle.transfer_requests t where t.id = request.request_id;
+      raise exception using errcode = coalesce(pg_catalog.substring(failure, '^(NS[0-9]{3})'), 'NS010'),
+        message = pg_catalog.format('the move below %s failed: %s', lifecycle.namespace_full_path(parent_id), failure),
+        detail = pg_catalog.format('namespace_id=%s to_parent_id=%s source=%s', ns_id, parent_id, b.source),
+        hint = 'The legacy row keeps its parent; fix what the move met and write it again.';
+    end if;
+    select * into ns from lifecycle.namespaces n where n.id = ns_id;
+  end if;
+
+  if not lifecycle.legacy_path_matches(path, ns.path, ns.id) then
+    if not pg_catalog.has_function_privilege(caller, 'lifecycle.namespace_rename(bigint, text, bigint)', 'EXECUTE') then
+      raise exception using errcode = 'NS005', message = pg_catalog.format('role %s may not rename namespaces, through a legacy tree bridge neither', caller),
+        detail = pg_catalog.format('namespace_id=%s role=%s', ns_id, caller), hint = 'Write as a member of lifecycle_app (or lifecycle_worker).';
+    end if;
+    perform lifecycle.namespace_rename(ns_id, lifecycle.legacy_tree_final_path(path, ns.parent_id, ns_id), b.actor_id);
+    perform lifecycle.legacy_path_redirect(ns_id, path, b.actor_id);
+  end if;
+
+  if name is distinct from ns.name then
+    if not pg_catalog.has_column_privilege(caller, 'lifecycle.namespaces', 'name', 'UPDATE') then
+      raise exception using errcode = 'NS005', message = pg_catalog.format('role %s may not rename namespaces, through a legacy tree bridge neither', caller),
+        detail = pg_catalog.format('namespace_id=%s role=%s', ns_id, caller), hint = 'Write as a member of lifecycle_app (or lifecycle_worker).';
+    end if;
+    update lifecycle.namespaces n set name = legacy_tree_update.name, updated_at = pg_catalog.now() where n.id = ns_id;
+  end if;
+
+  if visibility is not null and visibility is distinct from ns.visibility then
+    if not pg_catalog.has_function_privilege(caller, 'lifecycle.namespace_set_visibility(bigint, text, bigint)', 'EXECUTE') then
+      raise exception using errcode = 'NS005',
+        message = pg_catalog.format('role %s may not change visibilities, through a legacy tree bridge neither', caller),
+        detail = pg_catalog.format('namespace_id=%s role=%s', ns_id, caller), hint = 'Write as a member of lifecycle_app (or lifecycle_worker).';
+    end if;
+    perform lifecycle.namespace_set_visibility(ns_id, visibility, b.actor_id);
+  end if;
+end
+$$;
+
+--
+-- Name: legacy_tree_write(lifecycle.legacy_tree_bridges, text, bigint, bigint, text, text, text, text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_tree_write(b lifecycle.legacy_tree_bridges, op text, ns_id bigint, parent_id bigint, type text, path text, name text, visibility text) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+#variable_conflict use_variable
+declare
+  id_col name := lifecycle.legacy_bridge_column(b.source, b.id_attnum);
+  parent_col name := lifecycle.legacy_bridge_column(b.source, b.parent_attnum);
+  path_col name := lifecycle.legacy_bridge_column(b.source, b.path_attnum);
+  name_col name := lifecycle.legacy_bridge_column(b.source, b.name_attnum);
+  vis_col name;
+  type_col name;
+  legacy_type text;
+  level int;
+  cols text := '';
+  vals text := '';
+  extra record;
+  id_seq text;
+begin
+  perform pg_catalog.set_config('search_path',
+             (select pg_catalog.quote_ident(n.nspname) from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+               where c.oid = b.source), true);
+  if op = 'DELETE' then
+    execute pg_catalog.format('delete from %s where %I = $1', b.source, id_col) using ns_id;
+    return;
+  end if;
+  if b.visibility_attnum is not null then
+    vis_col := lifecycle.legacy_bridge_column(b.source, b.visibility_attnum);
+    select v.rank into level from lifecycle.visibility_levels v where v.name = visibility;
+  end if;
+  if op = 'INSERT' then
+    if b.type_attnum is not null then
+      type_col := lifecycle.legacy_bridge_column(b.source, b.type_attnum);
+      select m.key into legacy_type from pg_catalog.jsonb_each_text(b.types) m where m.value = type order by m.key limit 1;
+      cols := pg_catalog.format(', %I', type_col);
+      vals := ', $6';
+    end if;
+    if vis_col is not null then
+      cols := cols || pg_catalog.format(', %I', vis_col);
+      vals := vals || ', $7';
+    end if;
+    for extra in
+      select a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod) as typ, b.row_defaults ? a.attname as given
+        from pg_catalog.pg_attribute a
+       where a.attrelid = b.source and a.attnum > 0 and not a.attisdropped and a.attgenerated = '' and a.attidentity = ''
+         and not a.attnum = any (array[b.id_attnum, b.parent_attnum, b.path_attnum, b.name_attnum,
+                                      coalesce(b.visibility_attnum, 0), coalesce(b.type_attnum, 0)])
+         and (b.row_defaults ? a.attname
+              or (a.attnotnull and not a.atthasdef and a.atttypid = any (array['timestamptz', 'timestamp', 'date']::regtype[])))
+       order by a.attnum loop
+      cols := cols || pg_catalog.format(', %I', extra.attname);
+      vals := vals || case when extra.given then pg_catalog.format(', ($8 ->> %L)::%s', extra.attname, extra.typ)
+                           else pg_catalog.format(', pg_catalog.now()::%s', extra.typ) end;
+    end loop;
+    execute pg_catalog.format('insert into %s (%I, %I, %I, %I%s) select $1, $2, $3, $4%s '
+                              'where not exists (select from %s where %I = $1)',
+                              b.source, id_col, parent_col, path_col, name_col, cols, vals, b.source, id_col)
+      using ns_id, parent_id, path, name, null::text, legacy_type, level, b.row_defaults;
+    -- The legacy table's own id sequence moves past the id too (when the column has one the
+    -- schema's owner may set): the application's next INSERT does not take it.
+    id_seq := pg_catalog.pg_get_serial_sequence(b.source::text, id_col);
+    if id_seq is not null and pg_catalog.has_sequence_privilege(id_seq, 'SELECT, UPDATE') then
+      execute pg_catalog.format('select pg_catalog.setval(%L::regclass, $1) where $1 > (select s.last_value from %s s)',
+                                id_seq, id_seq::regclass)
+        using ns_id;
+    end if;
+    return;
+  end if;
+  execute pg_catalog.format(
+    'update %1$s set %3$I = $2, %4$I = case when lifecycle.legacy_path_matches(%4$I, $3, $1) then %4$I else $3 end, %5$I = $4%6$s '
+    'where %2$I = $1 and (%3$I is distinct from $2 or not lifecycle.legacy_path_matches(%4$I, $3, $1) or %5$I is distinct from $4%7$s)',
+    b.source, id_col, parent_col, path_col, name_col,
+    case when vis_col is not null then pg_catalog.format(', %I = $5', vis_col) else '' end,
+    case when vis_col is not null then pg_catalog.format(' or %I is distinct from $5', vis_col) else '' end)
+    using ns_id, parent_id, path, name, level;
 end
 $_$;
 
@@ -2713,6 +3650,14 @@ begin
      and not exists (select from lifecycle.namespaces n
                       where coalesce(n.parent_id, 0) = coalesce(b.parent_id, 0) and n.path = pg_catalog.lower(b.path)
                         and n.state <> 2 and n.state <> 4);
+  -- And from the exact legacy path, case kept, when it has capitals and folding them would not
+  -- lead here (a user ACME beside a group acme; projects Docs and docs): namespace_resolve looks
+  -- a path up as given first (legacy_path_redirect, for the tree bridges, does the same).
+  insert into lifecycle.namespace_redirects (old_full_path, namespace_id, kind, actor_id, new_full_path)
+  select coalesce(lifecycle.namespace_full_path(b.parent_id) || '/', '') || b.path, b.id, 'import', null,
+         coalesce(lifecycle.namespace_full_path(b.parent_id) || '/', '') || b.final_path
+    from pg_temp.lifecycle_import_verdicts b
+   where b.code is null and b.legacy_path and b.path <> pg_catalog.lower(b.path) and pg_catalog.lower(b.path) <> b.final_path;
   noted := lifecycle.transaction_flag_lower('importing')::text || pg_catalog.set_config('lifecycle.importing', '', true);
   if replica then
     noted := pg_catalog.set_config('session_replication_role', 'origin', true);
@@ -2984,8 +3929,9 @@ begin
         where t.namespace_id = namespace_lock.namespace_id and t.status = 'accepted'
         for update;
     end if;
-    -- Without bridges this costs one probe of an empty table.
-    if exists (select from lifecycle.legacy_bridges) and not lifecycle.transaction_flag_raised('legacy_bridge_applying') then
+    -- Without bridges this costs two probes of empty tables.
+    if (exists (select from lifecycle.legacy_bridges) or exists (select from lifecycle.legacy_tree_bridges))
+       and not lifecycle.transaction_flag_raised('legacy_bridge_applying') then
       locked := lifecycle.legacy_bridge_lock(namespace_lock.namespace_id, seen_type)::text;
     end if;
     -- An assignment, not PERFORM (which would run a whole query to call it).
@@ -3203,6 +4149,7 @@ CREATE FUNCTION lifecycle.namespace_resolve(full_path text) RETURNS TABLE(namesp
 declare
   max_depth constant int := lifecycle.namespace_max_depth();
   segments text[];
+  exact text[];
   depth int;
   seg text;
   current_id bigint;
@@ -3211,6 +4158,7 @@ declare
   target bigint;
   matched text;
   hops int := 0;
+  exact_hit boolean;
 begin
   if full_path is null then
     return;
@@ -3223,6 +4171,7 @@ begin
       hint = pg_catalog.format('A full path has at most %s segments of at most 100 characters.', max_depth);
   end if;
   segments := pg_catalog.string_to_array(pg_catalog.btrim(pg_catalog.lower(full_path), '/'), '/');
+  exact := pg_catalog.string_to_array(pg_catalog.btrim(full_path, '/'), '/');
   if coalesce(pg_catalog.cardinality(segments), 0) > max_depth then
     raise exception using errcode = 'NS010', message = 'path is too deep to resolve',
       detail = pg_catalog.format('segments=%s max_depth=%s', pg_catalog.cardinality(segments), max_depth),
@@ -3234,10 +4183,23 @@ begin
       return;
     end if;
     -- Walk from the root through the unique index of live paths, one probe per segment, as far
-    -- as the path is live.
+    -- as the path is live. A segment with capitals is first looked up as given below the path
+    -- walked so far among the redirects of legacy paths (kind import).
     current_id := null;
     walked := 0;
+    exact_hit := false;
     foreach seg in array segments loop
+      if seg <> exact[walked + 1] and hops < 16 then
+        select r.namespace_id into target
+          from lifecycle.namespace_redirects r
+         where r.old_full_path = case when walked = 0 then '' else pg_catalog.array_to_string(segments[1:walked], '/') || '/' end
+                                 || exact[walked + 1]
+           and r.kind = 'import'
+         order by r.id desc
+         limit 1;
+        exact_hit := found;
+        exit when exact_hit;
+      end if;
       select n.id into current_id
         from lifecycle.namespaces n
        where coalesce(n.parent_id, 0) = coalesce(current_id, 0)
@@ -3246,6 +4208,19 @@ begin
       exit when not found;
       walked := walked + 1;
     end loop;
+    if exact_hit then
+      -- Into a namespace pending deletion (it, or an ancestor): not found.
+      if exists (select from lifecycle.namespaces t
+                   join lifecycle.namespaces a on a.id = any (t.traversal_ids)
+                   join lifecycle.states s on s.code = a.state
+                  where t.id = target and s.pending_deletion) then
+        return;
+      end if;
+      exact := pg_catalog.string_to_array(lifecycle.namespace_full_path(target), '/') || exact[walked + 2:depth];
+      segments := pg_catalog.string_to_array(pg_catalog.lower(pg_catalog.array_to_string(exact, '/')), '/');
+      hops := hops + 1;
+      continue;
+    end if;
     if walked = depth then
       return query select current_id, lifecycle.namespace_full_path(current_id), hops > 0;
       return;
@@ -3274,6 +4249,8 @@ begin
     end if;
     segments := pg_catalog.string_to_array(lifecycle.namespace_full_path(target), '/')
                 || segments[pg_catalog.cardinality(pg_catalog.string_to_array(matched, '/')) + 1:depth];
+    exact := pg_catalog.string_to_array(lifecycle.namespace_full_path(target), '/')
+             || exact[pg_catalog.cardinality(pg_catalog.string_to_array(matched, '/')) + 1:depth];
     hops := hops + 1;
   end loop;
 end
@@ -4256,7 +5233,7 @@ begin
   select * into m from lifecycle.organization_moves o
    where o.organization_id = org and o.direction = 'out' and o.finished_at is null
      and o.mover_pid = pg_catalog.pg_backend_pid()
-     and o.mover_backend_start = (select a.backend_start from pg_catalog.pg_stat_activity a where a.pid = pg_catalog.pg_backend_pid());
+     and o.mover_role = (select a.usesysid from pg_catalog.pg_stat_activity a where a.pid = pg_catalog.pg_backend_pid());
   if not found then
     raise exception using errcode = 'NS010', message = 'this session is not moving the organization',
       detail = pg_catalog.format('organization_id=%s', org),
@@ -4311,7 +5288,7 @@ CREATE TABLE lifecycle.organization_moves (
     started_at timestamp with time zone NOT NULL,
     finished_at timestamp with time zone,
     mover_pid integer,
-    mover_backend_start timestamp with time zone,
+    mover_role oid,
     summary jsonb DEFAULT '{}'::jsonb NOT NULL,
     CONSTRAINT organization_moves_direction_check CHECK ((direction = ANY (ARRAY['out'::text, 'in'::text])))
 );
@@ -4331,7 +5308,7 @@ CREATE FUNCTION lifecycle.organization_move_claim(organization_id bigint) RETURN
     SET search_path TO ''
     AS $$
 declare
-  me timestamptz := (select a.backend_start from pg_catalog.pg_stat_activity a where a.pid = pg_catalog.pg_backend_pid());
+  me oid := (select a.usesysid from pg_catalog.pg_stat_activity a where a.pid = pg_catalog.pg_backend_pid());
   m lifecycle.organization_moves;
 begin
   select * into m from lifecycle.organization_moves o
@@ -4342,14 +5319,14 @@ begin
       detail = pg_catalog.format('organization_id=%s', organization_move_claim.organization_id),
       hint = 'Start the move with lifecycle.organization_move_out_start (cmd/orgmove).';
   end if;
-  if (m.mover_pid, m.mover_backend_start) is distinct from (pg_catalog.pg_backend_pid(), me)
-     and exists (select from pg_catalog.pg_stat_activity a where a.pid = m.mover_pid and a.backend_start = m.mover_backend_start) then
+  if (m.mover_pid, m.mover_role) is distinct from (pg_catalog.pg_backend_pid(), me)
+     and exists (select from pg_catalog.pg_stat_activity a where a.pid = m.mover_pid and a.usesysid = m.mover_role) then
     raise exception using errcode = 'NS011', message = 'organization is being moved by another session',
       detail = pg_catalog.format('organization_id=%s path=%s to=%s pid=%s since=%s', m.organization_id, m.path, m.peer,
                                  m.mover_pid, m.started_at),
       hint = 'Wait for that run of cmd/orgmove to end; running it again once it has resumes the move.';
   end if;
-  update lifecycle.organization_moves o set mover_pid = pg_catalog.pg_backend_pid(), mover_backend_start = me
+  update lifecycle.organization_moves o set mover_pid = pg_catalog.pg_backend_pid(), mover_role = me
    where o.organization_id = m.organization_id
   returning * into m;
   return m;
@@ -4623,7 +5600,7 @@ begin
   values (org, root.path, 'in', organization_move_in.peer, pg_catalog.now(), pg_catalog.now(), '{}')
   on conflict (organization_id) do update
      set path = excluded.path, direction = excluded.direction, peer = excluded.peer, started_at = excluded.started_at,
-         finished_at = excluded.finished_at, mover_pid = null, mover_backend_start = null, summary = excluded.summary;
+         finished_at = excluded.finished_at, mover_pid = null, mover_role = null, summary = excluded.summary;
 
   insert into lifecycle.namespaces
   select n.* from pg_temp.lifecycle_move_namespaces n order by pg_catalog.cardinality(n.traversal_ids), n.id;
@@ -4746,7 +5723,7 @@ begin
            || pg_catalog.set_config('lifecycle.importing', '', true);
 
   update lifecycle.organization_moves o
-     set finished_at = pg_catalog.now(), mover_pid = null, mover_backend_start = null, summary = o.summary || removed_rows
+     set finished_at = pg_catalog.now(), mover_pid = null, mover_role = null, summary = o.summary || removed_rows
    where o.organization_id = org;
   perform lifecycle.fact_emit('organization_moved_out', org, array[org], m.path, null,
                               pg_catalog.jsonb_build_object('to', m.peer, 'rows', removed_rows));
@@ -4768,7 +5745,7 @@ declare
   m lifecycle.organization_moves;
   gone lifecycle.organization_moves;
   busy record;
-  me timestamptz := (select a.backend_start from pg_catalog.pg_stat_activity a where a.pid = pg_catalog.pg_backend_pid());
+  me oid := (select a.usesysid from pg_catalog.pg_stat_activity a where a.pid = pg_catalog.pg_backend_pid());
 begin
   if organization_move_out_start.peer is null or pg_catalog.btrim(organization_move_out_start.peer) = '' then
     raise exception using errcode = 'NS010', message = 'peer is required',
@@ -4838,12 +5815,12 @@ begin
 
   -- An organization moved in earlier keeps where it came from, for a cancel.
   insert into lifecycle.organization_moves as o (organization_id, path, direction, peer, started_at, finished_at,
-                                                 mover_pid, mover_backend_start, summary)
+                                                 mover_pid, mover_role, summary)
   values (org.id, org.path, 'out', organization_move_out_start.peer, pg_catalog.now(), null, pg_catalog.pg_backend_pid(), me,
           coalesce((select pg_catalog.jsonb_build_object('previous', pg_catalog.to_jsonb(m)) where m.organization_id is not null), '{}'))
   on conflict (organization_id) do update
      set path = excluded.path, direction = excluded.direction, peer = excluded.peer, started_at = excluded.started_at,
-         finished_at = null, mover_pid = excluded.mover_pid, mover_backend_start = excluded.mover_backend_start,
+         finished_at = null, mover_pid = excluded.mover_pid, mover_role = excluded.mover_role,
          summary = excluded.summary;
   return query
     select org.id, false, (select pg_catalog.count(*) from lifecycle.namespaces n
@@ -4911,20 +5888,6 @@ begin
   return case when tg_op = 'DELETE' then old else new end;
 end
 $$;
-
---
--- Name: path_normalised(text); Type: FUNCTION; Schema: lifecycle; Owner: -
---
-
-CREATE FUNCTION lifecycle.path_normalised(legacy text) RETURNS text
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    RETURN COALESCE(NULLIF(regexp_replace("left"(regexp_replace(regexp_replace(regexp_replace(regexp_replace(lower(legacy), '[^a-z0-9._-]+'::text, '-'::text, 'g'::text), '\.{2,}'::text, '.'::text, 'g'::text), '^[^a-z0-9]+|[^a-z0-9]+$'::text, ''::text, 'g'::text), '\.(git|atom)$'::text, '-\1'::text), 100), '[^a-z0-9]+$'::text, ''::text), ''::text), 'namespace'::text);
-
---
--- Name: FUNCTION path_normalised(legacy text); Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON FUNCTION lifecycle.path_normalised(legacy text) IS 'The path an import gives a legacy path the path rules refuse (lowercase slug, at most 100 characters).';
 
 --
 -- Name: path_refusal(text, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -5300,16 +6263,16 @@ CREATE FUNCTION lifecycle.sweep_claim(namespace_id bigint) RETURNS boolean
     SET search_path TO ''
     AS $$
 declare
-  me timestamptz := (select a.backend_start from pg_catalog.pg_stat_activity a where a.pid = pg_catalog.pg_backend_pid());
+  me oid := (select a.usesysid from pg_catalog.pg_stat_activity a where a.pid = pg_catalog.pg_backend_pid());
   claimed boolean;
 begin
   delete from lifecycle.sweep_claims c
    where c.namespace_id = sweep_claim.namespace_id
-     and not exists (select from pg_catalog.pg_stat_activity a where a.pid = c.pid and a.backend_start = c.backend_start);
-  insert into lifecycle.sweep_claims as c (namespace_id, pid, backend_start)
+     and not exists (select from pg_catalog.pg_stat_activity a where a.pid = c.pid and a.usesysid = c.role_id);
+  insert into lifecycle.sweep_claims as c (namespace_id, pid, role_id)
   values (sweep_claim.namespace_id, pg_catalog.pg_backend_pid(), me)
   on conflict on constraint sweep_claims_pkey do update set claimed_at = pg_catalog.now()
-   where c.pid = pg_catalog.pg_backend_pid() and c.backend_start = me
+   where c.pid = pg_catalog.pg_backend_pid() and c.role_id = me
   returning true into claimed;
   return coalesce(claimed, false);
 end
@@ -5374,7 +6337,7 @@ CREATE FUNCTION lifecycle.sweep_release(namespace_id bigint) RETURNS boolean
 begin
   delete from lifecycle.sweep_claims c
    where c.namespace_id = sweep_release.namespace_id and c.pid = pg_catalog.pg_backend_pid()
-     and c.backend_start = (select a.backend_start from pg_catalog.pg_stat_activity a where a.pid = pg_catalog.pg_backend_pid());
+     and c.role_id = (select a.usesysid from pg_catalog.pg_stat_activity a where a.pid = pg_catalog.pg_backend_pid());
   return found;
 end
 $$;
@@ -6719,6 +7682,19 @@ ALTER TABLE lifecycle.legacy_bridges ALTER COLUMN id ADD GENERATED ALWAYS AS IDE
 );
 
 --
+-- Name: legacy_tree_bridges_id_seq; Type: SEQUENCE; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE lifecycle.legacy_tree_bridges ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME lifecycle.legacy_tree_bridges_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: lock_rows; Type: TABLE; Schema: lifecycle; Owner: -
 --
 
@@ -6964,15 +7940,15 @@ COMMENT ON TABLE lifecycle.state_transitions IS 'docs/design.md §3 transition m
 CREATE UNLOGGED TABLE lifecycle.sweep_claims (
     namespace_id bigint NOT NULL,
     pid integer NOT NULL,
-    backend_start timestamp with time zone NOT NULL,
-    claimed_at timestamp with time zone DEFAULT now() NOT NULL
+    claimed_at timestamp with time zone DEFAULT now() NOT NULL,
+    role_id oid NOT NULL
 );
 
 --
 -- Name: TABLE sweep_claims; Type: COMMENT; Schema: lifecycle; Owner: -
 --
 
-COMMENT ON TABLE lifecycle.sweep_claims IS 'The sweeper''s claims of namespaces (sweep_claim), held across the transactions of their work by a session named by pid and start time; taken over when that session is gone. Unlogged: no session outlives a crash.';
+COMMENT ON TABLE lifecycle.sweep_claims IS 'The sweeper''s claims of namespaces (sweep_claim), held across the transactions of their work by a session named by pid and role (pg_stat_activity shows both to every role); taken over when that session is gone. Unlogged: no session outlives a crash.';
 
 --
 -- Name: syncer_progress; Type: TABLE; Schema: lifecycle; Owner: -
@@ -7207,6 +8183,20 @@ ALTER TABLE ONLY lifecycle.legacy_bridges
 
 ALTER TABLE ONLY lifecycle.legacy_bridges
     ADD CONSTRAINT legacy_bridges_source_state_key UNIQUE (source, state);
+
+--
+-- Name: legacy_tree_bridges legacy_tree_bridges_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.legacy_tree_bridges
+    ADD CONSTRAINT legacy_tree_bridges_pkey PRIMARY KEY (id);
+
+--
+-- Name: legacy_tree_bridges legacy_tree_bridges_source_key; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.legacy_tree_bridges
+    ADD CONSTRAINT legacy_tree_bridges_source_key UNIQUE (source);
 
 --
 -- Name: lock_rows lock_rows_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
@@ -8121,10 +9111,10 @@ GRANT ALL ON FUNCTION lifecycle.id_range_set(first_id bigint, last_id bigint) TO
 REVOKE ALL ON FUNCTION lifecycle.jsonb_schema_violation(schema jsonb, doc jsonb, at text) FROM PUBLIC;
 
 --
--- Name: FUNCTION legacy_bridge_add(source regclass, namespace_column name, state text, when_column name, at_column name, by_column name, namespace_types text[], actor_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+-- Name: FUNCTION legacy_bridge_add(source regclass, namespace_column name, state text, when_column name, at_column name, by_column name, namespace_types text[], actor_id bigint, insert_missing boolean); Type: ACL; Schema: lifecycle; Owner: -
 --
 
-REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_add(source regclass, namespace_column name, state text, when_column name, at_column name, by_column name, namespace_types text[], actor_id bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_add(source regclass, namespace_column name, state text, when_column name, at_column name, by_column name, namespace_types text[], actor_id bigint, insert_missing boolean) FROM PUBLIC;
 
 --
 -- Name: FUNCTION legacy_bridge_apply(bridged smallint, ns_id bigint, at timestamp with time zone, actor bigint); Type: ACL; Schema: lifecycle; Owner: -
@@ -8236,6 +9226,116 @@ REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_usable(b lifecycle.legacy_bridges
 --
 
 REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_write(b lifecycle.legacy_bridges, ns_id bigint, holds boolean, at timestamp with time zone, actor bigint) FROM PUBLIC;
+
+--
+-- Name: FUNCTION path_normalised(legacy text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.path_normalised(legacy text) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.path_normalised(legacy text) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION legacy_path_suffixed(legacy text, ns_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_path_suffixed(legacy text, ns_id bigint) FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_path_matches(legacy text, lifecycle_path text, ns_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_path_matches(legacy text, lifecycle_path text, ns_id bigint) FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_path_redirect(ns_id bigint, legacy text, actor_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_path_redirect(ns_id bigint, legacy text, actor_id bigint) FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_tree_bridge_add(source regclass, id_column name, parent_column name, path_column name, name_column name, visibility_column name, type_column name, types jsonb, speaks_for text[], actor_id bigint, row_defaults jsonb); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_tree_bridge_add(source regclass, id_column name, parent_column name, path_column name, name_column name, visibility_column name, type_column name, types jsonb, speaks_for text[], actor_id bigint, row_defaults jsonb) FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_tree_bridge_drop(source regclass); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_tree_bridge_drop(source regclass) FROM PUBLIC;
+
+--
+-- Name: TABLE legacy_tree_bridges; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.legacy_tree_bridges TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.legacy_tree_bridges TO lifecycle_worker;
+
+--
+-- Name: FUNCTION legacy_tree_broken(b lifecycle.legacy_tree_bridges); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_tree_broken(b lifecycle.legacy_tree_bridges) FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_tree_create(b lifecycle.legacy_tree_bridges, ns_id bigint, parent_id bigint, type text, path text, name text, visibility text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_tree_create(b lifecycle.legacy_tree_bridges, ns_id bigint, parent_id bigint, type text, path text, name text, visibility text) FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_tree_delete(b lifecycle.legacy_tree_bridges, ns_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_tree_delete(b lifecycle.legacy_tree_bridges, ns_id bigint) FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_tree_final_path(legacy text, parent_id bigint, ns_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_tree_final_path(legacy text, parent_id bigint, ns_id bigint) FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_tree_holds(ns_id bigint, ns_type text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_tree_holds(ns_id bigint, ns_type text) FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_tree_refuse(b lifecycle.legacy_tree_bridges, reason text, ns_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_tree_refuse(b lifecycle.legacy_tree_bridges, reason text, ns_id bigint) FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_tree_row(b lifecycle.legacy_tree_bridges, r jsonb); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_tree_row(b lifecycle.legacy_tree_bridges, r jsonb) FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_tree_source(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_tree_source() FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_tree_state(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_tree_state() FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_tree_update(b lifecycle.legacy_tree_bridges, ns_id bigint, parent_id bigint, type text, path text, name text, visibility text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_tree_update(b lifecycle.legacy_tree_bridges, ns_id bigint, parent_id bigint, type text, path text, name text, visibility text) FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_tree_write(b lifecycle.legacy_tree_bridges, op text, ns_id bigint, parent_id bigint, type text, path text, name text, visibility text); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_tree_write(b lifecycle.legacy_tree_bridges, op text, ns_id bigint, parent_id bigint, type text, path text, name text, visibility text) FROM PUBLIC;
 
 --
 -- Name: FUNCTION name_refusal(name text); Type: ACL; Schema: lifecycle; Owner: -
@@ -8677,13 +9777,6 @@ REVOKE ALL ON FUNCTION lifecycle.organization_moving_check(ids bigint[]) FROM PU
 --
 
 REVOKE ALL ON FUNCTION lifecycle.organization_moving_guard() FROM PUBLIC;
-
---
--- Name: FUNCTION path_normalised(legacy text); Type: ACL; Schema: lifecycle; Owner: -
---
-
-REVOKE ALL ON FUNCTION lifecycle.path_normalised(legacy text) FROM PUBLIC;
-GRANT ALL ON FUNCTION lifecycle.path_normalised(legacy text) TO lifecycle_worker;
 
 --
 -- Name: FUNCTION path_refusal(path text, parent_id bigint); Type: ACL; Schema: lifecycle; Owner: -

@@ -1,5 +1,5 @@
-// Package adopt is make demo-adopt: docs/adoption.md run end to end on a generated GitLab-shaped
-// legacy schema. It builds the legacy tables and their population, bridges them to the states,
+// Package adopt is make demo-adopt: docs/adoption.md run end to end on GitLab's own tables
+// (gitlab/structure.sql) with a generated population. It loads the tables and their population, bridges them to the states,
 // stages a snapshot and imports it in committed batches while the application keeps writing,
 // fixes the rejected rows and imports them, backfills and checks, shows the bridges at work both
 // ways and a refused legacy write, proves that the import notified no one (the syncer running
@@ -182,7 +182,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		do    func(context.Context) error
 	}{
 		{"1. Installed: the migrations ran; the syncer streams from its slot", r.installed},
-		{"2. The legacy schema, GitLab-shaped, with its population", r.legacy},
+		{"2. GitLab's own tables (gitlab/structure.sql), with a population", r.legacy},
 		{"3. Bridges on the live legacy tables (inert for namespaces the lifecycle does not know yet)", r.bridges},
 		{"4. Stage a snapshot of the legacy data (lifecycle_worker, one INSERT … SELECT)", r.stage},
 		{"5. The application keeps writing its legacy columns", r.keepWriting},
@@ -273,6 +273,9 @@ func (r *run) waitForSyncer(ctx context.Context, what string) error {
 
 func (r *run) legacy(ctx context.Context) error {
 	start := time.Now()
+	if err := LoadGitLabStructure(ctx, r.own, "legacy"); err != nil {
+		return err
+	}
 	if _, err := r.own.Exec(ctx, legacySQL); err != nil {
 		return err
 	}
@@ -391,7 +394,7 @@ func (r *run) keepWriting(ctx context.Context) error {
 		return err
 	}
 	cleared, err := collect(`update legacy.projects set archived = false
-		where id in (select id from legacy.projects where archived and marked_for_deletion_at is null and not pending_delete
+		where id in (select id from legacy.projects where archived and marked_for_deletion_at is null and not coalesce(pending_delete, false)
 		               and id % 7 = 3 and id % 997 <> 13 order by id limit $1)
 		returning project_namespace_id`)
 	if err != nil {
@@ -698,13 +701,13 @@ func (r *run) bridgesAtWork(ctx context.Context) error {
 	var markedAt time.Time
 	var by int64
 	if err := one(ctx, r.own, `select p.marked_for_deletion_at, p.marked_for_deletion_by_user_id,
-		p.marked_for_deletion_at = n.deletion_scheduled_at and p.marked_for_deletion_by_user_id = n.deletion_scheduled_by
+		p.marked_for_deletion_at = n.deletion_scheduled_at::date and p.marked_for_deletion_by_user_id = n.deletion_scheduled_by
 		from legacy.projects p join lifecycle.namespaces n on n.id = p.project_namespace_id where n.id = $1`,
 		[]any{r.scheduledByAPI}, &markedAt, &by, &projectOK); err != nil {
 		return err
 	}
 	fmt.Fprintf(r.out, "lifecycle_app: namespace_event(%d, 'schedule_deletion', %d)\n  -> legacy.projects: marked_for_deletion_at %s, by user %d\n",
-		r.scheduledByAPI, owner, markedAt.UTC().Format(time.RFC3339), by)
+		r.scheduledByAPI, owner, markedAt.Format("2006-01-02"), by)
 	var day time.Time
 	if err := one(ctx, r.own, `select d.marked_for_deletion_on, d.user_id, d.user_id = $2 from legacy.group_deletion_schedules d where d.group_id = $1`,
 		[]any{r.groupByAPI, owner}, &day, &by, &groupOK); err != nil {

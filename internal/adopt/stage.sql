@@ -1,4 +1,4 @@
--- Stage the legacy namespaces for the import (docs/adoption.md), in one statement (one snapshot):
+-- Stage the legacy namespaces (GitLab's tables) for the import (docs/adoption.md), in one statement (one snapshot):
 -- groups and user namespaces from legacy.namespaces, projects from legacy.projects under their
 -- project_namespace_id (the namespace id GitLab gives every project; projects.id is another id
 -- space). A state from the legacy columns, with the date and the actor GitLab keeps for a deletion;
@@ -11,7 +11,7 @@ select n.id, n.parent_id, case n.type when 'Group' then 'group' else 'user' end,
        case when d.group_id is not null then 'deletion_scheduled' when s.archived then 'archived' else 'active' end,
        d.marked_for_deletion_on, d.user_id,
        case when d.group_id is not null and s.archived then 'archived' end,
-       n.created_at
+       n.created_at::timestamptz
   from legacy.namespaces n
   left join legacy.namespace_settings s on s.namespace_id = n.id
   left join legacy.group_deletion_schedules d on d.group_id = n.id
@@ -22,7 +22,7 @@ select p.project_namespace_id, p.namespace_id, 'project', p.path, p.name,
        case when p.pending_delete then 'deletion_in_progress'
             when p.marked_for_deletion_at is not null then 'deletion_scheduled'
             when p.archived then 'archived' else 'active' end,
-       p.marked_for_deletion_at, p.marked_for_deletion_by_user_id,
+       p.marked_for_deletion_at::timestamptz, p.marked_for_deletion_by_user_id,
        case when (p.pending_delete or p.marked_for_deletion_at is not null) and p.archived then 'archived' end,
-       p.created_at
+       p.created_at::timestamptz
   from legacy.projects p

@@ -32,7 +32,7 @@ func (q *Queries) OrganizationMoveBacklog(ctx context.Context, organizationID in
 }
 
 const organizationMoveGet = `-- name: OrganizationMoveGet :many
-SELECT organization_id, path, direction, peer, started_at, finished_at, mover_pid, mover_backend_start, summary FROM lifecycle.organization_moves WHERE organization_id = $1
+SELECT organization_id, path, direction, peer, started_at, finished_at, mover_pid, mover_role, summary FROM lifecycle.organization_moves WHERE organization_id = $1
 `
 
 // The record of an organization's move on either side (no row: it never moved to or from here).
@@ -53,7 +53,7 @@ func (q *Queries) OrganizationMoveGet(ctx context.Context, organizationID int64)
 			&i.StartedAt,
 			&i.FinishedAt,
 			&i.MoverPid,
-			&i.MoverBackendStart,
+			&i.MoverRole,
 			&i.Summary,
 		); err != nil {
 			return nil, err
@@ -67,7 +67,7 @@ func (q *Queries) OrganizationMoveGet(ctx context.Context, organizationID int64)
 }
 
 const organizationMoveGetByPath = `-- name: OrganizationMoveGetByPath :many
-SELECT organization_id, path, direction, peer, started_at, finished_at, mover_pid, mover_backend_start, summary FROM lifecycle.organization_moves WHERE path = $1 AND direction = 'out' AND finished_at IS NULL
+SELECT organization_id, path, direction, peer, started_at, finished_at, mover_pid, mover_role, summary FROM lifecycle.organization_moves WHERE path = $1 AND direction = 'out' AND finished_at IS NULL
 `
 
 // A move out of this cluster not finished, by the organization's path.
@@ -88,7 +88,7 @@ func (q *Queries) OrganizationMoveGetByPath(ctx context.Context, path string) ([
 			&i.StartedAt,
 			&i.FinishedAt,
 			&i.MoverPid,
-			&i.MoverBackendStart,
+			&i.MoverRole,
 			&i.Summary,
 		); err != nil {
 			return nil, err

@@ -208,7 +208,11 @@ func (r *run) adjournedDeletion(ctx context.Context, asOf time.Time, id int64, p
 	if r.goneInDryRun(log, action, id) {
 		return
 	}
-	if !r.claim(ctx, id) {
+	if claimed, err := r.claim(ctx, id); err != nil {
+		r.sum.count(action, OutcomeFailed)
+		log.Error("namespace", "outcome", OutcomeFailed, "err", err)
+		return
+	} else if !claimed {
 		r.sum.count(action, OutcomeClaimed)
 		log.Info("namespace", "outcome", OutcomeClaimed)
 		return
@@ -355,7 +359,11 @@ func (r *run) stuckOperations(ctx context.Context, asOf time.Time) {
 		if !r.budget(ctx) {
 			return
 		}
-		if !r.claim(ctx, id) {
+		if claimed, err := r.claim(ctx, id); err != nil {
+			r.sum.count("recover_"+kind, OutcomeFailed)
+			log.Error("namespace", "outcome", OutcomeFailed, "err", err)
+			continue
+		} else if !claimed {
 			r.sum.count("recover_"+kind, OutcomeClaimed)
 			log.Info("namespace", "outcome", OutcomeClaimed)
 			continue
@@ -405,13 +413,16 @@ func (r *run) recover(ctx context.Context, log *slog.Logger, asOf time.Time, id 
 	}
 }
 
-func (r *run) claim(ctx context.Context, id int64) bool {
+// claim claims a namespace for this run (lifecycle.sweep_claim): false when another session holds
+// it; an error when the claim could not be made, which is a failure of the run, not someone
+// else's claim (before 038 every claim failed under an owner that is no superuser, and the run
+// reported them all claimed elsewhere and exited 0).
+func (r *run) claim(ctx context.Context, id int64) (bool, error) {
 	ok, err := r.q.SweepClaim(ctx, id)
 	if err != nil {
-		r.log.Error("claim", "namespace_id", id, "err", sessionHint(dberr.FromDB(err)))
-		return false
+		return false, fmt.Errorf("claim: %w", sessionHint(dberr.FromDB(err)))
 	}
-	return ok
+	return ok, nil
 }
 
 func (r *run) release(ctx context.Context, id int64) {

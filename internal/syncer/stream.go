@@ -117,18 +117,20 @@ func (s *Syncer) streamOnce(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := pgconn.ParseConfig(s.cfg.DatabaseURL)
+	cfg, err := s.replicationConfig()
 	if err != nil {
-		return fmt.Errorf("DATABASE_URL: %w", err)
+		return err
 	}
-	cfg.RuntimeParams["replication"] = "database"
 	conn, err := pgconn.ConnectConfig(ctx, cfg)
+	if rr := replicationRefused(cfg.User, err); rr != nil {
+		return rr
+	}
 	if err != nil {
 		return fmt.Errorf("replication connection: %w", err)
 	}
 	defer conn.Close(context.Background())
 
-	if err := s.ensureSlot(ctx, conn, recorded); err != nil {
+	if err := s.ensureSlot(ctx, conn, cfg.User, recorded); err != nil {
 		return err
 	}
 	err = pglogrepl.StartReplication(ctx, conn, s.cfg.Slot, recorded, pglogrepl.StartReplicationOptions{
@@ -140,6 +142,9 @@ func (s *Syncer) streamOnce(ctx context.Context) error {
 	})
 	if pgErr := (*pgconn.PgError)(nil); errors.As(err, &pgErr) && pgErr.Code == "55006" {
 		return errStandby // taken between the look and the start
+	}
+	if rr := replicationRefused(cfg.User, err); rr != nil {
+		return rr
 	}
 	if err != nil {
 		return fmt.Errorf("start replication from %s: %w", recorded, err)
@@ -167,7 +172,7 @@ func (s *Syncer) recordedLSN(ctx context.Context) (pglogrepl.LSN, error) {
 }
 
 // ensureSlot creates the slot when it is missing (errStandby when another syncer just did).
-func (s *Syncer) ensureSlot(ctx context.Context, conn *pgconn.PgConn, recorded pglogrepl.LSN) error {
+func (s *Syncer) ensureSlot(ctx context.Context, conn *pgconn.PgConn, role string, recorded pglogrepl.LSN) error {
 	slot, err := db.New(s.pool).SyncerSlotGet(ctx, s.cfg.Slot)
 	if err == nil {
 		// Slot names are cluster-wide: one of this name may be another database's, or not ours.
@@ -184,6 +189,9 @@ func (s *Syncer) ensureSlot(ctx context.Context, conn *pgconn.PgConn, recorded p
 		pglogrepl.CreateReplicationSlotOptions{Mode: pglogrepl.LogicalReplication, SnapshotAction: "NOEXPORT_SNAPSHOT"})
 	if pgErr := (*pgconn.PgError)(nil); errors.As(err, &pgErr) && pgErr.Code == "42710" {
 		return errStandby // another syncer created it first
+	}
+	if rr := replicationRefused(role, err); rr != nil {
+		return rr
 	}
 	if err != nil {
 		return fmt.Errorf("create slot %s: %w", s.cfg.Slot, err)

@@ -82,8 +82,14 @@ func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger, reg prometheus.Regist
 
 // Run consumes the slot until ctx ends, reconnecting with backoff after failures, while the
 // webhook, asynchronous-operation, refresh, heartbeat and lag loops run beside it. Returns when
-// every loop has stopped.
+// every loop has stopped: nil when ctx ended, a *ReplicationRightError when the server refuses the
+// role a replication connection (at the start, or at a reconnect), which no retry can mend.
 func (s *Syncer) Run(ctx context.Context) error {
+	if err := s.checkReplicationRight(ctx); err != nil {
+		return err
+	}
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	var wg sync.WaitGroup
 	for _, loop := range []func(context.Context){s.deliverLoop, s.async.run, s.refresher.run, s.heartbeatLoop, s.lagLoop} {
 		wg.Add(1)
@@ -98,6 +104,11 @@ func (s *Syncer) Run(ctx context.Context) error {
 		err := s.streamOnce(ctx)
 		if err == nil || ctx.Err() != nil {
 			break
+		}
+		if rr := (*ReplicationRightError)(nil); errors.As(err, &rr) {
+			stop()
+			wg.Wait()
+			return rr
 		}
 		if errors.Is(err, errStandby) {
 			// Not a failure: wait quietly, and look again soon, so a takeover is quick.

@@ -18,8 +18,8 @@
 --   NS006 a path (as it is, valid) that a live sibling holds
 -- A legacy path the path rules refuse (mixed case, characters outside the slug, a reserved name)
 -- is normalised (path_normalised), with the namespace's id appended when the result is reserved or
--- taken, and a redirect (kind import) keeps the legacy path resolving. So every imported row obeys
--- the rules new writes obey.
+-- taken, and redirects (kind import) keep the legacy path resolving, lowercase and, when folding
+-- case would lead elsewhere, exact. So every imported row obeys the rules new writes obey.
 --
 -- Ids: 0 and below are refused because 0 is the "no parent" key of the sibling paths
 -- (coalesce(parent_id, 0) in namespaces_live_path_key and the statements that probe it; the
@@ -349,6 +349,14 @@ begin
      and not exists (select from lifecycle.namespaces n
                       where coalesce(n.parent_id, 0) = coalesce(b.parent_id, 0) and n.path = pg_catalog.lower(b.path)
                         and n.state <> 2 and n.state <> 4);
+  -- And from the exact legacy path, case kept, when it has capitals and folding them would not
+  -- lead here (a user ACME beside a group acme; projects Docs and docs): namespace_resolve looks
+  -- a path up as given first (legacy_path_redirect, for the tree bridges, does the same).
+  insert into lifecycle.namespace_redirects (old_full_path, namespace_id, kind, actor_id, new_full_path)
+  select coalesce(lifecycle.namespace_full_path(b.parent_id) || '/', '') || b.path, b.id, 'import', null,
+         coalesce(lifecycle.namespace_full_path(b.parent_id) || '/', '') || b.final_path
+    from pg_temp.lifecycle_import_verdicts b
+   where b.code is null and b.legacy_path and b.path <> pg_catalog.lower(b.path) and pg_catalog.lower(b.path) <> b.final_path;
   noted := lifecycle.transaction_flag_lower('importing')::text || pg_catalog.set_config('lifecycle.importing', '', true);
   if replica then
     noted := pg_catalog.set_config('session_replication_role', 'origin', true);

@@ -26,7 +26,7 @@ begin
   select * into m from lifecycle.organization_moves o
    where o.organization_id = org and o.direction = 'out' and o.finished_at is null
      and o.mover_pid = pg_catalog.pg_backend_pid()
-     and o.mover_backend_start = (select a.backend_start from pg_catalog.pg_stat_activity a where a.pid = pg_catalog.pg_backend_pid());
+     and o.mover_role = (select a.usesysid from pg_catalog.pg_stat_activity a where a.pid = pg_catalog.pg_backend_pid());
   if not found then
     raise exception using errcode = 'NS010', message = 'this session is not moving the organization',
       detail = pg_catalog.format('organization_id=%s', org),

@@ -289,7 +289,7 @@ begin
   values (org, root.path, 'in', organization_move_in.peer, pg_catalog.now(), pg_catalog.now(), '{}')
   on conflict (organization_id) do update
      set path = excluded.path, direction = excluded.direction, peer = excluded.peer, started_at = excluded.started_at,
-         finished_at = excluded.finished_at, mover_pid = null, mover_backend_start = null, summary = excluded.summary;
+         finished_at = excluded.finished_at, mover_pid = null, mover_role = null, summary = excluded.summary;
 
   insert into lifecycle.namespaces
   select n.* from pg_temp.lifecycle_move_namespaces n order by pg_catalog.cardinality(n.traversal_ids), n.id;

@@ -62,7 +62,7 @@ begin
            || pg_catalog.set_config('lifecycle.importing', '', true);
 
   update lifecycle.organization_moves o
-     set finished_at = pg_catalog.now(), mover_pid = null, mover_backend_start = null, summary = o.summary || removed_rows
+     set finished_at = pg_catalog.now(), mover_pid = null, mover_role = null, summary = o.summary || removed_rows
    where o.organization_id = org;
   perform lifecycle.fact_emit('organization_moved_out', org, array[org], m.path, null,
                               pg_catalog.jsonb_build_object('to', m.peer, 'rows', removed_rows));

@@ -27,7 +27,7 @@ declare
   m lifecycle.organization_moves;
   gone lifecycle.organization_moves;
   busy record;
-  me timestamptz := (select a.backend_start from pg_catalog.pg_stat_activity a where a.pid = pg_catalog.pg_backend_pid());
+  me oid := (select a.usesysid from pg_catalog.pg_stat_activity a where a.pid = pg_catalog.pg_backend_pid());
 begin
   if organization_move_out_start.peer is null or pg_catalog.btrim(organization_move_out_start.peer) = '' then
     raise exception using errcode = 'NS010', message = 'peer is required',
@@ -97,12 +97,12 @@ begin
 
   -- An organization moved in earlier keeps where it came from, for a cancel.
   insert into lifecycle.organization_moves as o (organization_id, path, direction, peer, started_at, finished_at,
-                                                 mover_pid, mover_backend_start, summary)
+                                                 mover_pid, mover_role, summary)
   values (org.id, org.path, 'out', organization_move_out_start.peer, pg_catalog.now(), null, pg_catalog.pg_backend_pid(), me,
           coalesce((select pg_catalog.jsonb_build_object('previous', pg_catalog.to_jsonb(m)) where m.organization_id is not null), '{}'))
   on conflict (organization_id) do update
      set path = excluded.path, direction = excluded.direction, peer = excluded.peer, started_at = excluded.started_at,
-         finished_at = null, mover_pid = excluded.mover_pid, mover_backend_start = excluded.mover_backend_start,
+         finished_at = null, mover_pid = excluded.mover_pid, mover_role = excluded.mover_role,
          summary = excluded.summary;
   return query
     select org.id, false, (select pg_catalog.count(*) from lifecycle.namespaces n

@@ -44,5 +44,5 @@ end
 $$;
 
 -- Its triggers (namespace_members_moving, webhooks_moving, namespaces_2_moving: before an update
--- of name, the one column of a namespace the application writes itself) are made by migration 037,
+-- of name, the one column of a namespace the application writes itself) are made by migration 039,
 -- after it locks their tables.

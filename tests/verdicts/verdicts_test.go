@@ -1871,7 +1871,8 @@ func (cm *comparison) details(c *candidate, ins, imp map[string]any, legacy *tim
 
 // redirects: none for the INSERT (nothing was renamed); for the import, one (kind import) from the
 // legacy path, lowercased, to the normalised one, when they differ by more than case and no live
-// sibling holds the lowercased path; and the normalised path is path_normalised's, with the id
+// sibling holds the lowercased path, and one from the exact legacy path when it has capitals and
+// differs from the normalised one by more than case; and the normalised path is path_normalised's, with the id
 // appended when that was reserved or taken.
 func (cm *comparison) redirects(c *candidate, ins *insVerdict, a, b *written) {
 	if len(a.redirects) > 0 {
@@ -1886,12 +1887,17 @@ func (cm *comparison) redirects(c *candidate, ins *insVerdict, a, b *written) {
 			cm.fail(c, "path", final, fmt.Sprintf("%s (want %s, or it with %s)", final, norm, suffix))
 		}
 		lower := strings.ToLower(*c.Path)
+		prefix := ""
+		if cm.parentFullPath[c.ID] != "" {
+			prefix = cm.parentFullPath[c.ID] + "/"
+		}
 		if lower != final && !cm.heldLower[c.ID] {
-			prefix := ""
-			if cm.parentFullPath[c.ID] != "" {
-				prefix = cm.parentFullPath[c.ID] + "/"
-			}
 			want = append(want, "import "+prefix+lower+" -> "+prefix+final+" by null")
+		}
+		// And one from the exact legacy path, case kept, when it has capitals (issue 26: a user
+		// ACME beside a group acme resolves to the user).
+		if *c.Path != lower && lower != final {
+			want = append(want, "import "+prefix+*c.Path+" -> "+prefix+final+" by null")
 		}
 	}
 	if strings.Join(want, "; ") != strings.Join(b.redirects, "; ") {

@@ -1,4 +1,4 @@
--- 037: organizations move between clusters (issue 25, point 4; docs/scaling.md, Cells): several
+-- 039: organizations move between clusters (issue 25, point 4; docs/scaling.md, Cells): several
 -- independent clusters each run the product for their own organizations, and an organization
 -- moves from one to another by the product's own export and import (cmd/orgmove), ids kept:
 --   * lifecycle.id_range and id_range_set: each cluster hands out the ids of every identity of the
@@ -32,9 +32,10 @@ create table lifecycle.organization_moves (
   peer text not null,
   started_at timestamptz not null,
   finished_at timestamptz,
-  -- The session moving it out (pid and start time, as lifecycle.sweep_claims): organization_move_claim.
+  -- The session moving it out, by pid and role (what pg_stat_activity shows every role, as
+  -- lifecycle.sweep_claims since 038): organization_move_claim.
   mover_pid int,
-  mover_backend_start timestamptz,
+  mover_role oid,
   -- Rows moved or removed, by kind; while moving out, the record of an earlier move in (previous).
   summary jsonb not null default '{}'
 );
