@@ -5,7 +5,8 @@
 //
 // installs the bridges that keep the lifecycle in step with GitLab's tables in that schema (kept
 // when installed already as configured), stages the namespaces the lifecycle does not have and
-// imports them in committed batches (an interrupted run resumes), backfills, runs
+// imports them in committed batches (an interrupted run resumes), imports GitLab's memberships
+// quietly, backfills, runs
 // lifecycle.legacy_bridge_check() and lifecycle.check_invariants() and prints a summary. Exit
 // status: 0 adopted, both checks empty; 1 a step failed; 2 bad flags or no connection; 3 adopted
 // but rows were rejected or a check found divergences (listed). docs/adoption.md, "One command".
@@ -141,6 +142,7 @@ func summary(w io.Writer, o options, a *adopt.Adoption, took time.Duration) {
 	fmt.Fprintf(w, "bridges:      %d state bridges, %d tree bridges, %s\n", a.StateBridges, a.TreeBridges, bridges)
 	fmt.Fprintf(w, "staged:       %d namespaces the lifecycle did not have\n", a.Staged)
 	fmt.Fprintf(w, "imported:     %d (rejected %d)\n", a.Imported, a.Rejections)
+	fmt.Fprintf(w, "memberships:  %d written (skipped %d: no such namespace, or a level the lifecycle has not)\n", a.Members, a.MembersSkipped)
 	fmt.Fprintf(w, "backfilled:   %d (refused %d)\n", a.Backfilled, a.BackfillRefused)
 	fmt.Fprintf(w, "namespaces:   %d in the lifecycle\n", a.Namespaces)
 	fmt.Fprintf(w, "still staged, rejected: %d\n", len(a.Rejected))

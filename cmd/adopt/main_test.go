@@ -46,6 +46,16 @@ select n.id + 10000, n.name, n.path, n.parent_id, n.id, 0, n.id % 10 in (1, 3) a
 insert into gitlab.namespace_settings (namespace_id, archived, created_at, updated_at)
 select id, id = 56, now(), now() from gitlab.namespaces where type in ('Group', 'User') and id <> 57;
 insert into gitlab.group_deletion_schedules (group_id, user_id, marked_for_deletion_on) values (55, 7, current_date - 3);
+insert into gitlab.members (id, access_level, source_id, source_type, user_id, notification_level, type, created_at,
+                            invite_token, requested_at, member_namespace_id) values
+  (1, 50, 1, 'Namespace', 42, 3, 'GroupMember', '2020-01-01', null, null, 1),          -- owner of g1
+  (2, 30, 11010, 'Project', 50, 3, 'ProjectMember', '2021-01-01', null, null, 1010),   -- developer of p1010
+  (3, 20, 1, 'Namespace', 50, 3, 'GroupMember', '2021-01-01', null, null, 1),          -- reporter of g1
+  (4, 30, 2, 'Namespace', 51, 3, 'GroupMember', null, null, now(), 2),                 -- an access request
+  (5, 30, 3, 'Namespace', null, 3, 'GroupMember', null, 'token5', null, 3),            -- an invitation by email
+  (6, 30, 3, 'Namespace', 52, 3, 'GroupMember', null, 'token6', null, 3),              -- an invitation not accepted yet
+  (7, 5, 4, 'Namespace', 53, 3, 'GroupMember', null, null, null, 4),                   -- minimal access: no such level
+  (8, 30, 99999, 'Namespace', 54, 3, 'GroupMember', null, null, null, 99999);          -- a namespace GitLab no longer has
 `
 
 // What the population holds, each a count the adoption must reproduce.
@@ -120,6 +130,13 @@ func TestAdoptGitLabPreset(t *testing.T) {
 			count(`select count(*) from gitlab.projects where pending_delete`)},
 		{"state bridges", `select count(*) from lifecycle.legacy_bridges`, 5},
 		{"tree bridges", `select count(*) from lifecycle.legacy_tree_bridges`, 2},
+		// GitLab's memberships, quietly: the group's and the project's (on its namespace); no
+		// access request, invitation, level the lifecycle has not, or unknown namespace.
+		{"memberships", `select count(*) from lifecycle.namespace_members`, 3},
+		{"memberships as GitLab's", `select count(*) from lifecycle.namespace_members where (namespace_id, user_id, access_level) in
+			((1, 42, 50), (1010, 50, 30), (1, 50, 20))`, 3},
+		{"member facts", `select count(*) from lifecycle.facts where action like 'member_%'`, 0},
+		{"facts trigger enabled", `select count(*) from pg_trigger where tgname = 'namespace_members_facts' and tgenabled = 'O'`, 1},
 		{"divergences", `select count(*) from lifecycle.legacy_bridge_check()`, 0},
 		{"invariants broken", `select count(*) from lifecycle.check_invariants()`, 0},
 	} {
@@ -133,6 +150,9 @@ func TestAdoptGitLabPreset(t *testing.T) {
 		if err := owner.QueryRow(ctx, `select namespace_id from lifecycle.namespace_resolve($1)`, path).Scan(&id); err != nil || id != want {
 			t.Errorf("namespace_resolve(%q) = %d (%v), want %d", path, id, err, want)
 		}
+	}
+	if !strings.Contains(out, "memberships:  3 written (skipped 2:") {
+		t.Errorf("the summary does not say 3 memberships written, 2 skipped")
 	}
 	if !strings.Contains(out, "imported:     "+strconv.Itoa(wantGroups+wantUsers+wantProjects)+" (rejected 0)") {
 		t.Errorf("the summary does not say %d imported", wantGroups+wantUsers+wantProjects)
@@ -168,11 +188,6 @@ func TestAdoptGitLabPreset(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer gitlab.Close(ctx)
-	// User 42, the bridges' actor, owns g1 (the application's own memberships: cmd/adopt does not
-	// import them yet).
-	if _, err := owner.Exec(ctx, `insert into lifecycle.namespace_members (namespace_id, user_id, access_level) values (1, 42, 50)`); err != nil {
-		t.Fatal(err)
-	}
 	// Projects::UpdateService archiving project p1000 (namespace 1000 + 10 = 1010, active), and
 	// Groups::CreateService making a subgroup of g1.
 	if _, err := gitlab.Exec(ctx, `update projects set archived = true where id = 11010`); err != nil {
@@ -197,6 +212,16 @@ func TestAdoptGitLabPreset(t *testing.T) {
 	}
 	if !strings.Contains(out, "kept") || !strings.Contains(out, "staged:       0 ") || !strings.Contains(out, "imported:     0 ") {
 		t.Errorf("second run: want the bridges kept and nothing staged or imported")
+	}
+	if !strings.Contains(out, "memberships:  0 written") {
+		t.Errorf("second run: memberships written again")
+	}
+	// The facts trigger is on again for everyone else: a membership added now is audited.
+	if _, err := gitlab.Exec(ctx, `insert into lifecycle.namespace_members (namespace_id, user_id, access_level) values (2, 60, 30)`); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(`select count(*) from lifecycle.facts where action = 'member_added'`); n != 1 {
+		t.Errorf("a membership added after the adoption: %d member_added facts, want 1", n)
 	}
 	if got := count(`select sum(id) from (select id from lifecycle.legacy_bridges union all select id from lifecycle.legacy_tree_bridges) b`); got != ids {
 		t.Errorf("second run: the bridges were replaced (ids sum %d, was %d)", got, ids)

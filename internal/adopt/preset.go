@@ -43,6 +43,8 @@ type Adoption struct {
 	TreeBridges          int64
 	Staged               int64 // rows staged by this run (namespaces the lifecycle did not have)
 	Imported, Rejections int64 // of this run's import
+	Members              int64 // memberships imported or changed by this run
+	MembersSkipped       int64 // GitLab member rows on a namespace the lifecycle lacks, or at a level it has not (5, minimal access)
 	Backfilled           int64
 	BackfillRefused      int64
 	Namespaces           int64 // the lifecycle's namespaces afterwards
@@ -84,7 +86,7 @@ const bridgesNow = `select coalesce((select jsonb_agg(to_jsonb(b) - 'id' - 'crea
 // are there already as configured, otherwise every bridge of those tables dropped and added again,
 // in one transaction), stages the namespaces the lifecycle does not have with the mapping of
 // stage.sql, imports them in committed batches (lifecycle.namespace_import_run: a run that stops
-// resumes with what is still staged), backfills, and runs legacy_bridge_check() and
+// resumes with what is still staged), imports GitLab's memberships quietly, backfills, and runs legacy_bridge_check() and
 // check_invariants(). Running it again changes nothing.
 func AdoptGitLab(ctx context.Context, conn *pgx.Conn, g GitLab) (*Adoption, error) {
 	if g.Log == nil {
@@ -112,6 +114,9 @@ func AdoptGitLab(ctx context.Context, conn *pgx.Conn, g GitLab) (*Adoption, erro
 		return a, err
 	}
 	if err := a.stageAndImport(ctx, conn, g); err != nil {
+		return a, err
+	}
+	if err := a.members(ctx, conn, g); err != nil {
 		return a, err
 	}
 	if err := conn.QueryRow(ctx, `select backfilled, refused from lifecycle.legacy_bridge_backfill()`).
@@ -238,4 +243,62 @@ func (a *Adoption) checks(ctx context.Context, conn *pgx.Conn, g GitLab) error {
 	}
 	g.Log.Info("checked", "divergences", len(a.Divergences), "namespaces", a.Namespaces)
 	return nil
+}
+
+// gitlabMembers is GitLab's memberships as the lifecycle's (namespace, user, level): a
+// Namespace member on its namespace, a Project member on the project's namespace
+// (projects.project_namespace_id); access requests (requested_at) and pending invitations
+// (invite_token, or no user yet) are not memberships, as in GitLab. Where GitLab has two rows for
+// one namespace and user, the higher level. $1 and $2 are members and projects (quoted names).
+const gitlabMembers = `
+select distinct on (ns, m.user_id) ns as namespace_id, m.user_id, m.access_level, coalesce(m.created_at::timestamptz, now()) as created_at
+  from %[1]s m
+  left join %[2]s p on m.source_type = 'Project' and p.id = m.source_id
+  cross join lateral (select case m.source_type when 'Namespace' then m.source_id when 'Project' then p.project_namespace_id end as ns) s
+ where m.requested_at is null and m.invite_token is null and m.user_id is not null and s.ns is not null
+ order by ns, m.user_id, m.access_level desc`
+
+// members imports GitLab's memberships quietly: one transaction, set-based, each row checked as
+// lifecycle.namespace_members_validate checks it (a known namespace, a GitLab level the lifecycle
+// has) in the statement, with the facts trigger disabled for that transaction only. The trigger's
+// state is catalog data, so no other session ever sees it disabled: theirs fire as before (they
+// wait for the lock ALTER TABLE takes, SHARE ROW EXCLUSIVE, for the length of the statement).
+// Nothing is audited or notified per membership, as nothing is per imported namespace. A level
+// changed since the last run is brought in step; a membership GitLab removed is not removed.
+func (a *Adoption) members(ctx context.Context, conn *pgx.Conn, g GitLab) error {
+	var exists bool
+	membersTable := pgx.Identifier{g.Schema, "members"}.Sanitize()
+	if err := conn.QueryRow(ctx, `select to_regclass($1) is not null`, membersTable).Scan(&exists); err != nil {
+		return err
+	}
+	if !exists {
+		g.Log.Info("no members table: memberships not imported", "schema", g.Schema)
+		return nil
+	}
+	source := fmt.Sprintf(gitlabMembers, membersTable, pgx.Identifier{g.Schema, "projects"}.Sanitize())
+	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `alter table lifecycle.namespace_members disable trigger namespace_members_facts`); err != nil {
+			return fmt.Errorf("members: %w", err)
+		}
+		tag, err := tx.Exec(ctx, `insert into lifecycle.namespace_members (namespace_id, user_id, access_level, created_at, updated_at)
+			select g.namespace_id, g.user_id, g.access_level, g.created_at, now() from (`+source+`) g
+			  join lifecycle.namespaces n on n.id = g.namespace_id
+			 where g.access_level in (10, 20, 30, 40, 50)
+			on conflict (namespace_id, user_id) do update set access_level = excluded.access_level, updated_at = now()
+			 where namespace_members.access_level <> excluded.access_level`)
+		if err != nil {
+			return fmt.Errorf("members: %w", err)
+		}
+		a.Members = tag.RowsAffected()
+		if err := tx.QueryRow(ctx, `select count(*) from (`+source+`) g
+			where not exists (select from lifecycle.namespaces n where n.id = g.namespace_id) or g.access_level not in (10, 20, 30, 40, 50)`).
+			Scan(&a.MembersSkipped); err != nil {
+			return fmt.Errorf("members: %w", err)
+		}
+		if _, err := tx.Exec(ctx, `alter table lifecycle.namespace_members enable trigger namespace_members_facts`); err != nil {
+			return fmt.Errorf("members: %w", err)
+		}
+		g.Log.Info("memberships imported", "written", a.Members, "skipped", a.MembersSkipped)
+		return nil
+	})
 }
