@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
 	"net/url"
 	"os"
 	"strconv"
@@ -11,6 +14,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/nslifecycle/nslifecycle"
 	"github.com/nslifecycle/nslifecycle/internal/adopt"
 	"github.com/nslifecycle/nslifecycle/internal/dbtest"
 )
@@ -265,5 +269,92 @@ func TestAdoptRefusesWhatItCannotDo(t *testing.T) {
 		if code, _ := adoptRun(t, dbURL, c.args...); code != c.want {
 			t.Errorf("adopt %v: exit %d, want %d", c.args, code, c.want)
 		}
+	}
+}
+
+// The schema's owner need not be a superuser (docs/operations.md: CREATEDB, CREATEROLE, the
+// database's owner): as such an owner, who ran the migrations, the command adopts the same
+// population, exit 0, and a second run is a no-op.
+func TestAdoptAsAnOwnerWhoIsNoSuperuser(t *testing.T) {
+	ctx := context.Background()
+	server, err := pgx.Connect(ctx, dbtest.ServerURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer server.Close(ctx)
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	name := fmt.Sprintf("%s%d_owner_%s", dbtest.DatabasePrefix, os.Getpid(), hex.EncodeToString(b))
+	role := pgx.Identifier{name}.Sanitize()
+	if _, err := server.Exec(ctx, "create role "+role+" login createdb createrole"); err != nil {
+		t.Fatal(err)
+	}
+	// Registered before the database: dropped after it.
+	t.Cleanup(func() {
+		c, err := pgx.Connect(context.Background(), dbtest.ServerURL(t))
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer c.Close(context.Background())
+		_, _ = c.Exec(context.Background(), "select pg_terminate_backend(pid) from pg_stat_activity where usename = $1", name)
+		if _, err := c.Exec(context.Background(), "drop role if exists "+role); err != nil {
+			t.Errorf("drop role %s: %v", name, err)
+		}
+	})
+	dbURL := dbtest.EmptyDatabase(t)
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := server.Exec(ctx, "alter database "+pgx.Identifier{strings.TrimPrefix(u.Path, "/")}.Sanitize()+" owner to "+role); err != nil {
+		t.Fatal(err)
+	}
+	u.User = url.User(name)
+	ownerURL := u.String()
+	owner, err := pgx.Connect(ctx, ownerURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer owner.Close(ctx)
+	if err := nslifecycle.Migrate(ctx, owner); err != nil {
+		t.Fatal(err)
+	}
+	if err := adopt.LoadGitLabStructure(ctx, owner, "gitlab"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := owner.Exec(ctx, population); err != nil {
+		t.Fatal(err)
+	}
+	// The backfill acts as the system: refused until the owner is in lifecycle_worker, before
+	// anything is written.
+	code, out := adoptRun(t, ownerURL, "-preset", "gitlab", "-schema", "gitlab", "-actor-id", "42")
+	if code != exitFailed || !strings.Contains(out, "GRANT lifecycle_worker TO") {
+		t.Fatalf("an owner outside lifecycle_worker: exit %d, want %d and the grant to make", code, exitFailed)
+	}
+	var bridges int64
+	if err := owner.QueryRow(ctx, `select count(*) from lifecycle.legacy_bridges`).Scan(&bridges); err != nil || bridges != 0 {
+		t.Fatalf("the refused run left %d bridges (%v)", bridges, err)
+	}
+	if _, err := server.Exec(ctx, "grant lifecycle_worker to "+role); err != nil {
+		t.Fatal(err)
+	}
+	code, out = adoptRun(t, ownerURL, "-preset", "gitlab", "-schema", "gitlab", "-actor-id", "42", "-batch-size", "200")
+	if code != exitOK {
+		t.Fatalf("exit %d, want 0", code)
+	}
+	var namespaces, members, diverged int64
+	if err := owner.QueryRow(ctx, `select (select count(*) from lifecycle.namespaces), (select count(*) from lifecycle.namespace_members),
+		(select count(*) from lifecycle.legacy_bridge_check()) + (select count(*) from lifecycle.check_invariants())`).
+		Scan(&namespaces, &members, &diverged); err != nil {
+		t.Fatal(err)
+	}
+	if namespaces != wantGroups+wantUsers+wantProjects || members != 3 || diverged != 0 {
+		t.Errorf("%d namespaces, %d memberships, %d divergences; want %d, 3, 0", namespaces, members, diverged,
+			wantGroups+wantUsers+wantProjects)
+	}
+	if code, out = adoptRun(t, ownerURL, "-preset", "gitlab", "-schema", "gitlab", "-actor-id", "42"); code != exitOK ||
+		!strings.Contains(out, "kept") || !strings.Contains(out, "imported:     0 ") {
+		t.Errorf("second run: exit %d, want 0 with the bridges kept and nothing imported", code)
 	}
 }

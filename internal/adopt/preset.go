@@ -109,6 +109,18 @@ func AdoptGitLab(ctx context.Context, conn *pgx.Conn, g GitLab) (*Adoption, erro
 			return nil, fmt.Errorf("no table %s: is %q the schema of GitLab's tables?", t, g.Schema)
 		}
 	}
+	// The backfill acts as the system, which only lifecycle_worker's members and superusers may
+	// (docs/design.md §10.2): refused before anything is written, with the grant that fixes it.
+	var worker bool
+	var who string
+	if err := conn.QueryRow(ctx, `select current_user, pg_has_role(current_user, 'lifecycle_worker', 'member')
+		or (select rolsuper from pg_roles where rolname = current_user)`).Scan(&who, &worker); err != nil {
+		return nil, err
+	}
+	if !worker {
+		return nil, fmt.Errorf("%s is neither a superuser nor a member of lifecycle_worker, and the backfill acts as the system: "+
+			"GRANT lifecycle_worker TO %s", who, pgx.Identifier{who}.Sanitize())
+	}
 	a := &Adoption{}
 	if err := a.bridges(ctx, conn, g, tables); err != nil {
 		return a, err
