@@ -95,10 +95,13 @@ func TestAdoptGitLabPreset(t *testing.T) {
 	if _, err := owner.Exec(ctx, population); err != nil {
 		t.Fatal(err)
 	}
-	// A run that stopped after staging left the top-level groups staged: they are imported, not
-	// staged twice.
-	if _, err := owner.Exec(ctx, `insert into lifecycle.namespace_imports (id, parent_id, type, path, name, visibility, created_at)
-		select id, null, 'group', path, name, 'private', created_at from gitlab.namespaces where id <= 10`); err != nil {
+	// A run that stopped after staging left the top-level groups staged, g2 as it was then (its
+	// path since changed, and rejected): they are staged again as they are now, not twice.
+	if _, err := owner.Exec(ctx, `insert into lifecycle.namespace_imports (id, parent_id, type, path, name, visibility, created_at,
+		reject_code, reject_reason)
+		select id, null, 'group', case id when 2 then 'stale' else path end, name, 'private', created_at,
+		       case id when 2 then 'NS006' end, case id when 2 then 'taken' end
+		  from gitlab.namespaces where id <= 10`); err != nil {
 		t.Fatal(err)
 	}
 	count := func(sql string) int64 {
@@ -126,6 +129,7 @@ func TestAdoptGitLabPreset(t *testing.T) {
 		{"users", `select count(*) from lifecycle.namespaces where type = 'user'`, wantUsers},
 		{"projects", `select count(*) from lifecycle.namespaces where type = 'project'`, wantProjects},
 		{"still staged", `select count(*) from lifecycle.namespace_imports`, 0},
+		{"g2 as it is now", `select count(*) from lifecycle.namespaces where id = 2 and path = 'g2'`, 1},
 		{"archived", `select count(*) from lifecycle.namespaces where state = 1`,
 			count(`select count(*) from gitlab.projects where archived and marked_for_deletion_at is null`) + 1},
 		{"scheduled", `select count(*) from lifecycle.namespaces where state = 2`,

@@ -190,11 +190,15 @@ func (a *Adoption) bridges(ctx context.Context, conn *pgx.Conn, g GitLab, tables
 func jsonEqual(a, b []byte) bool { return string(a) == string(b) }
 
 func (a *Adoption) stageAndImport(ctx context.Context, conn *pgx.Conn, g GitLab) error {
-	// Only what the lifecycle does not have, and is not staged already (a run that stopped left
-	// it staged: the import resumes with it). One statement: one snapshot.
+	// Only what the lifecycle does not have. A row still staged (a run that stopped, or one the
+	// import rejected) is staged again from the legacy data as it is now, its verdict cleared:
+	// the import judges it afresh. One statement: one snapshot.
 	tag, err := conn.Exec(ctx, stageInsert+`select * from (`+gitlabMapping(g.Schema)+`
 ) m where not exists (select from lifecycle.namespaces n where n.id = m.id)
-on conflict (id) do nothing`)
+on conflict (id) do update set parent_id = excluded.parent_id, type = excluded.type, path = excluded.path, name = excluded.name,
+  visibility = excluded.visibility, state = excluded.state, state_changed_at = excluded.state_changed_at,
+  state_changed_by = excluded.state_changed_by, preserved_state = excluded.preserved_state, created_at = excluded.created_at,
+  reject_code = null, reject_reason = null`)
 	if err != nil {
 		return fmt.Errorf("stage: %w", err)
 	}
