@@ -356,7 +356,7 @@ func (r *run) bridges(ctx context.Context) error {
 
 func (r *run) stage(ctx context.Context) error {
 	start := time.Now()
-	tag, err := r.work.Exec(ctx, stageSQL)
+	tag, err := r.work.Exec(ctx, stageInsert+gitlabMapping("legacy"))
 	if err != nil {
 		return err
 	}

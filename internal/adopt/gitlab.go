@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -38,4 +39,15 @@ func LoadGitLabStructure(ctx context.Context, conn Execer, schema string) error 
 		return fmt.Errorf("GitLab's tables in %s: %w", schema, err)
 	}
 	return nil
+}
+
+// stageInsert is the staging table's columns, in the order of the mapping (stage.sql).
+const stageInsert = `insert into lifecycle.namespace_imports (id, parent_id, type, path, name, visibility, state, state_changed_at,
+                                         state_changed_by, preserved_state, created_at)
+`
+
+// gitlabMapping is stage.sql, the one mapping from GitLab's tables to the staging rows, reading
+// the tables in schema (a quoted identifier).
+func gitlabMapping(schema string) string {
+	return strings.ReplaceAll(stageSQL, "legacy.", pgx.Identifier{schema}.Sanitize()+".")
 }

@@ -1,11 +1,12 @@
--- Stage the legacy namespaces (GitLab's tables) for the import (docs/adoption.md), in one statement (one snapshot):
+-- The legacy namespaces (GitLab's tables) as the import's staging rows (docs/adoption.md), the
+-- columns of lifecycle.namespace_imports in order: the demo inserts them in one statement (one
+-- snapshot), cmd/adopt those the lifecycle does not have yet (GitLabStage). Schema legacy is
+-- replaced by the schema GitLab's tables are in:
 -- groups and user namespaces from legacy.namespaces, projects from legacy.projects under their
 -- project_namespace_id (the namespace id GitLab gives every project; projects.id is another id
 -- space). A state from the legacy columns, with the date and the actor GitLab keeps for a deletion;
 -- archived kept beside a deletion as the state a restore returns to. GitLab keeps no date or actor
 -- for archiving: those history rows get the namespace's created_at (the import's default).
-insert into lifecycle.namespace_imports (id, parent_id, type, path, name, visibility, state, state_changed_at,
-                                         state_changed_by, preserved_state, created_at)
 select n.id, n.parent_id, case n.type when 'Group' then 'group' else 'user' end, n.path, n.name,
        case n.visibility_level when 20 then 'public' when 10 then 'internal' else 'private' end,
        case when d.group_id is not null then 'deletion_scheduled' when s.archived then 'archived' else 'active' end,
