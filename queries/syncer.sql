@@ -97,3 +97,11 @@ WHERE n.state IN (SELECT t.code FROM lifecycle.states t WHERE t.operation IS NOT
   AND (s.operation <> 'hard_delete' OR last.actor_id IS NOT NULL)
   AND last.created_at <= clock_timestamp() - make_interval(secs => @min_age_seconds::float8)
 ORDER BY n.id;
+
+-- name: AuditActionsOfTransitions :many
+-- The audit actions the rules name (one per allowed state change): the syncer exports each at 0
+-- on lifecycle_syncer_audit_events_total from its start. The other facts' actions are the
+-- triggers' own and appear at their first fact.
+SELECT DISTINCT t.audit_action::text AS action
+FROM lifecycle.state_transitions t
+ORDER BY 1;

@@ -126,6 +126,10 @@ func run(args []string, stderr io.Writer) int {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	s := syncer.New(pool, cfg, log, reg)
+	// Before /metrics is served: the first scrape has every counter family.
+	if err := s.ExportKnownActions(ctx); err != nil {
+		log.Warn("the audit counter's actions appear at their first fact", "err", err)
+	}
 
 	if o.listen != "" {
 		ln, err := net.Listen("tcp", o.listen)

@@ -12,6 +12,35 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
+const auditActionsOfTransitions = `-- name: AuditActionsOfTransitions :many
+SELECT DISTINCT t.audit_action::text AS action
+FROM lifecycle.state_transitions t
+ORDER BY 1
+`
+
+// The audit actions the rules name (one per allowed state change): the syncer exports each at 0
+// on lifecycle_syncer_audit_events_total from its start. The other facts' actions are the
+// triggers' own and appear at their first fact.
+func (q *Queries) AuditActionsOfTransitions(ctx context.Context) ([]string, error) {
+	rows, err := q.db.Query(ctx, auditActionsOfTransitions)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []string{}
+	for rows.Next() {
+		var action string
+		if err := rows.Scan(&action); err != nil {
+			return nil, err
+		}
+		items = append(items, action)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const effectiveStatesApply = `-- name: EffectiveStatesApply :one
 SELECT coalesce(a.facts, 0)::int AS facts, coalesce(a.written, 0)::bigint AS written FROM lifecycle.effective_states_apply() a
 `

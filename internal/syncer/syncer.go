@@ -3,6 +3,7 @@ package syncer
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math"
 	"math/rand/v2"
@@ -78,6 +79,19 @@ func New(pool *pgxpool.Pool, cfg Config, log *slog.Logger, reg prometheus.Regist
 		Help: "Age of the oldest recorded change lifecycle.effective_states does not show yet, from its commit (0 when current)."},
 		func() float64 { return math.Float64frombits(s.applyLag.Load()) }))
 	return s
+}
+
+// ExportKnownActions exports lifecycle_syncer_audit_events_total at 0 for every action the rules
+// name (lifecycle.state_transitions.audit_action), so the family is on /metrics from the start and
+// increase() sees each state change's first fact. Called before /metrics is served; an action
+// added to the rules later appears at its first fact.
+func (s *Syncer) ExportKnownActions(ctx context.Context) error {
+	actions, err := db.New(s.pool).AuditActionsOfTransitions(ctx)
+	if err != nil {
+		return fmt.Errorf("audit actions of lifecycle.state_transitions: %w", err)
+	}
+	s.metrics.exportActions(actions)
+	return nil
 }
 
 // Run consumes the slot until ctx ends, reconnecting with backoff after failures, while the
@@ -407,8 +421,9 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 	// increase() need a sample before the first event to see it (a series that appears at 1 is no
 	// increase), and the alerts of deploy/prometheus/lifecycle.rules.yml are increases. A vector's
 	// label values come from where they are defined: asyncOutcomes, deliveryStatuses. The actions
-	// of audit_events_total are an open set (the schema's triggers and
-	// lifecycle.state_transitions.audit_action, rows of the database): they appear at their first fact.
+	// of audit_events_total are rows of the database (lifecycle.state_transitions.audit_action) and
+	// the triggers' own: ExportKnownActions exports the former at 0; the latter appear at their
+	// first fact.
 	for kind, outcomes := range asyncOutcomes {
 		for _, outcome := range outcomes {
 			m.asyncOps.WithLabelValues(kind, outcome).Add(0)
@@ -420,4 +435,12 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 	reg.MustRegister(m.events, m.transactions, m.batches, m.batchSize, m.lastCommit, m.commitToAudit, m.lagBytes, m.connected, m.reconnects,
 		m.slotRecreated, m.active, m.unrecorded, m.unrecordedAge, m.drained, m.messagesIgnored, m.deliveries, m.asyncOps, m.refreshes)
 	return m
+}
+
+// exportActions exports the audit counter of each action at 0 (Add(0) on a series that exists
+// leaves it as it is).
+func (m *metrics) exportActions(actions []string) {
+	for _, a := range actions {
+		m.events.WithLabelValues(a).Add(0)
+	}
 }
