@@ -92,7 +92,8 @@ func TestMigrationsUpDownUp(t *testing.T) {
 }
 
 // schemaFingerprint digests every definition in schema lifecycle but tern's version table:
-// functions (their full text), columns, constraints, indexes, triggers, relations and grants.
+// functions (their full text), columns, constraints, indexes, triggers, relations (their storage
+// and autovacuum settings too) and grants.
 func schemaFingerprint(t *testing.T, conn *pgx.Conn) string {
 	t.Helper()
 	var sum string
@@ -103,7 +104,7 @@ func schemaFingerprint(t *testing.T, conn *pgx.Conn) string {
 		  select 'fn ' || p.oid::regprocedure || ' ' || md5(pg_get_functiondef(p.oid)) || ' ' || coalesce(p.proacl::text, '')
 		    from pg_proc p, s where p.pronamespace = s.oid
 		  union all
-		  select 'rel ' || r.relname || ' ' || r.relkind::text || ' ' || coalesce(r.relacl::text, '') from rel r
+		  select 'rel ' || r.relname || ' ' || r.relkind::text || ' ' || coalesce(r.relacl::text, '') || ' ' || coalesce(r.reloptions::text, '') from rel r
 		  union all
 		  select 'col ' || r.relname || '.' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
 		         || ' ' || a.attnotnull || ' ' || coalesce(pg_get_expr(d.adbin, d.adrelid), '') || ' ' || coalesce(a.attacl::text, '')

@@ -2970,7 +2970,8 @@ CREATE TABLE lifecycle.namespaces (
     CONSTRAINT namespaces_no_self_parent CHECK ((parent_id <> id)),
     CONSTRAINT namespaces_organization_is_root CHECK (((type <> 'organization'::text) OR (parent_id IS NULL))),
     CONSTRAINT namespaces_type_check CHECK ((type = ANY (ARRAY['organization'::text, 'group'::text, 'project'::text, 'user'::text])))
-);
+)
+WITH (autovacuum_vacuum_scale_factor='0.01', autovacuum_analyze_scale_factor='0.02');
 
 --
 -- Name: TABLE namespaces; Type: COMMENT; Schema: lifecycle; Owner: -

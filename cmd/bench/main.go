@@ -43,6 +43,7 @@ func run(args []string, stderr io.Writer) int {
 		only      = fs.String("scenarios", "", "run only these scenarios (comma-separated: "+strings.Join(bench.Scenarios, ",")+")")
 		logFormat = fs.String("log-format", "text", "log format: text or json")
 		render    = fs.String("render", "", "render the results files given as arguments into this Markdown file's generated part, and exit")
+		vacuum    = fs.String("vacuum-settings", "", "vacuum scenario: the tables' autovacuum settings measured against PostgreSQL's defaults, as table.option=value,… (namespaces.autovacuum_vacuum_scale_factor=0.01); empty: those the migrations set")
 	)
 	fs.StringVar(&cfg.Label, "label", "quick", "name of the run in the report")
 	fs.IntVar(&cfg.Namespaces, "namespaces", 100_000, "namespaces to generate")
@@ -62,6 +63,7 @@ func run(args []string, stderr io.Writer) int {
 	fs.IntVar(&cfg.ImportBatch, "import-batch", 10_000, "import scenario: the batch size passed to lifecycle.namespace_import_run")
 	fs.IntVar(&cfg.TakeoverKills, "takeover-kills", 30, "takeover scenario: times the active syncer is killed (the p99 is over them)")
 	fs.IntVar(&cfg.UpgradeFrom, "upgrade-from", 0, "upgrade scenario: migrate down to this version and back up to the database's, the newest (0: the newest but one)")
+	fs.DurationVar(&cfg.VacuumDuration, "vacuum-duration", 3*time.Minute, "vacuum scenario: the length of each side's load in each round")
 	fs.DurationVar(&cfg.UpgradeHold, "upgrade-hold", 20*time.Second, "upgrade scenario: how long one reader keeps a transaction open across the migration")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -95,8 +97,11 @@ func run(args []string, stderr io.Writer) int {
 	if *only != "" {
 		cfg.Scenarios = strings.Split(*only, ",")
 	}
-	if bad != nil || cfg.Namespaces < 1000 || cfg.Rounds < 1 || cfg.Duration < time.Second || cfg.SyncerLoad < time.Second || cfg.ImportBatch < 1 || *out == "" {
-		fmt.Fprintf(stderr, "bench: bad flags (%v): -out is required, -namespaces at least 1000, -rounds at least 1, -duration at least 1s, -import-batch at least 1\n", bad)
+	if cfg.VacuumSettings, err = bench.ParseVacuumSettings(*vacuum); err != nil {
+		bad = err
+	}
+	if bad != nil || cfg.Namespaces < 1000 || cfg.Rounds < 1 || cfg.Duration < time.Second || cfg.SyncerLoad < time.Second || cfg.ImportBatch < 1 || cfg.VacuumDuration < time.Second || *out == "" {
+		fmt.Fprintf(stderr, "bench: bad flags (%v): -out is required, -namespaces at least 1000, -rounds at least 1, -duration at least 1s, -import-batch at least 1, -vacuum-duration at least 1s\n", bad)
 		return 2
 	}
 	cfg.ScratchDir, err = os.MkdirTemp("", "nslifecycle-bench-")

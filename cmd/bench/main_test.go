@@ -104,10 +104,38 @@ func TestEveryScenarioMeasuresWhatItReports(t *testing.T) {
 
 	// The other scenarios, on the same hierarchy.
 	cfg.Scenarios, cfg.Reuse = nil, true
-	cfg.Scenarios = []string{"effective_states", "effective_states_burst", "effective_state", "scheduling", "transfer", "sweeper", "syncer", "takeover", "upgrade"}
-	cfg.UpgradeHold = 3 * time.Second
+	cfg.Scenarios = []string{"effective_states", "effective_states_burst", "effective_state", "scheduling", "transfer", "sweeper", "syncer", "takeover", "upgrade", "vacuum"}
+	cfg.UpgradeHold, cfg.VacuumDuration = 3*time.Second, 2*time.Second
+	reloptions := func() string {
+		var opts string
+		if err := pool.QueryRow(ctx, `select string_agg(relname || ':' || coalesce(array_to_string(reloptions, ','), ''), ' ' order by relname)
+			from pg_class where oid in ('lifecycle.namespaces'::regclass, 'lifecycle.namespace_details'::regclass)`).Scan(&opts); err != nil {
+			t.Fatal(err)
+		}
+		return opts
+	}
+	migrated := reloptions()
 	if res, err = bench.Run(ctx, cfg); err != nil {
 		t.Fatal(err)
+	}
+	// The vacuum scenario measured the defaults against the settings the migrations left, counted
+	// every transaction as one update of each table, and left the settings as it found them.
+	if v := res.Vacuum; v == nil || len(v.Sides) != 2 || v.Sides[0].Name != "defaults" || len(v.Sides[0].Settings) != 0 ||
+		len(v.Sides[1].Settings["lifecycle.namespaces"]) == 0 {
+		t.Fatalf("vacuum: %+v", v)
+	}
+	for _, s := range res.Vacuum.Sides {
+		if s.TPS <= 0 || len(s.Rounds) != 1 || s.Latency.N == 0 || len(s.Tables) != 2 {
+			t.Fatalf("vacuum side without figures: %+v", s)
+		}
+		for _, tb := range s.Tables {
+			if tb.Updates != int64(s.Latency.N) || tb.HeapBefore <= 0 || tb.HeapAfter <= 0 || tb.IndexesAfter <= 0 {
+				t.Fatalf("vacuum, %s, %s: %d updates for %d transactions measured: %+v", s.Name, tb.Table, tb.Updates, s.Latency.N, tb)
+			}
+		}
+	}
+	if after := reloptions(); after != migrated {
+		t.Fatalf("the tables' settings after the vacuum scenario: %s, before: %s", after, migrated)
 	}
 	es := res.EffectiveStates
 	if es == nil || len(es.Updates) != 3 || len(es.Lag) != 3 || len(es.Rebuilds) != 3 || len(res.EffectiveState) != 4*4 || len(res.Scheduling) != 3 || len(res.Transfers) != 2*2 ||

@@ -43,14 +43,23 @@ type Config struct {
 	UpgradeFrom   int           // upgrade scenario: down to this version and back up (0: the newest but one)
 	UpgradeHold   time.Duration // upgrade scenario: how long the one long reader keeps its transaction open
 	LoadByImport  bool          // generate the hierarchy through the product's import (Shape.ByImport)
-	ScratchDir    string
-	Log           *slog.Logger
+	// vacuum scenario: the length of each side's load, and the settings measured against the
+	// defaults (table → "option=value"; empty: those the migrations set)
+	VacuumDuration time.Duration
+	VacuumSettings map[string][]string
+	ScratchDir     string
+	Log            *slog.Logger
 }
 
 // Scenarios in the order they run; later ones rely on nothing earlier ones leave behind but the
 // generated hierarchy and the baseline tables. effective_states_burst runs last: its bursts add
 // 130,000 namespaces a round to the tree, which the others would be measured on.
-var Scenarios = []string{"effective_states", "effective_state", "transitions", "scheduling", "transfer", "sweeper", "syncer", "takeover", "import", "upgrade", "effective_states_burst"}
+var Scenarios = []string{"effective_states", "effective_state", "transitions", "scheduling", "transfer", "sweeper", "syncer", "takeover", "import", "upgrade", "vacuum", "effective_states_burst"}
+
+// askedOnly are the scenarios a run makes only when -scenarios names them: vacuum loads the
+// database for minutes per side and round (autovacuum's defaults wait for a fifth of the table in
+// dead rows, and look for work once a minute).
+var askedOnly = map[string]bool{"vacuum": true}
 
 // ownData are the scenarios that bring their data in databases of their own: a run of only these
 // generates no hierarchy.
@@ -111,7 +120,7 @@ func Run(ctx context.Context, cfg Config) (*Results, error) {
 	res.Data = dataResult(e.data)
 
 	for _, name := range Scenarios {
-		if len(cfg.Scenarios) > 0 && !slices.Contains(cfg.Scenarios, name) {
+		if len(cfg.Scenarios) > 0 && !slices.Contains(cfg.Scenarios, name) || len(cfg.Scenarios) == 0 && askedOnly[name] {
 			continue
 		}
 		e.log.Info("scenario", "name", name)
@@ -138,6 +147,7 @@ var scenarioFuncs = map[string]func(context.Context, *env) error{
 	"takeover":               runTakeover,
 	"import":                 runImport,
 	"upgrade":                runUpgrade,
+	"vacuum":                 runVacuum,
 }
 
 // exec runs one of the embedded SQL files.

@@ -248,6 +248,49 @@ func renderRun(w io.Writer, r *Results) {
 		}
 		p("\nCalls refused while a migration ran: %s; at other times: %s.\n", sqlstates(u.ErrorsDuring), sqlstates(u.ErrorsOther))
 	}
+	if v := r.Vacuum; v != nil {
+		renderVacuum(w, v)
+	}
+}
+
+// renderVacuum writes the vacuum scenario: each table under each side, then the load's figures.
+func renderVacuum(w io.Writer, v *VacuumResult) {
+	p := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
+	p("\n### Autovacuum under a steady transition load (issue 25)\n\n")
+	p("%d clients toggling archive/unarchive through the API on %s projects (a tenth of the %s namespaces) for %.0f s per side and round, "+
+		"each side starting from the same compacted tables; autovacuum_naptime %s. Medians of %d rounds.\n\n",
+		v.Clients, thousands(v.Targets), thousands(v.Namespaces), v.Seconds, v.Naptime, len(v.Sides[0].Rounds))
+	for _, s := range v.Sides {
+		p("- %s: %s\n", s.Name, sortedSettings(s.Settings))
+	}
+	p("\n| table | settings | heap MB before → after | indexes MB before → after | dead rows max / mean | autovacuums | autoanalyzes | vacuum running | updates | HOT |\n")
+	p("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	mb := func(b int64) float64 { return float64(b) / (1 << 20) }
+	for i := range v.Sides[0].Tables {
+		for _, s := range v.Sides {
+			t := s.Tables[i]
+			p("| `%s` | %s | %.1f → %.1f | %.1f → %.1f | %s / %s | %d | %d | %.0f%% | %s | %.0f%% |\n", t.Table, s.Name,
+				mb(t.HeapBefore), mb(t.HeapAfter), mb(t.IndexesBefore), mb(t.IndexesAfter), thousands(int(t.MaxDead)), thousands(int(t.MeanDead)),
+				t.Autovacuums, t.Autoanalyzes, 100*t.VacuumingShare, thousands(int(t.Updates)), 100*ratio(float64(t.HOTUpdates), float64(t.Updates)))
+		}
+	}
+	p("\n| settings | TPS (rounds) | slowest 10 s TPS | p50 / p99 / p99.9 / max ms |\n| --- | --- | --- | --- |\n")
+	for _, s := range v.Sides {
+		var rounds []string
+		for _, t := range s.Rounds {
+			rounds = append(rounds, fmt.Sprintf("%.0f", t))
+		}
+		p("| %s | %.0f (%s) | %.0f | %.2f / %.2f / %.2f / %.1f |\n", s.Name, s.TPS, strings.Join(rounds, ", "), s.MinWindow,
+			s.Latency.P50, s.Latency.P99, s.Latency.P999, s.Latency.Max)
+	}
+	if d, t := v.Sides[0], v.Sides[len(v.Sides)-1]; len(v.Sides) == 2 && len(d.Rounds) == len(t.Rounds) {
+		var each []string
+		for k := range d.Rounds {
+			each = append(each, fmt.Sprintf("%.2f×", ratio(t.Rounds[k], d.Rounds[k])))
+		}
+		p("\n%s / %s: TPS %.2f× (round by round %s), p99 %.2f×.\n", t.Name, d.Name, ratio(t.TPS, d.TPS), strings.Join(each, ", "),
+			ratio(t.Latency.P99, d.Latency.P99))
+	}
 }
 
 // sqlstates lists SQLSTATE counts in code order ("none" for none).

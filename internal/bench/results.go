@@ -33,6 +33,7 @@ type Results struct {
 	Takeover             *TakeoverResult        `json:"takeover,omitempty"`
 	Import               *ImportResult          `json:"import,omitempty"`
 	Upgrade              *UpgradeResult         `json:"upgrade,omitempty"`
+	Vacuum               *VacuumResult          `json:"vacuum,omitempty"`
 
 	Targets []TargetCheck `json:"targets,omitempty"`
 }
@@ -79,7 +80,7 @@ func (c Config) describe() map[string]any {
 		"transfer_sizes": c.TransferSizes, "burst_sizes": c.BurstSizes, "sweep_groups": c.SweepGroups, "sweep_descendants": c.SweepSize,
 		"syncer_rate": c.SyncerRate, "syncer_steps": c.SyncerSteps, "syncer_load_seconds": c.SyncerLoad.Seconds(),
 		"import_batch": c.ImportBatch, "takeover_kills": c.TakeoverKills, "upgrade_from": c.UpgradeFrom,
-		"upgrade_hold_seconds": c.UpgradeHold.Seconds(),
+		"upgrade_hold_seconds": c.UpgradeHold.Seconds(), "vacuum_seconds": c.VacuumDuration.Seconds(), "vacuum_settings": c.VacuumSettings,
 	}
 }
 
