@@ -21,7 +21,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/nslifecycle/nslifecycle"
+	"github.com/nslifecycle/nslifecycle/internal/db"
+	"github.com/nslifecycle/nslifecycle/internal/dberr"
 )
 
 var (
@@ -434,7 +435,7 @@ func (r *run) importRun(ctx context.Context) error {
 			return err
 		}
 		r.rep.RejectCodes[code] = n
-		fmt.Fprintf(r.out, "  %s %-22s %6d  e.g. %s\n", code, nslifecycle.Condition(code), n, reason)
+		fmt.Fprintf(r.out, "  %s %-22s %6d  e.g. %s\n", code, dberr.Condition(code), n, reason)
 	}
 	return rows.Err()
 }
@@ -690,11 +691,11 @@ func (r *run) bridgesAtWork(ctx context.Context) error {
 		r.legacyArchived, path, state)
 
 	// State → legacy: the API schedules a project and a group for deletion.
-	lc := nslifecycle.NewClient(r.app)
+	q := db.New(r.app)
 	actor := int64(owner)
 	for _, id := range []int64{r.scheduledByAPI, r.groupByAPI} {
-		if _, err := lc.Event(ctx, id, "schedule_deletion", &actor, nil); err != nil {
-			return err
+		if _, err := q.NamespaceEvent(ctx, db.NamespaceEventParams{NamespaceID: id, Event: "schedule_deletion", ActorID: &actor, Metadata: []byte("{}")}); err != nil {
+			return dberr.NotFound(err, id)
 		}
 	}
 	var projectOK, groupOK bool
@@ -719,8 +720,8 @@ func (r *run) bridgesAtWork(ctx context.Context) error {
 
 	// A legacy write the rules refuse: the statement fails with the code, and nothing of it stays.
 	_, err = r.app.Exec(ctx, `update legacy.projects set archived = true where project_namespace_id = $1`, r.refusedUnder)
-	var e *nslifecycle.Error
-	if !errors.As(nslifecycle.FromDB(err), &e) {
+	var e *dberr.Error
+	if !errors.As(dberr.FromDB(err), &e) {
 		return fmt.Errorf("archiving project %d below an archived group through its legacy flag: %v, want a refusal", r.refusedUnder, err)
 	}
 	r.rep.RefusalCode = e.Code
@@ -730,7 +731,7 @@ func (r *run) bridgesAtWork(ctx context.Context) error {
 	}
 	fmt.Fprintf(r.out, "lifecycle_app: update legacy.projects set archived = true where project_namespace_id = %d (its group is archived)\n"+
 		"  -> ERROR %s %s: %s\n     DETAIL: %s\n     HINT: %s\n  legacy.projects.archived is still false: %v\n",
-		r.refusedUnder, e.Code, nslifecycle.Condition(e.Code), e.Message, e.Detail, e.Hint, r.rep.RefusalLeftLegacyAlone)
+		r.refusedUnder, e.Code, dberr.Condition(e.Code), e.Message, e.Detail, e.Hint, r.rep.RefusalLeftLegacyAlone)
 	return nil
 }
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/nslifecycle/nslifecycle"
+	"github.com/nslifecycle/nslifecycle/internal/dberr"
 )
 
 // replay writes a namespace's legacy data again, in one transaction, so that its bridge carries
@@ -70,8 +70,8 @@ func (r *run) replay(ctx context.Context, ns int64, source, says string) (string
 	defer tx.Rollback(ctx)
 	for _, step := range steps {
 		if _, err := tx.Exec(ctx, step, ns); err != nil {
-			var e *nslifecycle.Error
-			if errors.As(nslifecycle.FromDB(err), &e) && len(e.Code) == 5 && e.Code[:2] == "NS" {
+			var e *dberr.Error
+			if errors.As(dberr.FromDB(err), &e) && len(e.Code) == 5 && e.Code[:2] == "NS" {
 				return e.Code, nil
 			}
 			return "", err

@@ -1,8 +1,9 @@
-// Package stress tries to break the product's promises under load (issue: reliability): clients
+// The stress run (this file) tries to break the product's promises under load (issue: reliability): clients
 // fire random lifecycle operations at a random tree while the syncer is killed and restarted and
 // PostgreSQL is restarted, then the database is asked whether any invariant broke, whether every
 // state change has its history row, and whether every history row reached the audit.
-package stress
+
+package main
 
 import (
 	"context"

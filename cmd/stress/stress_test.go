@@ -1,4 +1,4 @@
-package stress_test
+package main
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 
 	"github.com/nslifecycle/nslifecycle/internal/dbtest"
 	"github.com/nslifecycle/nslifecycle/internal/logging"
-	"github.com/nslifecycle/nslifecycle/internal/stress"
 )
 
 func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
@@ -29,7 +28,7 @@ func TestShortStress(t *testing.T) {
 	// counted over up to three rounds.
 	var kills, changes, history, refusedNS005 int64
 	for round := 1; round <= 3; round++ {
-		rep, err := stress.Run(context.Background(), stress.Config{
+		rep, err := Run(context.Background(), Config{
 			DatabaseURL: dbtest.NewDatabase(t), Clients: 4, Duration: 6 * time.Second, Namespaces: 120,
 			SyncerBinary: bin, Slot: fmt.Sprintf("nslt_stress_%d_%d", os.Getpid(), round), KillEvery: 1500 * time.Millisecond, Log: log,
 		})
