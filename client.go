@@ -5,7 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
 	"github.com/nslifecycle/nslifecycle/internal/db"
+	"github.com/nslifecycle/nslifecycle/internal/dberr"
 )
 
 // Client calls the lifecycle SQL API (docs/design.md §4) through the sqlc queries, and is the one place
@@ -15,8 +19,17 @@ type Client struct {
 	q *db.Queries
 }
 
+// DBTX is what a Client sends its statements through: a *pgxpool.Pool, a *pgx.Conn or a pgx.Tx.
+type DBTX interface {
+	Exec(context.Context, string, ...any) (pgconn.CommandTag, error)
+	Query(context.Context, string, ...any) (pgx.Rows, error)
+	QueryRow(context.Context, string, ...any) pgx.Row
+	SendBatch(context.Context, *pgx.Batch) pgx.BatchResults
+	CopyFrom(context.Context, pgx.Identifier, []string, pgx.CopyFromSource) (int64, error)
+}
+
 // NewClient works over a pool, a connection or a transaction (pgx/v5).
-func NewClient(conn db.DBTX) *Client {
+func NewClient(conn DBTX) *Client {
 	return &Client{q: db.New(conn)}
 }
 
@@ -62,7 +75,7 @@ func (c *Client) Transition(ctx context.Context, namespaceID int64, toState stri
 		NamespaceID: namespaceID, ToState: toState, ActorID: actorID, Metadata: raw,
 	})
 	if err != nil {
-		return Transition{}, notFound(err, namespaceID)
+		return Transition{}, dberr.NotFound(err, namespaceID)
 	}
 	return transition(db.NamespaceEventRow(r)), nil
 }
@@ -85,7 +98,7 @@ func (c *Client) Event(ctx context.Context, namespaceID int64, event string, act
 		NamespaceID: namespaceID, Event: event, ActorID: actorID, Metadata: raw,
 	})
 	if err != nil {
-		return Transition{}, notFound(err, namespaceID)
+		return Transition{}, dberr.NotFound(err, namespaceID)
 	}
 	return transition(r), nil
 }
@@ -94,7 +107,7 @@ func (c *Client) Event(ctx context.Context, namespaceID int64, event string, act
 func (c *Client) EffectiveState(ctx context.Context, namespaceID int64) (EffectiveState, error) {
 	r, err := c.q.NamespaceEffectiveState(ctx, namespaceID)
 	if err != nil {
-		return EffectiveState{}, notFound(err, namespaceID)
+		return EffectiveState{}, dberr.NotFound(err, namespaceID)
 	}
 	return EffectiveState{
 		NamespaceID: deref(r.NamespaceID), State: deref(r.State), EffectiveState: deref(r.EffectiveState),
@@ -153,7 +166,7 @@ type Renamed struct {
 func (c *Client) Rename(ctx context.Context, namespaceID int64, newPath string, actorID *int64) (Renamed, error) {
 	r, err := c.q.NamespaceRename(ctx, db.NamespaceRenameParams{NamespaceID: namespaceID, NewPath: newPath, ActorID: actorID})
 	if err != nil {
-		return Renamed{}, notFound(err, namespaceID)
+		return Renamed{}, dberr.NotFound(err, namespaceID)
 	}
 	return Renamed{NamespaceID: deref(r.NamespaceID), OldFullPath: deref(r.OldFullPath), NewFullPath: deref(r.NewFullPath),
 		Changed: deref(r.Changed)}, nil
@@ -180,7 +193,7 @@ func (c *Client) Resolve(ctx context.Context, fullPath string) (r Resolved, ok b
 func (c *Client) SetVisibility(ctx context.Context, namespaceID int64, visibility string, actorID *int64) (changed bool, err error) {
 	r, err := c.q.NamespaceSetVisibility(ctx, db.NamespaceSetVisibilityParams{NamespaceID: namespaceID, Visibility: visibility, ActorID: actorID})
 	if err != nil {
-		return false, notFound(err, namespaceID)
+		return false, dberr.NotFound(err, namespaceID)
 	}
 	return deref(r.Changed), nil
 }
@@ -231,7 +244,7 @@ func (c *Client) CancelTransfer(ctx context.Context, requestID int64, actorID *i
 func (c *Client) ExecuteTransfer(ctx context.Context, namespaceID int64) (outcome string, err error) {
 	r, err := c.q.TransferExecute(ctx, namespaceID)
 	if err != nil {
-		return "", notFound(err, namespaceID)
+		return "", dberr.NotFound(err, namespaceID)
 	}
 	return deref(r.Outcome), nil
 }
@@ -247,7 +260,7 @@ type HardDeleteBatch struct {
 func (c *Client) HardDelete(ctx context.Context, namespaceID int64, batchSize *int32) (HardDeleteBatch, error) {
 	r, err := c.q.NamespaceHardDelete(ctx, db.NamespaceHardDeleteParams{NamespaceID: namespaceID, BatchSize: batchSize})
 	if err != nil {
-		return HardDeleteBatch{}, notFound(err, namespaceID)
+		return HardDeleteBatch{}, dberr.NotFound(err, namespaceID)
 	}
 	return HardDeleteBatch{Deleted: deref(r.Deleted), Remaining: deref(r.Remaining), Done: deref(r.Done)}, nil
 }

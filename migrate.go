@@ -1,281 +1,72 @@
 // Package nslifecycle is namespace lifecycle state management in PostgreSQL: the schema, its
-// functions and triggers (under sql/), embedded here so a Go program can install or upgrade them.
-// The rules live in SQL; see docs/design.md and the rest of docs/.
+// functions and triggers (under sql/), embedded here so a Go program can install or upgrade them,
+// and a Client for the SQL API. The rules live in SQL; see docs/design.md and the rest of docs/.
 package nslifecycle
 
 import (
 	"context"
-	"embed"
-	"errors"
-	"fmt"
 	"io/fs"
-	"log/slog"
-	"os"
-	"path/filepath"
-	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/tern/v2/migrate"
+
+	"github.com/nslifecycle/nslifecycle/internal/migration"
 )
 
 // VersionTable records the applied migration version, inside the product's own schema.
-const VersionTable = "lifecycle.schema_version"
+const VersionTable = migration.VersionTable
 
-//go:embed sql/[0-9]*.sql sql/functions sql/triggers sql/snapshots
-var sqlFiles embed.FS
+// Latest, as MigrateToWith's version, is the newest embedded migration.
+const Latest = migration.Latest
+
+// DefaultLockTimeout is MigrateOptions.LockTimeout when none is given (500 ms): below the second
+// a client may wait behind a migration's lock request.
+const DefaultLockTimeout = migration.DefaultLockTimeout
+
+// MigrateOptions bound what a migration makes others wait for: every statement of a step runs
+// with LockTimeout, and a step that could not get a lock in time (55P03) or lost a deadlock
+// (40P01) is tried again, Attempts times, after a growing Backoff. Zero fields take the defaults.
+type MigrateOptions = migration.Options
 
 // Migrations is the tree of migration files (NNN_name.sql at its root, included files below).
-func Migrations() fs.FS {
-	sub, err := fs.Sub(sqlFiles, "sql")
-	if err != nil {
-		panic(err) // the embed pattern above guarantees the directory exists
-	}
-	return sub
-}
+func Migrations() fs.FS { return migration.Migrations() }
 
-// NewMigrator returns a tern migrator over the embedded migrations. Migration numbers must run
-// 1…N without gaps or duplicates; tern refuses anything else.
+// NewMigrator returns a tern migrator over the embedded migrations (for tools that drive tern
+// themselves; Migrate and MigrateToWith add the lock timeout and the retries).
 func NewMigrator(ctx context.Context, conn *pgx.Conn) (*migrate.Migrator, error) {
-	// Under the migration lock: two first installs at once both found the schema missing (23505
-	// for the second), and tern's own wait for its lock (below) must not be the one that holds a
-	// snapshot (lockMigrations).
-	unlock, err := lockMigrations(ctx, conn)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	// tern keeps its version table in our schema, so the schema must exist before tern looks for
-	// the table. The first migration creates it too (if not exists), for readers of the SQL.
-	if _, err := conn.Exec(ctx, "create schema if not exists lifecycle"); err != nil {
-		return nil, fmt.Errorf("create schema lifecycle: %w", err)
-	}
-	m, err := migrate.NewMigrator(ctx, conn, VersionTable)
-	if err != nil {
-		return nil, fmt.Errorf("prepare %s: %w", VersionTable, err)
-	}
-	if err := m.LoadMigrations(Migrations()); err != nil {
-		return nil, fmt.Errorf("load migrations: %w", err)
-	}
-	return m, nil
+	return migration.NewMigrator(ctx, conn)
 }
 
 // Migrate applies every pending migration with the default MigrateOptions. Each migration runs in
 // its own transaction (or statement by statement, for those that build indexes CONCURRENTLY);
-// concurrent callers serialise on tern's advisory lock, so running it twice, or twice at once, is
-// a no-op.
+// concurrent callers serialise on a lock, so running it twice, or twice at once, is a no-op.
 func Migrate(ctx context.Context, conn *pgx.Conn) error {
-	_, err := MigrateToWith(ctx, conn, Latest, MigrateOptions{})
+	_, err := migration.To(ctx, conn, Latest, MigrateOptions{})
 	return err
 }
 
 // MigrateTo moves the schema up or down to version (0 removes every object but the schema and
 // its version table), with the default MigrateOptions.
 func MigrateTo(ctx context.Context, conn *pgx.Conn, version int32) error {
-	_, err := MigrateToWith(ctx, conn, version, MigrateOptions{})
+	_, err := migration.To(ctx, conn, version, MigrateOptions{})
 	return err
 }
 
-// Latest, as MigrateToWith's version, is the newest embedded migration.
-const Latest int32 = -1
-
-// MigrateOptions bound what a migration makes others wait for. A migration that needs a lock a
-// long transaction holds (a report, an idle-in-transaction session) would otherwise wait for it
-// with its own lock request queued, and every client whose lock conflicts with that request
-// (every reader, for an ACCESS EXCLUSIVE one) would queue behind it: the stall of issue 25. With a
-// lock_timeout the migration gives up the wait instead, rolls back, and tries the step again a
-// little later. Zero fields take the defaults.
-type MigrateOptions struct {
-	// LockTimeout is the lock_timeout of every statement of a migration step (default 500ms): the
-	// longest a client waits behind the migration's lock request. CREATE and DROP INDEX
-	// CONCURRENTLY also wait this long at most for older transactions to end.
-	LockTimeout time.Duration
-	// Attempts is how often a step is tried when it fails with lock_not_available (55P03) or
-	// deadlock_detected (40P01), before the migration stops with that error (default 10).
-	Attempts int
-	// Backoff is the pause after the first failed attempt, doubled after each one up to
-	// MaxBackoff (defaults 1s and 10s: ten attempts span about 70 s).
-	Backoff, MaxBackoff time.Duration
-	// Log receives one WARN line per retry (default slog.Default()).
-	Log *slog.Logger
-}
-
-// DefaultLockTimeout is MigrateOptions.LockTimeout when none is given: below the second a client
-// may wait (issue 25), with room for the moment the migration then holds the lock. Among the
-// API's transactions (milliseconds) a lock is had within it; only a long transaction makes a step
-// wait longer, and then the step is better retried later than waited on with everyone behind it.
-const DefaultLockTimeout = 500 * time.Millisecond
-
-func (o MigrateOptions) withDefaults() MigrateOptions {
-	if o.LockTimeout <= 0 {
-		o.LockTimeout = DefaultLockTimeout
-	}
-	if o.Attempts <= 0 {
-		o.Attempts = 10
-	}
-	if o.Backoff <= 0 {
-		o.Backoff = time.Second
-	}
-	if o.MaxBackoff <= 0 {
-		o.MaxBackoff = 10 * time.Second
-	}
-	if o.Log == nil {
-		o.Log = slog.Default()
-	}
-	return o
-}
-
-// ternLock is tern's advisory lock key (migrate.lockNum, unexported): MigrateToWith holds it
-// across all its steps, so no other migrator moves the version between two of them, and tern's
-// own acquisition inside each step is then granted at once (advisory locks nest in a session).
-const ternLock = int64(9628173550095224)
-
-// lockMigrations takes the migration lock, waiting for another migrator by trying again every
-// 100 ms rather than in pg_advisory_lock: a statement waiting there holds a snapshot, which the
-// other migrator's CREATE INDEX CONCURRENTLY waits for, while it waits for that migrator's lock
-// (three migrators started at once: every attempt of 016 timed out, and two of them failed). It
-// returns the function that releases it.
-func lockMigrations(ctx context.Context, conn *pgx.Conn) (unlock func(), err error) {
-	for {
-		var locked bool
-		if err := conn.QueryRow(ctx, "select pg_try_advisory_lock($1)", ternLock).Scan(&locked); err != nil {
-			return nil, fmt.Errorf("take the migration lock: %w", err)
-		}
-		if locked {
-			return func() { conn.Exec(context.WithoutCancel(ctx), "select pg_advisory_unlock($1)", ternLock) }, nil
-		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
-}
-
 // MigrateToWith moves the schema to version (Latest: the newest) one migration at a time, each
-// step with opts.LockTimeout and retried as opts says when it could not get a lock in time. It
-// returns how many retries it made. A step that runs outside a transaction (---- tern: disable-tx
-// ----) may have done part of its work when it fails; its statements are written to be run again
-// (sql/README.md, Migrations without stalls), which is what the retry does.
+// step with opts.LockTimeout and retried as opts says; it returns how many retries it made.
 func MigrateToWith(ctx context.Context, conn *pgx.Conn, version int32, opts MigrateOptions) (retries int, err error) {
-	o := opts.withDefaults()
-	// Taken before any lock_timeout is set: a second migrator waits here for the first to finish.
-	unlock, err := lockMigrations(ctx, conn)
-	if err != nil {
-		return 0, err
-	}
-	defer unlock()
-	defer func() {
-		// The caller's connection goes back without our lock_timeout (tern resets it after a
-		// step that succeeds, not after one that failed).
-		if _, resetErr := conn.Exec(context.WithoutCancel(ctx), "reset lock_timeout"); err == nil && resetErr != nil {
-			err = resetErr
-		}
-	}()
-	m, err := NewMigrator(ctx, conn)
-	if err != nil {
-		return 0, err
-	}
-	if version == Latest {
-		version = int32(len(m.Migrations))
-	}
-	if version < 0 || version > int32(len(m.Migrations)) {
-		return 0, fmt.Errorf("migrate to version %d: outside 0 to %d", version, len(m.Migrations))
-	}
-	for {
-		current, err := m.GetCurrentVersion(ctx)
-		if err != nil {
-			return retries, fmt.Errorf("read %s: %w", VersionTable, err)
-		}
-		if current == version {
-			return retries, nil
-		}
-		next := current + 1
-		if version < current {
-			next = current - 1
-		}
-		wait := o.Backoff
-		for attempt := 1; ; attempt++ {
-			err = migrateStep(ctx, conn, m, next, o.LockTimeout)
-			if err == nil {
-				break
-			}
-			if !retryable(err) || attempt == o.Attempts {
-				return retries, fmt.Errorf("migrate from version %d to %d (attempt %d of %d): %w", current, next, attempt, o.Attempts, err)
-			}
-			o.Log.Warn("migration step gave up waiting for a lock; retrying", "from", current, "to", next,
-				"attempt", attempt, "of", o.Attempts, "retry_in", wait.String(), "lock_timeout", o.LockTimeout.String(), "err", err)
-			retries++
-			select {
-			case <-ctx.Done():
-				return retries, ctx.Err()
-			case <-time.After(wait):
-			}
-			wait = min(2*wait, o.MaxBackoff)
-		}
-	}
-}
-
-// migrateStep applies one migration (up or down to next) with lockTimeout. tern runs RESET ALL
-// after each migration, so the setting is made again before every step.
-func migrateStep(ctx context.Context, conn *pgx.Conn, m *migrate.Migrator, next int32, lockTimeout time.Duration) error {
-	if _, err := conn.Exec(ctx, "select pg_catalog.set_config('lock_timeout', $1, false)",
-		fmt.Sprintf("%dms", lockTimeout.Milliseconds())); err != nil {
-		return err
-	}
-	return m.MigrateTo(ctx, next)
-}
-
-// retryable: the step was rolled back (or, outside a transaction, stopped at a statement that can
-// run again) because it waited for a lock longer than lock_timeout, or was chosen as a deadlock's
-// victim; a later attempt may find the lock free.
-func retryable(err error) bool {
-	var pgErr *pgconn.PgError
-	return errors.As(err, &pgErr) && (pgErr.Code == "55P03" || pgErr.Code == "40P01")
+	return migration.To(ctx, conn, version, opts)
 }
 
 // SchemaVersion returns the version recorded in the database, and the latest embedded one.
 func SchemaVersion(ctx context.Context, conn *pgx.Conn) (current, latest int32, err error) {
-	m, err := NewMigrator(ctx, conn)
-	if err != nil {
-		return 0, 0, err
-	}
-	current, err = m.GetCurrentVersion(ctx)
-	if err != nil {
-		return 0, 0, fmt.Errorf("read %s: %w", VersionTable, err)
-	}
-	return current, int32(len(m.Migrations)), nil
+	return migration.SchemaVersion(ctx, conn)
 }
 
 // MigrationFiles names the migrations in order: the first is version 1's.
-func MigrationFiles() ([]string, error) {
-	return migrate.FindMigrations(Migrations())
-}
+func MigrationFiles() ([]string, error) { return migration.Names() }
 
 // RenderMigrations writes every migration's up and down SQL, as tern sends it to the database
-// (templates filled in), into dir as NNN_name.up.sql and NNN_name.down.sql: what make test lints
-// (scripts/lint-migrations.sh), and what an operator reads before an upgrade.
-func RenderMigrations(dir string) error {
-	// A migrator without a connection only loads and renders (tern allows it for this).
-	m, err := migrate.NewMigratorEx(context.Background(), nil, VersionTable, &migrate.MigratorOptions{})
-	if err != nil {
-		return err
-	}
-	if err := m.LoadMigrations(Migrations()); err != nil {
-		return fmt.Errorf("load migrations: %w", err)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for _, mig := range m.Migrations {
-		base := filepath.Join(dir, strings.TrimSuffix(mig.Name, ".sql"))
-		if err := os.WriteFile(base+".up.sql", []byte(mig.UpSQL+"\n"), 0o644); err != nil {
-			return err
-		}
-		if err := os.WriteFile(base+".down.sql", []byte(mig.DownSQL+"\n"), 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+// (templates filled in), into dir as NNN_name.up.sql and NNN_name.down.sql: what make test lints,
+// and what an operator reads before an upgrade.
+func RenderMigrations(dir string) error { return migration.Render(dir) }

@@ -88,7 +88,8 @@ pgtap() {
 	migrate "$db" 2>/dev/null || { echo "migrate failed"; return 1; }
 	PGOPTIONS="-c client_min_messages=warning" psql "$db" -qX -v ON_ERROR_STOP=1 \
 		-c "create schema tap" -c "create extension pgtap schema tap" \
-		-c "create extension plpgsql_check schema tap" -f tests/helpers.sql || return 1
+		-c "create extension plpgsql_check schema tap" \
+		-v gitlab_structure="$(cat internal/adopt/gitlab/structure.sql)" -f tests/helpers.sql || return 1
 	# pg_prove splits its options on '=', so the URL goes without its query; the query's settings
 	# (sslmode=… and the like) go in the matching libpq PG* variables instead.
 	local query kv key env=()

@@ -1,5 +1,5 @@
 -- The hot path of a state change and of a namespace INSERT, made about three times cheaper without
--- changing what it decides (docs/benchmarks.md has the figures and the profiles). What cost went:
+-- changing what it decides (docs/benchmarks/history.md has the figures and the profiles). What cost went:
 --   * SQL functions with SET clauses are never inlined, so PostgreSQL parsed and planned their
 --     query on every call (state_name several times per change, the full path, the fact and its
 --     MAC, the effective state every call returns): they are PL/pgSQL now, whose plans are cached

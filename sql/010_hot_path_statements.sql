@@ -1,4 +1,4 @@
--- The hot path of a state change, second pass (docs/benchmarks.md has the figures): fewer
+-- The hot path of a state change, second pass (docs/benchmarks/history.md has the figures): fewer
 -- statements per change and no planning on any call, without changing what it decides.
 --   * The path is locked once. namespace_change_state locks the ancestors before the row, as the
 --     lock order wants; the gate locked them again for the same UPDATE (it must, for raw UPDATEs).

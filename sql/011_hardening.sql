@@ -42,7 +42,7 @@ drop function lifecycle.namespace_change_state(bigint, text, text, bigint, jsonb
 {{ template "snapshots/011/namespaces_state_record.sql" . }}
 {{ template "snapshots/011/namespace_transfer_execute.sql" . }}
 {{ template "functions/check_invariants.sql" . }}
-{{ template "functions/namespace_resolve.sql" . }}
+{{ template "snapshots/011/namespace_resolve.sql" . }}
 drop function lifecycle.namespace_walk(text[]);
 {{ template "snapshots/011/webhooks_validate.sql" . }}
 {{ template "triggers/namespace_members_validate.sql" . }}

@@ -43,7 +43,7 @@ drop function lifecycle.namespace_change_state(bigint, text, text, bigint, jsonb
 {{ template "functions/legacy_bridge_column.sql" . }}
 {{ template "functions/legacy_bridge_says.sql" . }}
 {{ template "snapshots/014/legacy_bridge_holds.sql" . }}
-{{ template "functions/legacy_bridge_write.sql" . }}
+{{ template "snapshots/014/legacy_bridge_write.sql" . }}
 {{ template "snapshots/014/legacy_bridge_apply.sql" . }}
 {{ template "snapshots/014/legacy_bridge_sync.sql" . }}
 {{ template "snapshots/014/legacy_bridge_source.sql" . }}

@@ -51,8 +51,8 @@ create unlogged table lifecycle.sweep_claims (
 comment on table lifecycle.sweep_claims is
   'The sweeper''s claims of namespaces (sweep_claim), held across the transactions of their work by a session named by pid and start time; taken over when that session is gone. Unlogged: no session outlives a crash.';
 
-{{ template "functions/sweep_claim.sql" . }}
-{{ template "functions/sweep_release.sql" . }}
+{{ template "snapshots/031/sweep_claim.sql" . }}
+{{ template "snapshots/031/sweep_release.sql" . }}
 {{ template "snapshots/031/namespace_lock_path.sql" . }}
 {{ template "functions/namespace_lock_sibling_path.sql" . }}
 {{ template "snapshots/031/namespace_lock.sql" . }}

@@ -49,7 +49,7 @@ drop function lifecycle.transition_refusal(bigint, bigint[], smallint, smallint,
 {{ template "functions/namespace_hard_delete.sql" . }}
 {{ template "functions/namespace_set_visibility.sql" . }}
 {{ template "functions/namespace_transfer_execute.sql" . }}
-{{ template "functions/namespace_import_batch.sql" . }}
+{{ template "snapshots/032/namespace_import_batch.sql" . }}
 
 revoke all on function lifecycle.transaction_flag_raise(text), lifecycle.transaction_flag_lower(text),
   lifecycle.transaction_flag_raised(text), lifecycle.settings_confirmed(),

@@ -31,21 +31,21 @@ alter table lifecycle.namespace_state_updates
 {{ template "functions/legacy_bridge_broken.sql" . }}
 {{ template "functions/legacy_bridge_refuse.sql" . }}
 {{ template "functions/legacy_bridge_usable.sql" . }}
-{{ template "functions/legacy_bridge_lock.sql" . }}
+{{ template "snapshots/033/legacy_bridge_lock.sql" . }}
 {{ template "functions/transition_refusal.sql" . }}
 drop function lifecycle.namespace_change_state(bigint, text, text, bigint, jsonb, text, timestamptz);
 {{ template "functions/namespace_change_state.sql" . }}
-{{ template "functions/namespace_lock_path.sql" . }}
-{{ template "functions/namespace_lock.sql" . }}
-{{ template "functions/legacy_bridge_holds.sql" . }}
-{{ template "functions/legacy_bridge_apply.sql" . }}
-{{ template "functions/legacy_bridge_sync.sql" . }}
+{{ template "snapshots/033/namespace_lock_path.sql" . }}
+{{ template "snapshots/033/namespace_lock.sql" . }}
+{{ template "snapshots/033/legacy_bridge_holds.sql" . }}
+{{ template "snapshots/033/legacy_bridge_apply.sql" . }}
+{{ template "snapshots/033/legacy_bridge_sync.sql" . }}
 {{ template "triggers/legacy_bridge_source.sql" . }}
-{{ template "functions/legacy_bridge_rows.sql" . }}
+{{ template "snapshots/033/legacy_bridge_rows.sql" . }}
 drop function lifecycle.legacy_bridge_add(regclass, name, text, name, name, name, text[]);
-{{ template "functions/legacy_bridge_add.sql" . }}
+{{ template "snapshots/033/legacy_bridge_add.sql" . }}
 drop function lifecycle.legacy_bridge_backfill();
-{{ template "functions/legacy_bridge_backfill.sql" . }}
+{{ template "snapshots/033/legacy_bridge_backfill.sql" . }}
 
 revoke all on function lifecycle.legacy_bridge_broken(lifecycle.legacy_bridges),
   lifecycle.legacy_bridge_refuse(lifecycle.legacy_bridges, text, bigint),

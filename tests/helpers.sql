@@ -268,3 +268,83 @@ begin
   return written;
 end
 $$;
+
+-- gitlab_structure is GitLab's own DDL of its namespace tables (internal/adopt/gitlab/structure.sql,
+-- given to this file by scripts/test.sh as the psql variable gitlab_structure).
+create function lifecycle_test.gitlab_structure()
+returns text
+language sql
+immutable
+set search_path to ''
+return :'gitlab_structure';
+
+-- create_gitlab_tables loads GitLab's own tables into schema legacy and bridges them as
+-- docs/adoption.md does (states and tree, acting for user 42 where a row names nobody), then writes
+-- a small GitLab as GitLab's code writes it, which the tree bridges carry to the lifecycle: group
+-- acme (900001, owned by 42) > platform (900002) > project docs (900010: its namespaces row, then
+-- its projects row 9100); user alice (900005). Ids far above what the other tests make. search_path
+-- is left as GitLab's sessions have it (legacy first), for GitLab's trigger functions.
+create function lifecycle_test.create_gitlab_tables()
+returns void
+language plpgsql
+as $$
+begin
+  create schema legacy;
+  perform pg_catalog.set_config('search_path', 'legacy, ' || pg_catalog.current_setting('search_path'), false);
+  execute lifecycle_test.gitlab_structure();
+  perform lifecycle.legacy_bridge_add('legacy.namespace_settings', 'namespace_id', 'archived', 'archived',
+                                      namespace_types => array['organization', 'group'], actor_id => 42, insert_missing => true);
+  perform lifecycle.legacy_bridge_add('legacy.group_deletion_schedules', 'group_id', 'deletion_scheduled', null,
+                                      'marked_for_deletion_on', 'user_id', array['organization', 'group'], actor_id => 42);
+  perform lifecycle.legacy_bridge_add('legacy.projects', 'project_namespace_id', 'archived', 'archived', actor_id => 42);
+  perform lifecycle.legacy_bridge_add('legacy.projects', 'project_namespace_id', 'deletion_scheduled', 'marked_for_deletion_at',
+                                      'marked_for_deletion_at', 'marked_for_deletion_by_user_id', actor_id => 42);
+  perform lifecycle.legacy_bridge_add('legacy.projects', 'project_namespace_id', 'deletion_in_progress', 'pending_delete',
+                                      actor_id => 42);
+  perform lifecycle.legacy_tree_bridge_add('legacy.namespaces', 'id', 'parent_id', 'path', 'name', 'visibility_level', 'type',
+    '{"Group": "group", "User": "user", "Project": "project"}', array['group', 'user'], 42, '{"organization_id": 1}');
+  perform lifecycle.legacy_tree_bridge_add('legacy.projects', 'project_namespace_id', 'namespace_id', 'path', 'name',
+    'visibility_level', null, '"project"', null, 42, '{"organization_id": 1}');
+  insert into legacy.namespaces (id, name, path, parent_id, type, visibility_level, organization_id) values
+    (900001, 'Acme', 'acme', null, 'Group', 20, 1),
+    (900002, 'Platform', 'platform', 900001, 'Group', 20, 1),
+    (900005, 'Alice', 'alice', null, 'User', 20, 1),
+    (900010, 'Docs', 'docs', 900002, 'Project', 20, 1);
+  insert into legacy.projects (id, name, path, namespace_id, project_namespace_id, visibility_level, organization_id)
+  values (9100, 'Docs', 'docs', 900002, 900010, 20, 1);
+  insert into legacy.namespace_settings (namespace_id, created_at, updated_at)
+  values (900001, now(), now()), (900002, now(), now()), (900005, now(), now());
+  insert into lifecycle.namespace_members (namespace_id, user_id, access_level) values (900001, 42, 50), (900005, 42, 50);
+end
+$$;
+
+-- create_movable_organization builds an organization at path (a root) to move between clusters
+-- (organization_move_*), in several states: path/platform (group, user 1001 a developer) with
+-- api (archived) and web (renamed from site: a redirect), path/old (a group scheduled for
+-- deletion), path/infra (a group) with tool (transferred there from platform: a completed
+-- request, a redirect, history), and a webhook of the organization; user 1000 owns it. Returns
+-- its id.
+create function lifecycle_test.create_movable_organization(path text)
+returns bigint
+language plpgsql
+set search_path to ''
+as $$
+declare
+  org bigint := lifecycle_test.create_namespace(null, 'organization', path);
+  platform bigint := lifecycle_test.create_namespace(org, 'group', 'platform');
+  infra bigint := lifecycle_test.create_namespace(org, 'group', 'infra');
+  old bigint := lifecycle_test.create_namespace(org, 'group', 'old');
+  api bigint := lifecycle_test.create_namespace(platform, 'project', 'api');
+  site bigint := lifecycle_test.create_namespace(platform, 'project', 'site');
+  tool bigint := lifecycle_test.create_namespace(platform, 'project', 'tool');
+begin
+  insert into lifecycle.namespace_members (namespace_id, user_id, access_level) values (org, 1000, 50), (platform, 1001, 30);
+  insert into lifecycle.webhooks (namespace_id, url, secret) values (org, 'https://hooks.example.com/' || path, 'a-secret-of-16-chars');
+  perform lifecycle.namespace_event(api, 'archive', 1000);
+  perform lifecycle.namespace_rename(site, 'web', 1000);
+  perform lifecycle.namespace_event(old, 'schedule_deletion', 1000);
+  perform lifecycle.namespace_transfer_request(tool, infra, 1000);
+  perform lifecycle.namespace_transfer_execute(tool);
+  return org;
+end
+$$;

@@ -1,6 +1,7 @@
 // Command demo-adopt walks docs/adoption.md end to end (make demo-adopt): on the database named by
-// DATABASE_URL (freshly migrated, connected as a superuser), a generated GitLab-shaped legacy
-// schema is bridged, staged, imported, backfilled, checked and cut over, with the syncer (slot
+// DATABASE_URL (freshly migrated, connected as a superuser), GitLab's own tables
+// (internal/adopt/gitlab/structure.sql) with a generated population are bridged, staged, imported,
+// backfilled, checked and cut over, with the syncer (slot
 // -slot) running beside it. Exit 0 when every proof held, 1 when one did not, 2 when it could not
 // run.
 package main

@@ -18,11 +18,10 @@ import (
 	"time"
 
 	"github.com/nslifecycle/nslifecycle/internal/logging"
-	"github.com/nslifecycle/nslifecycle/internal/stress"
 )
 
 func main() {
-	cfg := stress.Config{DatabaseURL: os.Getenv("DATABASE_URL")}
+	cfg := Config{DatabaseURL: os.Getenv("DATABASE_URL")}
 	restart := flag.String("restart-command", "", "a command that restarts PostgreSQL once, mid-run (e.g. scripts/db.sh restart-immediate)")
 	flag.IntVar(&cfg.Clients, "clients", 8, "concurrent clients")
 	flag.DurationVar(&cfg.Duration, "duration", time.Minute, "how long the clients fire")
@@ -43,7 +42,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	rep, err := stress.Run(ctx, cfg)
+	rep, err := Run(ctx, cfg)
 	if rep != nil {
 		print(rep)
 	}
@@ -60,7 +59,7 @@ func main() {
 	fmt.Println("every promise held")
 }
 
-func print(r *stress.Report) {
+func print(r *Report) {
 	fmt.Printf("clients %d, duration %s, tree of %d namespaces\n", r.Clients, r.Duration, r.Namespaces)
 	fmt.Printf("operations %d: %d state changes seen by the clients, %d calls cut off by a restart\n", r.Operations, r.Changes, r.Ambiguous)
 	codes := make([]string, 0, len(r.Refusals))

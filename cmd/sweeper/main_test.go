@@ -542,3 +542,28 @@ func TestSweeperExitsTwoWhenItCannotRun(t *testing.T) {
 		t.Fatalf("unreachable database: %v, want exit 2", err)
 	}
 }
+
+// A claim the sweeper cannot make (here: sweep_claim's EXECUTE taken from lifecycle_worker; under a
+// schema owner that is no superuser, every claim before migration 038) is a failure of the run,
+// exit 1 and the namespace's outcome failed, not a claim held elsewhere with exit 0, which hid that
+// the sweeper did nothing.
+func TestAClaimThatCannotBeMadeFailsTheRun(t *testing.T) {
+	ctx := context.Background()
+	url, pool := dbtest.NewDatabasePool(t)
+	f := &fixture{t: t, ctx: ctx, pool: pool, q: db.New(pool), lc: nslifecycle.NewClient(pool)}
+	f.org = f.insert(nil, "organization", "claims")
+	const owner = int64(9300)
+	f.member(f.org, owner, 50)
+	due := f.insert(&f.org, "group", "due")
+	f.schedule(due, ptr(owner), week+time.Hour)
+	if _, err := pool.Exec(ctx, `revoke execute on function lifecycle.sweep_claim(bigint) from lifecycle_worker`); err != nil {
+		t.Fatal(err)
+	}
+	code, lines, out := sweepOn(t, ctx, dbtest.LoginAs(t, url, "lifecycle_worker"))
+	if got := outcomes(lines)[due]; code != 1 || len(got) != 1 || got[0] != "failed" || !strings.Contains(out, "42501") {
+		t.Fatalf("exit %d, outcomes %v for the due namespace; want exit 1, [failed], and the error (42501):\n%s", code, got, out)
+	}
+	if s, _ := f.state(due); s != "deletion_scheduled" {
+		t.Fatalf("the namespace is %s, want it still deletion_scheduled", s)
+	}
+}

@@ -9,7 +9,8 @@
 //
 // The database comes from DATABASE_URL (a URL or libpq keywords; the PG* variables fill the
 // rest). The role needs REPLICATION and membership of lifecycle_worker. Exit status: 0 after a
-// clean shutdown, 2 when it could not start.
+// clean shutdown, 2 when it could not start, 3 when the server refuses the role a replication
+// connection (one ERROR line says what to grant; the systemd units do not restart it then).
 package main
 
 import (
@@ -37,6 +38,11 @@ import (
 func main() {
 	os.Exit(run(os.Args[1:], os.Stderr))
 }
+
+// exitNoReplicationRight is the exit status when the server refuses the role a replication
+// connection: deploy/systemd's units name it in RestartPreventExitStatus=, since restarting
+// cannot grant the right.
+const exitNoReplicationRight = 3
 
 // options are the syncer's flags.
 type options struct {
@@ -150,6 +156,13 @@ func run(args []string, stderr io.Writer) int {
 	}
 
 	if err := s.Run(ctx); err != nil {
+		if rr := (*syncer.ReplicationRightError)(nil); errors.As(err, &rr) {
+			// A configuration error no retry mends: said once, with what to do, and exit.
+			log.Error("the syncer's role lacks the replication right (REPLICATION, or rds_replication on Amazon RDS): "+
+				"grant it, then start the syncer again; see docs/operations.md, Managed PostgreSQL",
+				"role", rr.Role, "grant", rr.Grant(), "err", rr.Err.Message, "sqlstate", rr.Err.Code)
+			return exitNoReplicationRight
+		}
 		log.Error("syncer", "err", err)
 		return 1
 	}

@@ -545,18 +545,27 @@ func TestWebhookDeliveries(t *testing.T) {
 		}
 	}
 	mu.Unlock()
-	statuses := map[string]string{}
-	rows, err := e.pool.Query(e.ctx, `select w.url, d.status from lifecycle.webhook_deliveries d join lifecycle.webhooks w on w.id = d.webhook_id`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rows.Next() {
-		var url, status string
-		if err := rows.Scan(&url, &status); err != nil {
+	readStatuses := func() map[string]string {
+		statuses := map[string]string{}
+		rows, err := e.pool.Query(e.ctx, `select w.url, d.status from lifecycle.webhook_deliveries d join lifecycle.webhooks w on w.id = d.webhook_id`)
+		if err != nil {
 			t.Fatal(err)
 		}
-		statuses[strings.TrimPrefix(url, srv.URL)] = status
+		for rows.Next() {
+			var url, status string
+			if err := rows.Scan(&url, &status); err != nil {
+				t.Fatal(err)
+			}
+			statuses[strings.TrimPrefix(url, srv.URL)] = status
+		}
+		return statuses
 	}
+	// The receiver counts an attempt before the syncer records its result: wait for the results.
+	var statuses map[string]string
+	e.eventually("the results of the attempts to /ok, /500 and /400 are recorded", 30*time.Second, func() bool {
+		statuses = readStatuses()
+		return statuses["/ok"] != "pending" && statuses["/500"] != "pending" && statuses["/400"] != "pending"
+	})
 	if statuses["/ok"] != "delivered" || statuses["/500"] != "dead" || statuses["/400"] != "failed" || statuses["/slow"] != "pending" {
 		t.Fatalf("delivery statuses %v: want /ok delivered, /500 dead, /400 failed, /slow still pending", statuses)
 	}

@@ -4,6 +4,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -42,5 +44,27 @@ func verifyUnit(t *testing.T, file, as string) {
 	out, err := exec.Command(analyze, "verify", "--man=no", path).CombinedOutput()
 	if err != nil || len(strings.TrimSpace(string(out))) > 0 {
 		t.Fatalf("systemd-analyze verify: %v\n%s", err, out)
+	}
+}
+
+// A syncer whose role the server refuses a replication connection exits with
+// exitNoReplicationRight, and the units do not restart it for that status (a restart cannot grant
+// the right; any other exit is restarted).
+func TestTheUnitsDoNotRestartASyncerThatLacksTheReplicationRight(t *testing.T) {
+	want := "RestartPreventExitStatus=" + strconv.Itoa(exitNoReplicationRight)
+	for _, file := range []string{"lifecycle-syncer.service", "lifecycle-syncer@.service"} {
+		unit, err := os.ReadFile("../../deploy/systemd/" + file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lines []string
+		for _, line := range strings.Split(string(unit), "\n") {
+			if strings.HasPrefix(line, "Restart") {
+				lines = append(lines, line)
+			}
+		}
+		if !slices.Contains(lines, want) || !slices.Contains(lines, "Restart=always") {
+			t.Errorf("%s: %v, want Restart=always and %s", file, lines, want)
+		}
 	}
 }

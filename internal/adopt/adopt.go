@@ -1,5 +1,5 @@
-// Package adopt is make demo-adopt: docs/adoption.md run end to end on a generated GitLab-shaped
-// legacy schema. It builds the legacy tables and their population, bridges them to the states,
+// Package adopt is make demo-adopt: docs/adoption.md run end to end on GitLab's own tables
+// (gitlab/structure.sql) with a generated population. It loads the tables and their population, bridges them to the states,
 // stages a snapshot and imports it in committed batches while the application keeps writing,
 // fixes the rejected rows and imports them, backfills and checks, shows the bridges at work both
 // ways and a refused legacy write, proves that the import notified no one (the syncer running
@@ -21,7 +21,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/nslifecycle/nslifecycle"
+	"github.com/nslifecycle/nslifecycle/internal/db"
+	"github.com/nslifecycle/nslifecycle/internal/dberr"
 )
 
 var (
@@ -182,7 +183,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		do    func(context.Context) error
 	}{
 		{"1. Installed: the migrations ran; the syncer streams from its slot", r.installed},
-		{"2. The legacy schema, GitLab-shaped, with its population", r.legacy},
+		{"2. GitLab's own tables (gitlab/structure.sql), with a population", r.legacy},
 		{"3. Bridges on the live legacy tables (inert for namespaces the lifecycle does not know yet)", r.bridges},
 		{"4. Stage a snapshot of the legacy data (lifecycle_worker, one INSERT … SELECT)", r.stage},
 		{"5. The application keeps writing its legacy columns", r.keepWriting},
@@ -273,6 +274,9 @@ func (r *run) waitForSyncer(ctx context.Context, what string) error {
 
 func (r *run) legacy(ctx context.Context) error {
 	start := time.Now()
+	if err := LoadGitLabStructure(ctx, r.own, "legacy"); err != nil {
+		return err
+	}
 	if _, err := r.own.Exec(ctx, legacySQL); err != nil {
 		return err
 	}
@@ -353,7 +357,7 @@ func (r *run) bridges(ctx context.Context) error {
 
 func (r *run) stage(ctx context.Context) error {
 	start := time.Now()
-	tag, err := r.work.Exec(ctx, stageSQL)
+	tag, err := r.work.Exec(ctx, stageInsert+gitlabMapping("legacy"))
 	if err != nil {
 		return err
 	}
@@ -391,7 +395,7 @@ func (r *run) keepWriting(ctx context.Context) error {
 		return err
 	}
 	cleared, err := collect(`update legacy.projects set archived = false
-		where id in (select id from legacy.projects where archived and marked_for_deletion_at is null and not pending_delete
+		where id in (select id from legacy.projects where archived and marked_for_deletion_at is null and not coalesce(pending_delete, false)
 		               and id % 7 = 3 and id % 997 <> 13 order by id limit $1)
 		returning project_namespace_id`)
 	if err != nil {
@@ -431,7 +435,7 @@ func (r *run) importRun(ctx context.Context) error {
 			return err
 		}
 		r.rep.RejectCodes[code] = n
-		fmt.Fprintf(r.out, "  %s %-22s %6d  e.g. %s\n", code, nslifecycle.Condition(code), n, reason)
+		fmt.Fprintf(r.out, "  %s %-22s %6d  e.g. %s\n", code, dberr.Condition(code), n, reason)
 	}
 	return rows.Err()
 }
@@ -687,24 +691,24 @@ func (r *run) bridgesAtWork(ctx context.Context) error {
 		r.legacyArchived, path, state)
 
 	// State → legacy: the API schedules a project and a group for deletion.
-	lc := nslifecycle.NewClient(r.app)
+	q := db.New(r.app)
 	actor := int64(owner)
 	for _, id := range []int64{r.scheduledByAPI, r.groupByAPI} {
-		if _, err := lc.Event(ctx, id, "schedule_deletion", &actor, nil); err != nil {
-			return err
+		if _, err := q.NamespaceEvent(ctx, db.NamespaceEventParams{NamespaceID: id, Event: "schedule_deletion", ActorID: &actor, Metadata: []byte("{}")}); err != nil {
+			return dberr.NotFound(err, id)
 		}
 	}
 	var projectOK, groupOK bool
 	var markedAt time.Time
 	var by int64
 	if err := one(ctx, r.own, `select p.marked_for_deletion_at, p.marked_for_deletion_by_user_id,
-		p.marked_for_deletion_at = n.deletion_scheduled_at and p.marked_for_deletion_by_user_id = n.deletion_scheduled_by
+		p.marked_for_deletion_at = n.deletion_scheduled_at::date and p.marked_for_deletion_by_user_id = n.deletion_scheduled_by
 		from legacy.projects p join lifecycle.namespaces n on n.id = p.project_namespace_id where n.id = $1`,
 		[]any{r.scheduledByAPI}, &markedAt, &by, &projectOK); err != nil {
 		return err
 	}
 	fmt.Fprintf(r.out, "lifecycle_app: namespace_event(%d, 'schedule_deletion', %d)\n  -> legacy.projects: marked_for_deletion_at %s, by user %d\n",
-		r.scheduledByAPI, owner, markedAt.UTC().Format(time.RFC3339), by)
+		r.scheduledByAPI, owner, markedAt.Format("2006-01-02"), by)
 	var day time.Time
 	if err := one(ctx, r.own, `select d.marked_for_deletion_on, d.user_id, d.user_id = $2 from legacy.group_deletion_schedules d where d.group_id = $1`,
 		[]any{r.groupByAPI, owner}, &day, &by, &groupOK); err != nil {
@@ -716,8 +720,8 @@ func (r *run) bridgesAtWork(ctx context.Context) error {
 
 	// A legacy write the rules refuse: the statement fails with the code, and nothing of it stays.
 	_, err = r.app.Exec(ctx, `update legacy.projects set archived = true where project_namespace_id = $1`, r.refusedUnder)
-	var e *nslifecycle.Error
-	if !errors.As(nslifecycle.FromDB(err), &e) {
+	var e *dberr.Error
+	if !errors.As(dberr.FromDB(err), &e) {
 		return fmt.Errorf("archiving project %d below an archived group through its legacy flag: %v, want a refusal", r.refusedUnder, err)
 	}
 	r.rep.RefusalCode = e.Code
@@ -727,7 +731,7 @@ func (r *run) bridgesAtWork(ctx context.Context) error {
 	}
 	fmt.Fprintf(r.out, "lifecycle_app: update legacy.projects set archived = true where project_namespace_id = %d (its group is archived)\n"+
 		"  -> ERROR %s %s: %s\n     DETAIL: %s\n     HINT: %s\n  legacy.projects.archived is still false: %v\n",
-		r.refusedUnder, e.Code, nslifecycle.Condition(e.Code), e.Message, e.Detail, e.Hint, r.rep.RefusalLeftLegacyAlone)
+		r.refusedUnder, e.Code, dberr.Condition(e.Code), e.Message, e.Detail, e.Hint, r.rep.RefusalLeftLegacyAlone)
 	return nil
 }
 

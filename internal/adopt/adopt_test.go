@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/nslifecycle/nslifecycle/internal/adopt"
 	"github.com/nslifecycle/nslifecycle/internal/dbtest"
 )
@@ -82,5 +84,56 @@ func TestDemoAdoptAtASmallSize(t *testing.T) {
 	}
 	if !strings.Contains(tour.String(), "every legacy state, date and actor kept (3000 namespaces)") {
 		t.Fatalf("the tour does not say every legacy state, date and actor was kept:\n%s", tour.String())
+	}
+}
+
+// GitLab's tables as docs/adoption.md describes them: what differs from a simpler legacy shape is
+// there (gitlab/structure.sql, loaded as the docs and the demo load it).
+func TestGitLabStructureIsGitLabs(t *testing.T) {
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dbtest.NewDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if err := adopt.LoadGitLabStructure(ctx, conn, "legacy"); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		table, column, typ string
+		notNull            bool
+	}{
+		{"group_deletion_schedules", "user_id", "bigint", true},
+		{"group_deletion_schedules", "marked_for_deletion_on", "date", true},
+		{"projects", "pending_delete", "boolean", false},
+		{"projects", "marked_for_deletion_at", "date", false},
+		{"projects", "created_at", "timestamp without time zone", false},
+		{"namespaces", "created_at", "timestamp without time zone", false},
+		{"namespaces", "traversal_ids", "bigint[]", true},
+		{"namespace_settings", "created_at", "timestamp with time zone", true},
+		{"namespace_settings", "archived", "boolean", true},
+	} {
+		var typ string
+		var notNull bool
+		err := conn.QueryRow(ctx, `select format_type(atttypid, atttypmod), attnotnull from pg_attribute
+			where attrelid = ('legacy.' || $1)::regclass and attname = $2 and not attisdropped`, c.table, c.column).Scan(&typ, &notNull)
+		if err != nil || typ != c.typ || notNull != c.notNull {
+			t.Errorf("legacy.%s.%s: %s not null %v (%v), want %s not null %v", c.table, c.column, typ, notNull, err, c.typ, c.notNull)
+		}
+	}
+	// organization_id is required by a CHECK, and a project's namespace row goes with it (GitLab's trigger).
+	if _, err := conn.Exec(ctx, `insert into legacy.namespaces (id, name, path, type) values (1, 'a', 'a', 'Group')`); err == nil {
+		t.Error("a namespace without organization_id was accepted")
+	}
+	if _, err := conn.Exec(ctx, `set search_path to legacy;
+		insert into namespaces (id, name, path, type, organization_id) values (1, 'a', 'a', 'Group', 1), (2, 'p', 'p', 'Project', 1);
+		insert into projects (id, name, path, namespace_id, project_namespace_id, organization_id) values (7, 'p', 'p', 1, 2, 1);
+		delete from projects where id = 7;
+		reset search_path`); err != nil {
+		t.Fatal(err)
+	}
+	var left int
+	if err := conn.QueryRow(ctx, `select count(*) from legacy.namespaces where id = 2`).Scan(&left); err != nil || left != 0 {
+		t.Errorf("the project's namespaces row after deleting the project: %d (%v), want none", left, err)
 	}
 }

@@ -1,5 +1,5 @@
--- legacy.populate(total): a generated population of about `total` namespaces for the legacy
--- schema of legacy.sql, deterministic (every choice is a hash of the row's number): a tenth
+-- legacy.populate(total): a generated population of about `total` namespaces in GitLab's tables
+-- (gitlab/structure.sql, in schema legacy), deterministic (every choice is a hash of the row's number): a tenth
 -- groups, nested up to four levels below top-level groups (top-level group 1 is `api`, a path the
 -- lifecycle reserves); 3% user namespaces; the rest projects, each with its project namespace,
 -- nine in ten in groups, the others in user namespaces. About 5% of groups and projects archived,
@@ -29,27 +29,27 @@ begin
   -- Groups by level: ids 1..t at level 1, then 3t, 6t, and the rest at level 4.
   cnt := array[t, 3 * t, 6 * t, g - 10 * t];
   first_id := array[1, 1 + t, 1 + 4 * t, 1 + 10 * t];
-  insert into legacy.namespaces (id, parent_id, type, path, name, visibility_level, created_at)
+  insert into legacy.namespaces (id, parent_id, type, path, name, visibility_level, created_at, organization_id)
   select i, null, 'Group',
          case when i = 1 then 'api' when i % 53 = 7 then 'Team ' || i else 'group-' || i end,
          case when i = 1 then 'API' else 'Group ' || i end,
          case when legacy.pick(i, 2, 10) < 5 then 20 when legacy.pick(i, 2, 10) < 7 then 10 else 0 end,
-         timestamptz '2016-01-01 00:00:00+00' + i * interval '1 minute'
+         timestamp '2016-01-01 00:00:00' + i * interval '1 minute', 1
     from generate_series(1, t) i;
   for lvl in 2..4 loop
-    insert into legacy.namespaces (id, parent_id, type, path, name, visibility_level, created_at)
+    insert into legacy.namespaces (id, parent_id, type, path, name, visibility_level, created_at, organization_id)
     select i, par.id, 'Group',
            case when i % 53 = 7 then 'Team ' || i when i % 67 = 3 then 'ops.' || i || '.' else 'group-' || i end,
            'Group ' || i,
            least(par.visibility_level, case when legacy.pick(i, 2, 10) < 5 then 20 when legacy.pick(i, 2, 10) < 7 then 10 else 0 end),
-           timestamptz '2016-01-01 00:00:00+00' + i * interval '1 minute'
+           timestamp '2016-01-01 00:00:00' + i * interval '1 minute', 1
       from generate_series(first_id[lvl], first_id[lvl] + cnt[lvl] - 1) i
       join legacy.namespaces par on par.id = first_id[lvl - 1] + legacy.pick(i, 1, cnt[lvl - 1]);
   end loop;
 
-  insert into legacy.namespaces (id, parent_id, type, path, name, visibility_level, created_at)
+  insert into legacy.namespaces (id, parent_id, type, path, name, visibility_level, created_at, organization_id)
   select g + i, null, 'User', case when i % 37 = 0 then 'John.Doe' || i else 'user-' || i end, 'User ' || i, 20,
-         timestamptz '2016-01-01 00:00:00+00' + (g + i) * interval '1 minute'
+         timestamp '2016-01-01 00:00:00' + (g + i) * interval '1 minute', 1
     from generate_series(1, u) i;
 
   -- Projects: legacy.projects ids 1..p (an id space of their own), project namespaces g+u+1 ...
@@ -63,27 +63,28 @@ begin
               when j % 211 = 11 then 'tool-' || j || '.git' else 'project-' || j end as path,
          'Project ' || j as name,
          case when legacy.pick(j, 2, 10) < 5 then 20 when legacy.pick(j, 2, 10) < 7 then 10 else 0 end as visibility,
-         timestamptz '2017-01-01 00:00:00+00' + j * interval '30 seconds' as created_at
+         timestamp '2017-01-01 00:00:00' + j * interval '30 seconds' as created_at
     from generate_series(1, p) j;
-  insert into legacy.namespaces (id, parent_id, type, path, name, visibility_level, created_at)
-  select a.ns_id, a.parent_id, 'Project', a.path, a.name, least(par.visibility_level, a.visibility), a.created_at
+  insert into legacy.namespaces (id, parent_id, type, path, name, visibility_level, created_at, organization_id)
+  select a.ns_id, a.parent_id, 'Project', a.path, a.name, least(par.visibility_level, a.visibility), a.created_at, 1
     from adopt_projects a join legacy.namespaces par on par.id = a.parent_id
    order by a.ns_id;
   insert into legacy.projects (id, namespace_id, project_namespace_id, path, name, visibility_level, archived,
-                               marked_for_deletion_at, marked_for_deletion_by_user_id, pending_delete, created_at)
+                               marked_for_deletion_at, marked_for_deletion_by_user_id, pending_delete, created_at,
+                               organization_id)
   select a.j, a.parent_id, a.ns_id, a.path, a.name, n.visibility_level,
          legacy.pick(a.j, 5, 100) < 5,
-         case when legacy.pick(a.j, 6, 100) < 2 then date_trunc('second', now()) - legacy.pick(a.j, 7, 518400) * interval '1 second' end,
+         case when legacy.pick(a.j, 6, 100) < 2 then current_date - legacy.pick(a.j, 7, 6)::int end,
          case when legacy.pick(a.j, 6, 100) < 2 then 1 + legacy.pick(a.j, 8, 5000) end,
          legacy.pick(a.j, 6, 100) < 2 and legacy.pick(a.j, 9, 40) = 0,
-         a.created_at
+         a.created_at, 1
     from adopt_projects a join legacy.namespaces n on n.id = a.ns_id
    order by a.j;
 
   -- Group and user settings (GitLab keeps a row for every namespace but projects'), ~5% of groups
   -- archived; ~2% of groups scheduled for deletion.
-  insert into legacy.namespace_settings (namespace_id, archived)
-  select n.id, n.type = 'Group' and legacy.pick(n.id, 5, 100) < 5
+  insert into legacy.namespace_settings (namespace_id, archived, created_at, updated_at)
+  select n.id, n.type = 'Group' and legacy.pick(n.id, 5, 100) < 5, n.created_at, n.created_at
     from legacy.namespaces n where n.type in ('Group', 'User');
   insert into legacy.group_deletion_schedules (group_id, marked_for_deletion_on, user_id)
   select n.id, current_date - legacy.pick(n.id, 7, 6)::int, 1 + legacy.pick(n.id, 8, 5000)

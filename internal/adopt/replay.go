@@ -7,7 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/nslifecycle/nslifecycle"
+	"github.com/nslifecycle/nslifecycle/internal/dberr"
 )
 
 // replay writes a namespace's legacy data again, in one transaction, so that its bridge carries
@@ -70,8 +70,8 @@ func (r *run) replay(ctx context.Context, ns int64, source, says string) (string
 	defer tx.Rollback(ctx)
 	for _, step := range steps {
 		if _, err := tx.Exec(ctx, step, ns); err != nil {
-			var e *nslifecycle.Error
-			if errors.As(nslifecycle.FromDB(err), &e) && len(e.Code) == 5 && e.Code[:2] == "NS" {
+			var e *dberr.Error
+			if errors.As(dberr.FromDB(err), &e) && len(e.Code) == 5 && e.Code[:2] == "NS" {
 				return e.Code, nil
 			}
 			return "", err
@@ -104,16 +104,16 @@ var followStateSQL = []string{
 	`delete from legacy.group_deletion_schedules g using lifecycle.namespaces n
 	  where n.id = g.group_id and n.id = any ($1) and n.state not in (2, 4)`,
 	`insert into legacy.group_deletion_schedules (group_id, marked_for_deletion_on, user_id)
-	 select n.id, n.deletion_scheduled_at, n.deletion_scheduled_by from lifecycle.namespaces n
+	 select n.id, n.deletion_scheduled_at, coalesce(n.deletion_scheduled_by, 1001) from lifecycle.namespaces n
 	  where n.id = any ($1) and n.type in ('organization', 'group') and n.state in (2, 4)
 	    and not exists (select from legacy.group_deletion_schedules g where g.group_id = n.id)`,
 	`update legacy.projects p
 	    set archived = (n.state = 1 or coalesce(d.state_metadata ->> 'preserved_state' = 'archived', false)),
-	        marked_for_deletion_at = case when n.state in (2, 4) then coalesce(p.marked_for_deletion_at, n.deletion_scheduled_at) end,
+	        marked_for_deletion_at = case when n.state in (2, 4) then coalesce(p.marked_for_deletion_at, n.deletion_scheduled_at::date) end,
 	        marked_for_deletion_by_user_id = case when n.state in (2, 4) then coalesce(p.marked_for_deletion_by_user_id, n.deletion_scheduled_by) end,
 	        pending_delete = n.state = 4
 	   from lifecycle.namespaces n join lifecycle.namespace_details d on d.namespace_id = n.id
 	  where n.id = p.project_namespace_id and n.id = any ($1)
-	    and (p.archived, p.marked_for_deletion_at is not null, p.pending_delete)
+	    and (p.archived, p.marked_for_deletion_at is not null, coalesce(p.pending_delete, false))
 	        is distinct from (n.state = 1 or coalesce(d.state_metadata ->> 'preserved_state' = 'archived', false), n.state in (2, 4), n.state = 4)`,
 }

@@ -1,17 +1,18 @@
--- Stage the legacy namespaces for the import (docs/adoption.md), in one statement (one snapshot):
+-- The legacy namespaces (GitLab's tables) as the import's staging rows (docs/adoption.md), the
+-- columns of lifecycle.namespace_imports in order: the demo inserts them in one statement (one
+-- snapshot), cmd/adopt those the lifecycle does not have yet (GitLabStage). Schema legacy is
+-- replaced by the schema GitLab's tables are in:
 -- groups and user namespaces from legacy.namespaces, projects from legacy.projects under their
 -- project_namespace_id (the namespace id GitLab gives every project; projects.id is another id
 -- space). A state from the legacy columns, with the date and the actor GitLab keeps for a deletion;
 -- archived kept beside a deletion as the state a restore returns to. GitLab keeps no date or actor
 -- for archiving: those history rows get the namespace's created_at (the import's default).
-insert into lifecycle.namespace_imports (id, parent_id, type, path, name, visibility, state, state_changed_at,
-                                         state_changed_by, preserved_state, created_at)
 select n.id, n.parent_id, case n.type when 'Group' then 'group' else 'user' end, n.path, n.name,
        case n.visibility_level when 20 then 'public' when 10 then 'internal' else 'private' end,
        case when d.group_id is not null then 'deletion_scheduled' when s.archived then 'archived' else 'active' end,
        d.marked_for_deletion_on, d.user_id,
        case when d.group_id is not null and s.archived then 'archived' end,
-       n.created_at
+       n.created_at::timestamptz
   from legacy.namespaces n
   left join legacy.namespace_settings s on s.namespace_id = n.id
   left join legacy.group_deletion_schedules d on d.group_id = n.id
@@ -22,7 +23,7 @@ select p.project_namespace_id, p.namespace_id, 'project', p.path, p.name,
        case when p.pending_delete then 'deletion_in_progress'
             when p.marked_for_deletion_at is not null then 'deletion_scheduled'
             when p.archived then 'archived' else 'active' end,
-       p.marked_for_deletion_at, p.marked_for_deletion_by_user_id,
+       p.marked_for_deletion_at::timestamptz, p.marked_for_deletion_by_user_id,
        case when (p.pending_delete or p.marked_for_deletion_at is not null) and p.archived then 'archived' end,
-       p.created_at
+       p.created_at::timestamptz
   from legacy.projects p

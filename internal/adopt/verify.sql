@@ -2,8 +2,8 @@
 -- state the legacy columns add up to (pending_delete, else a deletion mark, else archived), the
 -- archived flag kept beside a deletion (preserved_state), and, for a deletion, its legacy date
 -- and actor in deletion_scheduled_at/_by and in the history row that entered it. GitLab keeps
--- only a day for a group's deletion (group_deletion_schedules.marked_for_deletion_on), so those
--- compare by day. One row per disagreement, with what differs; a summary row per state first.
+-- only a day for a deletion (group_deletion_schedules.marked_for_deletion_on,
+-- projects.marked_for_deletion_at), so those compare by day. One row per disagreement, with what differs; a summary row per state first.
 with legacy_says as (
   select n.id, coalesce(s.archived, false) as archived, d.group_id is not null as scheduled, false as in_progress,
          d.marked_for_deletion_on::timestamptz as scheduled_at, d.user_id as scheduled_by, true as by_day
@@ -12,8 +12,8 @@ with legacy_says as (
     left join legacy.group_deletion_schedules d on d.group_id = n.id
    where n.type in ('Group', 'User')
   union all
-  select p.project_namespace_id, p.archived, p.marked_for_deletion_at is not null, p.pending_delete,
-         p.marked_for_deletion_at, p.marked_for_deletion_by_user_id, false
+  select p.project_namespace_id, p.archived, p.marked_for_deletion_at is not null, coalesce(p.pending_delete, false),
+         p.marked_for_deletion_at::timestamptz, p.marked_for_deletion_by_user_id, true
     from legacy.projects p
 ), expected as (
   select l.*, (case when l.in_progress then 4 when l.scheduled then 2 when l.archived then 1 else 0 end)::smallint as state

@@ -11,7 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/nslifecycle/nslifecycle"
+	"github.com/nslifecycle/nslifecycle/internal/migration"
 )
 
 // ImportResult is the bulk import of a staged forest (CALL lifecycle.namespace_import_run) into a
@@ -313,7 +313,7 @@ func (e *env) importRound(ctx context.Context, name string, forest *Forest) (*Im
 		return nil, err
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
-	if err := nslifecycle.Migrate(ctx, conn); err != nil {
+	if _, err := migration.To(ctx, conn, migration.Latest, migration.Options{}); err != nil {
 		return nil, err
 	}
 	r := &ImportRound{}

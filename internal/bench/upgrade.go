@@ -12,7 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/nslifecycle/nslifecycle"
+	"github.com/nslifecycle/nslifecycle/internal/migration"
 )
 
 // UpgradeResult is the upgrade scenario (issue 25): the newest migrations (those up to the
@@ -61,7 +61,7 @@ func runUpgrade(ctx context.Context, e *env) error {
 	defer conn.Close(context.WithoutCancel(ctx))
 	// The database's version is the newest when make bench migrated it; a database moved to an
 	// older version beforehand (-reuse) measures the migration that made that version instead.
-	latest, _, err := nslifecycle.SchemaVersion(ctx, conn)
+	latest, _, err := migration.SchemaVersion(ctx, conn)
 	if err != nil {
 		return err
 	}
@@ -72,7 +72,7 @@ func runUpgrade(ctx context.Context, e *env) error {
 	if from < 1 || from >= latest {
 		return fmt.Errorf("-upgrade-from %d: want 1 to %d", from, latest-1)
 	}
-	files, err := nslifecycle.MigrationFiles()
+	files, err := migration.Names()
 	if err != nil {
 		return err
 	}
@@ -80,9 +80,9 @@ func runUpgrade(ctx context.Context, e *env) error {
 	if hold <= 0 {
 		hold = 20 * time.Second
 	}
-	opts := nslifecycle.MigrateOptions{Log: e.log}
+	opts := migration.Options{Log: e.log}
 	res := &UpgradeResult{From: from, To: latest, Migrations: strings.Join(files[from:latest], " "), Writers: upgradeClients / 2,
-		Readers: upgradeClients / 2, HoldSeconds: hold.Seconds(), LockTimeoutMS: float64(nslifecycle.DefaultLockTimeout.Milliseconds()),
+		Readers: upgradeClients / 2, HoldSeconds: hold.Seconds(), LockTimeoutMS: float64(migration.DefaultLockTimeout.Milliseconds()),
 		ErrorsDuring: map[string]int{}, ErrorsOther: map[string]int{}}
 	e.res.Upgrade = res
 
@@ -149,7 +149,7 @@ type window struct{ start, end time.Time }
 // time is up, whatever the migration is doing (a migration may have to wait for it); the round
 // returns once both are over.
 func upgradeRound(ctx context.Context, e *env, conn *pgx.Conn, from, latest int32, hold time.Duration,
-	opts nslifecycle.MigrateOptions) (UpgradeRound, window, error) {
+	opts migration.Options) (UpgradeRound, window, error) {
 	var r UpgradeRound
 	var w window
 	if err := sleep(ctx, e.cfg.Duration); err != nil {
@@ -183,14 +183,14 @@ func upgradeRound(ctx context.Context, e *env, conn *pgx.Conn, from, latest int3
 			return err
 		}
 		w.start = time.Now()
-		retries, err := nslifecycle.MigrateToWith(ctx, conn, from, opts)
+		retries, err := migration.To(ctx, conn, from, opts)
 		r.Retries += retries
 		if err != nil {
 			return fmt.Errorf("down to %d: %w", from, err)
 		}
 		r.DownSeconds = round3(time.Since(w.start).Seconds())
 		up := time.Now()
-		retries, err = nslifecycle.MigrateToWith(ctx, conn, latest, opts)
+		retries, err = migration.To(ctx, conn, latest, opts)
 		r.Retries += retries
 		if err != nil {
 			return fmt.Errorf("up to %d: %w", latest, err)

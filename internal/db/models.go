@@ -111,6 +111,14 @@ type LifecycleFactKey struct {
 	LegacyMacUntil *time.Time
 }
 
+// The range this cluster hands out ids from, for every identity of the schema (id_range_set); no row: none set, every id.
+type LifecycleIDRange struct {
+	Singleton bool
+	FirstID   int64
+	LastID    int64
+	SetAt     time.Time
+}
+
 type LifecycleJsonSchema struct {
 	Name     string
 	Schema   []byte
@@ -131,6 +139,25 @@ type LifecycleLegacyBridge struct {
 	CreatedAt       time.Time
 	// The user a legacy write is made on behalf of when its row names none (no by column, or null there); null: the system, which only lifecycle_worker members and superusers may act as.
 	ActorID *int64
+	// A flag or column bridge that speaks for every namespace of its types: no row is its condition off, and the write-back inserts the row when the condition turns on.
+	InsertMissing bool
+}
+
+// Legacy tables whose rows name namespaces, kept in step with the tree both ways (lifecycle.legacy_tree_bridge_add).
+type LifecycleLegacyTreeBridge struct {
+	ID               int64
+	Source           interface{}
+	IDAttnum         int16
+	ParentAttnum     int16
+	PathAttnum       int16
+	NameAttnum       int16
+	VisibilityAttnum *int16
+	TypeAttnum       *int16
+	Types            []byte
+	SpeaksFor        []string
+	ActorID          *int64
+	RowDefaults      []byte
+	CreatedAt        time.Time
 }
 
 // Rows the schema's functions lock to serialise work that no client may hold up (no role may lock them: FOR SHARE/UPDATE need UPDATE privilege, granted to none).
@@ -199,6 +226,26 @@ type LifecycleOperationPolicy struct {
 	Description    string
 }
 
+// Staging for organization_move_in: the rows of organization_export, copied in by the transaction that calls it (which deletes them).
+type LifecycleOrganizationImport struct {
+	OrganizationID int64
+	Kind           string
+	Data           []byte
+}
+
+// Organizations moving out of this cluster (writes refused with NS011), moved out (where to) and moved in (where from): organization_move_out_start, _finish, _cancel and organization_move_in write it.
+type LifecycleOrganizationMove struct {
+	OrganizationID int64
+	Path           string
+	Direction      string
+	Peer           string
+	StartedAt      time.Time
+	FinishedAt     *time.Time
+	MoverPid       *int32
+	MoverRole      pgtype.Uint32
+	Summary        []byte
+}
+
 // Claims of "path below parent" (step 3 of the global lock order, namespace_lock_sibling_path): a row inserted and deleted by the claiming transaction, which holds the key until it ends. Always empty between transactions.
 type LifecyclePathClaim struct {
 	ParentID *int64
@@ -247,12 +294,12 @@ type LifecycleStateTransition struct {
 	AuditAction string
 }
 
-// The sweeper's claims of namespaces (sweep_claim), held across the transactions of their work by a session named by pid and start time; taken over when that session is gone. Unlogged: no session outlives a crash.
+// The sweeper's claims of namespaces (sweep_claim), held across the transactions of their work by a session named by pid and role (pg_stat_activity shows both to every role); taken over when that session is gone. Unlogged: no session outlives a crash.
 type LifecycleSweepClaim struct {
-	NamespaceID  int64
-	Pid          int32
-	BackendStart time.Time
-	ClaimedAt    time.Time
+	NamespaceID int64
+	Pid         int32
+	ClaimedAt   time.Time
+	RoleID      pgtype.Uint32
 }
 
 type LifecycleSyncerProgress struct {

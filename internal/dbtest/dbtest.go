@@ -22,7 +22,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/nslifecycle/nslifecycle"
+	"github.com/nslifecycle/nslifecycle/internal/migration"
 )
 
 const (
@@ -281,7 +281,7 @@ func ensureTemplate(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	err = nslifecycle.Migrate(ctx, conn)
+	_, err = migration.To(ctx, conn, migration.Latest, migration.Options{})
 	conn.Close(ctx)
 	if err != nil {
 		return "", err
@@ -299,11 +299,11 @@ func ensureTemplate(ctx context.Context) (string, error) {
 // sqlHash names the embedded SQL: any change to a migration or an included file changes it.
 func sqlHash() (string, error) {
 	h := sha256.New()
-	err := fs.WalkDir(nslifecycle.Migrations(), ".", func(path string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(migration.Migrations(), ".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		b, err := fs.ReadFile(nslifecycle.Migrations(), path)
+		b, err := fs.ReadFile(migration.Migrations(), path)
 		if err != nil {
 			return err
 		}

@@ -15,8 +15,8 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/nslifecycle/nslifecycle"
 	"github.com/nslifecycle/nslifecycle/internal/db"
+	"github.com/nslifecycle/nslifecycle/internal/dberr"
 )
 
 // Config is one run's settings (cmd/sweeper's flags).
@@ -92,13 +92,13 @@ func Run(ctx context.Context, pool *pgxpool.Pool, cfg Config, log *slog.Logger) 
 	asOf := cfg.Now
 	if asOf.IsZero() {
 		if asOf, err = r.q.SweepDatabaseNow(ctx); err != nil {
-			return nil, fmt.Errorf("read the database clock: %w", sessionHint(nslifecycle.FromDB(err)))
+			return nil, fmt.Errorf("read the database clock: %w", sessionHint(dberr.FromDB(err)))
 		}
 	}
 	r.sum.AsOf = asOf
 	settings, err := r.q.SettingsGet(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("read lifecycle.settings: %w", sessionHint(nslifecycle.FromDB(err)))
+		return nil, fmt.Errorf("read lifecycle.settings: %w", sessionHint(dberr.FromDB(err)))
 	}
 	log.Info("sweep started", "as_of", asOf.UTC().Format(time.RFC3339),
 		"deletion_adjourned_period_days", settings.DeletionAdjournedPeriodDays,
@@ -135,7 +135,7 @@ func (r *run) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx))
 	if err := fn(tx); err != nil {
-		return nslifecycle.FromDB(err)
+		return dberr.FromDB(err)
 	}
 	if r.cfg.DryRun {
 		return nil
@@ -185,7 +185,7 @@ func (r *run) adjournedDeletions(ctx context.Context, asOf time.Time) {
 		})
 		if err != nil {
 			r.sum.Failed++
-			r.log.Error("list adjourned deletions", "err", nslifecycle.FromDB(err))
+			r.log.Error("list adjourned deletions", "err", dberr.FromDB(err))
 			return
 		}
 		for _, c := range page {
@@ -208,7 +208,11 @@ func (r *run) adjournedDeletion(ctx context.Context, asOf time.Time, id int64, p
 	if r.goneInDryRun(log, action, id) {
 		return
 	}
-	if !r.claim(ctx, id) {
+	if claimed, err := r.claim(ctx, id); err != nil {
+		r.sum.count(action, OutcomeFailed)
+		log.Error("namespace", "outcome", OutcomeFailed, "err", err)
+		return
+	} else if !claimed {
 		r.sum.count(action, OutcomeClaimed)
 		log.Info("namespace", "outcome", OutcomeClaimed)
 		return
@@ -245,7 +249,7 @@ func (r *run) hardDelete(ctx context.Context, log *slog.Logger, action string, i
 		}
 		ids, err := r.q.NamespaceSubtreeIDs(ctx, id)
 		if err != nil {
-			log.Error("namespace", "outcome", OutcomeFailed, "err", nslifecycle.FromDB(err))
+			log.Error("namespace", "outcome", OutcomeFailed, "err", dberr.FromDB(err))
 			r.sum.count(action, OutcomeFailed)
 			return
 		}
@@ -264,11 +268,14 @@ func (r *run) hardDelete(ctx context.Context, log *slog.Logger, action string, i
 	if r.cfg.HardDeleteBatch > 0 {
 		batch = ptr(int32(r.cfg.HardDeleteBatch))
 	}
-	lc := nslifecycle.NewClient(r.conn)
+	q := db.New(r.conn)
 	var deleted int64
 	for {
-		b, err := lc.HardDelete(ctx, id, batch)
-		if errors.Is(err, nslifecycle.ErrNamespaceNotFound) {
+		b, err := q.NamespaceHardDelete(ctx, db.NamespaceHardDeleteParams{NamespaceID: id, BatchSize: batch})
+		if err != nil {
+			err = dberr.NotFound(err, id)
+		}
+		if errors.Is(err, dberr.ErrNamespaceNotFound) {
 			if deleted == 0 {
 				r.sum.count(action, OutcomeSkipped)
 				log.Info("namespace", "outcome", OutcomeSkipped, "reason", goneReason)
@@ -280,14 +287,14 @@ func (r *run) hardDelete(ctx context.Context, log *slog.Logger, action string, i
 			r.deletionFailed(context.WithoutCancel(ctx), log, action, id, err)
 			return
 		}
-		deleted += b.Deleted
-		if b.Done {
+		deleted += deref(b.Deleted)
+		if deref(b.Done) {
 			break
 		}
-		log.Debug("hard delete progress", "deleted", deleted, "remaining", b.Remaining)
+		log.Debug("hard delete progress", "deleted", deleted, "remaining", deref(b.Remaining))
 		if ctx.Err() != nil {
 			r.sum.count(action, OutcomeFailed)
-			log.Warn("namespace", "outcome", "interrupted", "deleted", deleted, "remaining", b.Remaining)
+			log.Warn("namespace", "outcome", "interrupted", "deleted", deleted, "remaining", deref(b.Remaining))
 			return
 		}
 	}
@@ -335,7 +342,7 @@ func (r *run) stuckOperations(ctx context.Context, asOf time.Time) {
 	})
 	if err != nil {
 		r.sum.Failed++
-		r.log.Error("list stuck operations", "err", nslifecycle.FromDB(err))
+		r.log.Error("list stuck operations", "err", dberr.FromDB(err))
 		return
 	}
 	for _, o := range ops {
@@ -352,7 +359,11 @@ func (r *run) stuckOperations(ctx context.Context, asOf time.Time) {
 		if !r.budget(ctx) {
 			return
 		}
-		if !r.claim(ctx, id) {
+		if claimed, err := r.claim(ctx, id); err != nil {
+			r.sum.count("recover_"+kind, OutcomeFailed)
+			log.Error("namespace", "outcome", OutcomeFailed, "err", err)
+			continue
+		} else if !claimed {
 			r.sum.count("recover_"+kind, OutcomeClaimed)
 			log.Info("namespace", "outcome", OutcomeClaimed)
 			continue
@@ -368,8 +379,9 @@ func (r *run) recover(ctx context.Context, log *slog.Logger, asOf time.Time, id 
 	case "transfer":
 		var outcome string
 		err := r.inTx(ctx, func(tx pgx.Tx) (err error) {
-			outcome, err = nslifecycle.NewClient(tx).ExecuteTransfer(ctx, id)
-			return err
+			row, err := db.New(tx).TransferExecute(ctx, id)
+			outcome = deref(row.Outcome)
+			return dberr.NotFound(err, id)
 		})
 		if err != nil {
 			r.sum.count(action, OutcomeFailed)
@@ -401,18 +413,21 @@ func (r *run) recover(ctx context.Context, log *slog.Logger, asOf time.Time, id 
 	}
 }
 
-func (r *run) claim(ctx context.Context, id int64) bool {
+// claim claims a namespace for this run (lifecycle.sweep_claim): false when another session holds
+// it; an error when the claim could not be made, which is a failure of the run, not someone
+// else's claim (before 038 every claim failed under an owner that is no superuser, and the run
+// reported them all claimed elsewhere and exited 0).
+func (r *run) claim(ctx context.Context, id int64) (bool, error) {
 	ok, err := r.q.SweepClaim(ctx, id)
 	if err != nil {
-		r.log.Error("claim", "namespace_id", id, "err", sessionHint(nslifecycle.FromDB(err)))
-		return false
+		return false, fmt.Errorf("claim: %w", sessionHint(dberr.FromDB(err)))
 	}
-	return ok
+	return ok, nil
 }
 
 func (r *run) release(ctx context.Context, id int64) {
 	if _, err := r.q.SweepRelease(context.WithoutCancel(ctx), id); err != nil {
-		r.log.Error("release", "namespace_id", id, "err", sessionHint(nslifecycle.FromDB(err)))
+		r.log.Error("release", "namespace_id", id, "err", sessionHint(dberr.FromDB(err)))
 	}
 }
 
@@ -420,7 +435,7 @@ func (r *run) release(ctx context.Context, id int64) {
 // pooler. Its claims name its session (lifecycle.sweep_claim) and are held across the transactions
 // of a namespace, so it needs a session of its own, whatever the pooler does with prepared statements.
 func sessionHint(err error) error {
-	if errors.Is(err, nslifecycle.ErrTransactionPooler) {
+	if errors.Is(err, dberr.ErrTransactionPooler) {
 		return fmt.Errorf("%w; the sweeper needs a session of its own (its claims of namespaces name its session and are "+
 			"held across transactions): point DATABASE_URL at PostgreSQL directly or at a session-mode pool (PgBouncer pool_mode=session)", err)
 	}

@@ -7,8 +7,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/nslifecycle/nslifecycle"
 	"github.com/nslifecycle/nslifecycle/internal/db"
+	"github.com/nslifecycle/nslifecycle/internal/dberr"
 )
 
 // asyncOutcomes are the kinds of asynchronous operation and every outcome each is counted under
@@ -57,14 +57,19 @@ func (a *asyncWorker) run(ctx context.Context) {
 func (a *asyncWorker) do(ctx context.Context, j job) {
 	s := a.s
 	log := s.log.With("kind", j.kind, "namespace_id", j.namespaceID)
-	lc := nslifecycle.NewClient(s.pool)
+	q := db.New(s.pool)
 	switch j.kind {
 	case "transfer":
-		outcome, err := lc.ExecuteTransfer(ctx, j.namespaceID)
+		row, err := q.TransferExecute(ctx, j.namespaceID)
 		if err != nil {
+			err = dberr.NotFound(err, j.namespaceID)
 			s.metrics.asyncOps.WithLabelValues(j.kind, "error").Inc()
 			log.Error("transfer", "err", err)
 			return
+		}
+		outcome := ""
+		if row.Outcome != nil {
+			outcome = *row.Outcome
 		}
 		s.metrics.asyncOps.WithLabelValues(j.kind, outcome).Inc()
 		log.Info("transfer", "outcome", outcome)
@@ -77,8 +82,11 @@ func (a *asyncWorker) do(ctx context.Context, j job) {
 		start := time.Now()
 		var deleted int64
 		for ctx.Err() == nil {
-			b, err := lc.HardDelete(ctx, j.namespaceID, batch)
-			if errors.Is(err, nslifecycle.ErrNamespaceNotFound) || errors.Is(err, nslifecycle.ErrInvalidTransition) {
+			b, err := q.NamespaceHardDelete(ctx, db.NamespaceHardDeleteParams{NamespaceID: j.namespaceID, BatchSize: batch})
+			if err != nil {
+				err = dberr.NotFound(err, j.namespaceID)
+			}
+			if errors.Is(err, dberr.ErrNamespaceNotFound) || errors.Is(err, dberr.ErrInvalidTransition) {
 				// Gone with an ancestor, or no longer deletion_in_progress (a sweeper requeued it).
 				s.metrics.asyncOps.WithLabelValues(j.kind, "skipped").Inc()
 				log.Info("delete now", "outcome", "skipped", "err", err)
@@ -90,8 +98,10 @@ func (a *asyncWorker) do(ctx context.Context, j job) {
 				log.Error("delete now", "err", err)
 				return
 			}
-			deleted += b.Deleted
-			if b.Done {
+			if b.Deleted != nil {
+				deleted += *b.Deleted
+			}
+			if b.Done != nil && *b.Done {
 				s.metrics.asyncOps.WithLabelValues(j.kind, "deleted").Inc()
 				log.Info("delete now", "outcome", "deleted", "namespaces", deleted, "took", time.Since(start).Round(time.Millisecond).String())
 				return
@@ -108,6 +118,6 @@ func (a *asyncWorker) deletionFailed(ctx context.Context, id int64, cause error)
 		return err
 	})
 	if err != nil {
-		a.s.log.Error("requeue failed deletion", "namespace_id", id, "err", nslifecycle.FromDB(err))
+		a.s.log.Error("requeue failed deletion", "namespace_id", id, "err", dberr.FromDB(err))
 	}
 }

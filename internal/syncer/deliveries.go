@@ -14,8 +14,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgtype"
 
-	"github.com/nslifecycle/nslifecycle"
 	"github.com/nslifecycle/nslifecycle/internal/db"
+	"github.com/nslifecycle/nslifecycle/internal/dberr"
 )
 
 // SignatureHeader is the header a webhook receiver checks: "sha256=" and the hex HMAC-SHA256 of
@@ -95,7 +95,7 @@ func (s *Syncer) deliverLoop(ctx context.Context) {
 		}
 		batch, err := s.claimDeliveries(ctx, n)
 		if err != nil && ctx.Err() == nil {
-			s.log.Error("claim webhook deliveries", "err", nslifecycle.FromDB(err))
+			s.log.Error("claim webhook deliveries", "err", dberr.FromDB(err))
 		}
 		for _, d := range batch {
 			inFlight.Add(1)
@@ -134,7 +134,7 @@ func (s *Syncer) loadAllowedHosts(ctx context.Context) {
 	hosts, err := db.New(s.pool).WebhookAllowedHosts(ctx)
 	if err != nil {
 		if ctx.Err() == nil {
-			s.log.Warn("read lifecycle.settings.webhook_allowed_hosts; keeping the last value", "err", nslifecycle.FromDB(err))
+			s.log.Warn("read lifecycle.settings.webhook_allowed_hosts; keeping the last value", "err", dberr.FromDB(err))
 		}
 		return
 	}
@@ -157,7 +157,7 @@ func (s *Syncer) deliver(ctx context.Context, d db.WebhookDeliveriesClaimRow) {
 		Backoff: pgtype.Interval{Microseconds: s.cfg.WebhookBackoff.Microseconds(), Valid: true},
 	})
 	if err != nil {
-		s.log.Error("record webhook delivery", "delivery_id", id, "err", nslifecycle.FromDB(err))
+		s.log.Error("record webhook delivery", "delivery_id", id, "err", dberr.FromDB(err))
 		return
 	}
 	s.metrics.deliveries.WithLabelValues(status).Inc()

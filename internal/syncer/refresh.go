@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
-	"github.com/nslifecycle/nslifecycle"
 	"github.com/nslifecycle/nslifecycle/internal/db"
+	"github.com/nslifecycle/nslifecycle/internal/dberr"
 )
 
 // slowUpdate is how long an update of lifecycle.effective_states may take before it is logged at
@@ -102,7 +102,7 @@ func (r *refresher) run(ctx context.Context) {
 					return
 				}
 				// The facts stay pending (the update rolled back): the next one takes them.
-				r.s.log.Error("update lifecycle.effective_states", "err", nslifecycle.FromDB(err))
+				r.s.log.Error("update lifecycle.effective_states", "err", dberr.FromDB(err))
 				timer = time.After(r.s.cfg.RefreshDebounce + time.Second)
 				continue
 			}

@@ -23,8 +23,8 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgproto3"
 
-	"github.com/nslifecycle/nslifecycle"
 	"github.com/nslifecycle/nslifecycle/internal/db"
+	"github.com/nslifecycle/nslifecycle/internal/dberr"
 )
 
 const (
@@ -106,7 +106,7 @@ func (s *Syncer) streamOnce(ctx context.Context) error {
 	}
 	switch outcome, err := q.SyncerPublicationEnsure(ctx, s.cfg.Publication); {
 	case err != nil:
-		return fmt.Errorf("publication %s: %w", s.cfg.Publication, nslifecycle.FromDB(err))
+		return fmt.Errorf("publication %s: %w", s.cfg.Publication, dberr.FromDB(err))
 	case outcome == "created":
 		s.log.Info("publication created", "publication", s.cfg.Publication)
 	case outcome == "altered":
@@ -117,18 +117,20 @@ func (s *Syncer) streamOnce(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := pgconn.ParseConfig(s.cfg.DatabaseURL)
+	cfg, err := s.replicationConfig()
 	if err != nil {
-		return fmt.Errorf("DATABASE_URL: %w", err)
+		return err
 	}
-	cfg.RuntimeParams["replication"] = "database"
 	conn, err := pgconn.ConnectConfig(ctx, cfg)
+	if rr := replicationRefused(cfg.User, err); rr != nil {
+		return rr
+	}
 	if err != nil {
 		return fmt.Errorf("replication connection: %w", err)
 	}
 	defer conn.Close(context.Background())
 
-	if err := s.ensureSlot(ctx, conn, recorded); err != nil {
+	if err := s.ensureSlot(ctx, conn, cfg.User, recorded); err != nil {
 		return err
 	}
 	err = pglogrepl.StartReplication(ctx, conn, s.cfg.Slot, recorded, pglogrepl.StartReplicationOptions{
@@ -140,6 +142,9 @@ func (s *Syncer) streamOnce(ctx context.Context) error {
 	})
 	if pgErr := (*pgconn.PgError)(nil); errors.As(err, &pgErr) && pgErr.Code == "55006" {
 		return errStandby // taken between the look and the start
+	}
+	if rr := replicationRefused(cfg.User, err); rr != nil {
+		return rr
 	}
 	if err != nil {
 		return fmt.Errorf("start replication from %s: %w", recorded, err)
@@ -161,13 +166,13 @@ func (s *Syncer) recordedLSN(ctx context.Context) (pglogrepl.LSN, error) {
 		return 0, nil
 	}
 	if err != nil {
-		return 0, fmt.Errorf("read progress: %w", nslifecycle.FromDB(err))
+		return 0, fmt.Errorf("read progress: %w", dberr.FromDB(err))
 	}
 	return pglogrepl.ParseLSN(text)
 }
 
 // ensureSlot creates the slot when it is missing (errStandby when another syncer just did).
-func (s *Syncer) ensureSlot(ctx context.Context, conn *pgconn.PgConn, recorded pglogrepl.LSN) error {
+func (s *Syncer) ensureSlot(ctx context.Context, conn *pgconn.PgConn, role string, recorded pglogrepl.LSN) error {
 	slot, err := db.New(s.pool).SyncerSlotGet(ctx, s.cfg.Slot)
 	if err == nil {
 		// Slot names are cluster-wide: one of this name may be another database's, or not ours.
@@ -178,12 +183,15 @@ func (s *Syncer) ensureSlot(ctx context.Context, conn *pgconn.PgConn, recorded p
 		return nil
 	}
 	if !errors.Is(err, pgx.ErrNoRows) {
-		return fmt.Errorf("look up slot %s: %w", s.cfg.Slot, nslifecycle.FromDB(err))
+		return fmt.Errorf("look up slot %s: %w", s.cfg.Slot, dberr.FromDB(err))
 	}
 	res, err := pglogrepl.CreateReplicationSlot(ctx, conn, s.cfg.Slot, "pgoutput",
 		pglogrepl.CreateReplicationSlotOptions{Mode: pglogrepl.LogicalReplication, SnapshotAction: "NOEXPORT_SNAPSHOT"})
 	if pgErr := (*pgconn.PgError)(nil); errors.As(err, &pgErr) && pgErr.Code == "42710" {
 		return errStandby // another syncer created it first
+	}
+	if rr := replicationRefused(role, err); rr != nil {
+		return rr
 	}
 	if err != nil {
 		return fmt.Errorf("create slot %s: %w", s.cfg.Slot, err)
@@ -466,7 +474,7 @@ func (s *Syncer) record(ctx context.Context, batch []committed) error {
 	})
 	if err != nil {
 		return fmt.Errorf("record %d source transactions from %s to %s: %w", len(batch), batch[0].commit.CommitLSN,
-			last.CommitLSN, nslifecycle.FromDB(err))
+			last.CommitLSN, dberr.FromDB(err))
 	}
 	s.metrics.batches.Inc()
 	s.metrics.batchSize.Observe(float64(len(batch)))

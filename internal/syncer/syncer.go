@@ -16,8 +16,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/nslifecycle/nslifecycle"
 	"github.com/nslifecycle/nslifecycle/internal/db"
+	"github.com/nslifecycle/nslifecycle/internal/dberr"
 )
 
 // Config is the syncer's settings (cmd/syncer's flags).
@@ -96,8 +96,14 @@ func (s *Syncer) ExportKnownActions(ctx context.Context) error {
 
 // Run consumes the slot until ctx ends, reconnecting with backoff after failures, while the
 // webhook, asynchronous-operation, refresh, heartbeat and lag loops run beside it. Returns when
-// every loop has stopped.
+// every loop has stopped: nil when ctx ended, a *ReplicationRightError when the server refuses the
+// role a replication connection (at the start, or at a reconnect), which no retry can mend.
 func (s *Syncer) Run(ctx context.Context) error {
+	if err := s.checkReplicationRight(ctx); err != nil {
+		return err
+	}
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	var wg sync.WaitGroup
 	for _, loop := range []func(context.Context){s.deliverLoop, s.async.run, s.refresher.run, s.heartbeatLoop, s.lagLoop} {
 		wg.Add(1)
@@ -112,6 +118,11 @@ func (s *Syncer) Run(ctx context.Context) error {
 		err := s.streamOnce(ctx)
 		if err == nil || ctx.Err() != nil {
 			break
+		}
+		if rr := (*ReplicationRightError)(nil); errors.As(err, &rr) {
+			stop()
+			wg.Wait()
+			return rr
 		}
 		if errors.Is(err, errStandby) {
 			// Not a failure: wait quietly, and look again soon, so a takeover is quick.
@@ -230,7 +241,7 @@ func (s *Syncer) resumeUnfinished(ctx context.Context, minAge time.Duration) {
 	rows, err := db.New(s.pool).SyncerUnfinishedWork(ctx, minAge.Seconds())
 	if err != nil {
 		if ctx.Err() == nil {
-			s.log.Warn("look for unfinished transfers and deletions", "err", nslifecycle.FromDB(err))
+			s.log.Warn("look for unfinished transfers and deletions", "err", dberr.FromDB(err))
 		}
 		return
 	}
@@ -261,7 +272,7 @@ func (s *Syncer) drain(ctx context.Context) {
 			MaxFacts: int32(s.cfg.DrainBatch), MinAgeSeconds: minAge.Seconds()})
 		if err != nil {
 			if ctx.Err() == nil {
-				s.log.Warn("drain lifecycle.facts", "err", nslifecycle.FromDB(err))
+				s.log.Warn("drain lifecycle.facts", "err", dberr.FromDB(err))
 			}
 		} else {
 			s.recorded(recordedFacts(rows), true)
@@ -302,7 +313,7 @@ func (s *Syncer) heartbeatLoop(ctx context.Context) {
 			return
 		case <-t.C:
 			if _, err := db.New(s.pool).SyncerHeartbeat(ctx); err != nil && ctx.Err() == nil {
-				s.log.Warn("heartbeat", "err", nslifecycle.FromDB(err))
+				s.log.Warn("heartbeat", "err", dberr.FromDB(err))
 			}
 		}
 	}

@@ -17,7 +17,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/nslifecycle/nslifecycle"
+	"github.com/nslifecycle/nslifecycle/internal/migration"
 )
 
 // Cluster is a PostgreSQL 15 server of one test's own, for what the shared server of DATABASE_URL
@@ -77,13 +77,16 @@ host    replication  all   127.0.0.1/32  trust
 }
 
 // URL is a postgres:// URL of database dbname on this cluster, as the superuser postgres.
-func (c *Cluster) URL(dbname string) string {
-	u := url.URL{Scheme: "postgres", User: url.User("postgres"), Host: fmt.Sprintf("127.0.0.1:%d", c.port), Path: "/" + dbname,
+func (c *Cluster) URL(dbname string) string { return c.URLAs("postgres", dbname) }
+
+// URLAs is URL with another role as its user (trust auth: no password).
+func (c *Cluster) URLAs(role, dbname string) string {
+	u := url.URL{Scheme: "postgres", User: url.User(role), Host: fmt.Sprintf("127.0.0.1:%d", c.port), Path: "/" + dbname,
 		RawQuery: "sslmode=disable"}
 	return u.String()
 }
 
-// CreateDatabase creates database name and migrates it (nslifecycle.Migrate: the migrations create
+// CreateDatabase creates database name and migrates it (internal/migration: the migrations create
 // the roles lifecycle_app and lifecycle_worker and the extensions they need), and returns its URL.
 func (c *Cluster) CreateDatabase(t testing.TB, name string) string {
 	t.Helper()
@@ -96,7 +99,7 @@ func (c *Cluster) CreateDatabase(t testing.TB, name string) string {
 	}
 	conn := c.connect(t, ctx, name)
 	defer conn.Close(context.Background())
-	if err := nslifecycle.Migrate(ctx, conn); err != nil {
+	if _, err := migration.To(ctx, conn, migration.Latest, migration.Options{}); err != nil {
 		t.Fatalf("migrate %s: %v", name, err)
 	}
 	return c.URL(name)
@@ -158,6 +161,16 @@ func (c *Cluster) WaitReplayed(t testing.TB, primary *Cluster) {
 func (c *Cluster) Log() string {
 	b, _ := os.ReadFile(filepath.Join(c.dir, "server.log"))
 	return tail(string(b), 30)
+}
+
+// ServerLog is the server's whole log so far (for a test that reads what the server logged, e.g.
+// with log_connections on: who connected).
+func (c *Cluster) ServerLog() string {
+	b, err := os.ReadFile(filepath.Join(c.dir, "server.log"))
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return string(b)
 }
 
 func (c *Cluster) data() string { return filepath.Join(c.dir, "data") }

@@ -8,7 +8,11 @@
 -- the row names none (no by_column, or it is null): a legacy write has the writer's authority, no
 -- more (docs/design.md §10.2), so a write by lifecycle_app is judged as that role's API call for
 -- this actor; without one, as the system, which only lifecycle_worker members and superusers may
--- act as (NS005 for the application).
+-- act as (NS005 for the application). insert_missing (a flag or column bridge) makes a namespace of
+-- namespace_types without a row in source one the bridge speaks for, its condition off: when its
+-- state turns the condition on, the write-back inserts its row (GitLab's namespace_settings row of
+-- a group that has none, archived); every other required column then needs a default (a time
+-- column takes the change's time).
 --
 -- Every identifier is checked against the catalog (pg_class, pg_attribute, pg_type) and kept as
 -- its attribute number; the statements built from it quote the name with format('%I'). Anything
@@ -19,7 +23,7 @@
 --     (legacy_bridge_state).
 -- Returns the bridge's id. Run by the schema's owner (or a superuser), who must be able to write
 -- the source table (the bridge's triggers run with the owner's rights).
-create function lifecycle.legacy_bridge_add(
+create or replace function lifecycle.legacy_bridge_add(
   source regclass,
   namespace_column name,
   state text,
@@ -27,7 +31,8 @@ create function lifecycle.legacy_bridge_add(
   at_column name default null,
   by_column name default null,
   namespace_types text[] default null,
-  actor_id bigint default null
+  actor_id bigint default null,
+  insert_missing boolean default false
 )
 returns bigint
 language plpgsql
@@ -88,13 +93,19 @@ begin
   if by_column is not null then
     by_att := lifecycle.legacy_bridge_attnum(source, by_column, array['int2', 'int4', 'int8']::regtype[], 'by_column', 'integer');
   end if;
-  -- An existence bridge inserts rows: every other required column needs a default.
-  if kind = 'exists' then
+  if insert_missing and kind = 'exists' then
+    raise exception using errcode = 'NS010', message = 'insert_missing is for a flag or column bridge',
+      detail = pg_catalog.format('source=%s', source), hint = 'An existence bridge inserts its rows already.';
+  end if;
+  -- An existence bridge, or one that inserts missing rows, inserts rows: every other required
+  -- column needs a default (a time column of one that inserts missing rows takes the change's time).
+  if kind = 'exists' or insert_missing then
     select pg_catalog.string_agg(pg_catalog.quote_ident(a.attname), ', ') into missing
       from pg_catalog.pg_attribute a
      where a.attrelid = source and a.attnum > 0 and not a.attisdropped and a.attnotnull and not a.atthasdef
        and a.attidentity = '' and a.attgenerated = ''
-       and a.attnum not in (ns_att, coalesce(at_att, 0), coalesce(by_att, 0));
+       and a.attnum not in (ns_att, coalesce(when_att, 0), coalesce(at_att, 0), coalesce(by_att, 0))
+       and not (insert_missing and a.atttypid = any (array['timestamptz', 'timestamp', 'date']::regtype[]));
     if missing is not null then
       raise exception using errcode = 'NS010', message = pg_catalog.format('rows of %s cannot be inserted by the bridge', source),
         detail = pg_catalog.format('source=%s required columns without a default: %s', source, missing),
@@ -116,8 +127,8 @@ begin
   end if;
 
   insert into lifecycle.legacy_bridges (source, state, kind, namespace_attnum, when_attnum, at_attnum, by_attnum, namespace_types,
-                                        actor_id)
-  values (source, code, kind, ns_att, when_att, at_att, by_att, namespace_types, actor_id)
+                                        actor_id, insert_missing)
+  values (source, code, kind, ns_att, when_att, at_att, by_att, namespace_types, actor_id, coalesce(insert_missing, false))
   returning id into bridge_id;
 
   -- Legacy → state: the source's rows (one trigger per source, whatever its bridges).
@@ -138,5 +149,5 @@ begin
 end
 $$;
 
-comment on function lifecycle.legacy_bridge_add(regclass, name, text, name, name, name, text[], bigint) is
+comment on function lifecycle.legacy_bridge_add(regclass, name, text, name, name, name, text[], bigint, boolean) is
   'Bridge a legacy flag, column or table to a state, both ways, in the same transaction as each change; returns the bridge id.';

@@ -16,6 +16,12 @@
 -- old code as for its new. Authority is the calling role (caller_may_act_as_system reads the
 -- role, not this definer's owner); the actor is attribution and, for a user, the access level
 -- asked. Recorded with source bridge. A refusal raises, refusing the legacy statement.
+--
+-- A state the matrix does not lead to from the current one is reached by way of the one state it
+-- passes (the backfill's way, legacy_bridge_backfill): GitLab's "delete immediately" sets
+-- pending_delete on a project not marked for deletion, and the project is scheduled, then its
+-- deletion started, two changes judged each (the write-back then marks it, as GitLab's data of a
+-- deletion running says).
 create or replace function lifecycle.legacy_bridge_apply(bridged smallint, ns_id bigint, at timestamptz, actor bigint)
 returns void
 language plpgsql
@@ -24,6 +30,7 @@ set search_path to ''
 as $$
 declare
   ns lifecycle.namespaces;
+  via smallint;
   preserved text;
   legacy boolean;
   refusal record;
@@ -71,6 +78,18 @@ begin
     return;
   end if;
   if legacy then
+    if not exists (select from lifecycle.state_transitions t where t.from_state = ns.state and t.to_state = bridged) then
+      select t.from_state into via
+        from lifecycle.state_transitions t
+        join lifecycle.state_transitions u on u.from_state = ns.state and u.to_state = t.from_state
+       where t.to_state = bridged
+       order by t.from_state
+       limit 1;
+      if via is not null then
+        perform lifecycle.namespace_change_state(ns.id, lifecycle.state_name(via), null, actor,
+          '{"reason": "legacy data"}', null, at, 'bridge');
+      end if;
+    end if;
     perform lifecycle.namespace_change_state(ns.id, lifecycle.state_name(bridged), null, actor,
       '{"reason": "legacy data"}', null, at, 'bridge');
   else

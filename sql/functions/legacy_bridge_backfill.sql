@@ -3,7 +3,9 @@
 -- data puts it in bridged states gets the one they add up to (deletion_in_progress, else
 -- deletion_scheduled, else maintenance, else archived; archived beside a deletion or maintenance
 -- becomes the state a restore returns to), one history row from active with the legacy actor
--- and time (source import), the legacy dates the sweeper reads, its details, and no fact of its
+-- and time (source import), the legacy dates the sweeper reads, its details (previous_state as
+-- the import writes it: deletion_scheduled before deletion_in_progress, so that a failed hard
+-- delete is requeued, the preserved state before another temporary one), and no fact of its
 -- own: one namespaces_imported fact for the backfill, so nobody is notified. The rows' triggers
 -- do not fire (lifecycle.importing is set, as for the import). Namespaces with a state of their
 -- own are left alone (lifecycle.legacy_bridge_check reports any disagreement).
@@ -21,7 +23,7 @@
 -- code, message, detail), and lifecycle.legacy_bridge_check keeps reporting it until the legacy
 -- data or the tree changes. Row by row: a backfill is rare, and each verdict must see the ones
 -- before it. Returns how many namespaces got a state, how many were refused, and the refusals.
-create function lifecycle.legacy_bridge_backfill()
+create or replace function lifecycle.legacy_bridge_backfill()
 returns table (backfilled bigint, refused bigint, refusals jsonb)
 language plpgsql
 security definer
@@ -123,7 +125,9 @@ begin
   update lifecycle.namespace_details d
      set state_metadata = d.state_metadata
            || pg_catalog.jsonb_build_object('last_updated_at', f.at, 'last_changed_by_user_id', f.actor,
-                                            'previous_state', 'ancestor_inherited')
+                                            'previous_state', case when s.permanent then 'ancestor_inherited'
+                                                                   when f.state = 4 then 'deletion_scheduled'
+                                                                   else f.preserved end)
            || case when s.permanent then '{}'::jsonb else pg_catalog.jsonb_build_object('preserved_state', f.preserved) end
     from pg_temp.lifecycle_backfill f
     join lifecycle.states s on s.code = f.state

@@ -1,5 +1,6 @@
--- What the legacy data of one bridge says of one namespace: true (in the bridged state), false,
--- or null when the bridge does not speak for it (a flag or column bridge without a row for it, or
+-- What the legacy data of one bridge says of one namespace: true (in the bridged state), false
+-- (also a flag or column bridge that inserts missing rows without one: its condition is off), or
+-- null when the bridge does not speak for it (a flag or column bridge without a row for it, or
 -- a namespace of a type the bridge leaves out, or a broken bridge with nothing of the namespace:
 -- legacy_bridge_usable, which refuses with NS010 one that has). Identifiers from the catalog, quoted.
 create or replace function lifecycle.legacy_bridge_holds(b lifecycle.legacy_bridges, ns_id bigint, ns_type text)
@@ -28,6 +29,9 @@ begin
   else
     execute pg_catalog.format('select bool_or(%I is not null) from %s where %I = $1',
                               lifecycle.legacy_bridge_column(b.source, b.when_attnum), b.source, ns_col) into answer using ns_id;
+  end if;
+  if answer is null and b.insert_missing then
+    return false;
   end if;
   return answer;
 end

@@ -6,10 +6,12 @@
 -- API change wait for the application's transaction instead, holding nothing it needs. FOR NO KEY
 -- UPDATE, the lock the write-back's UPDATE takes, which a foreign key's check (FOR KEY SHARE of,
 -- say, a project row an issue references) does not meet; FOR UPDATE on an existence bridge's
--- rows, which the write-back deletes. Tables in oid order, so two API changes take them alike.
+-- rows, which the write-back deletes. Tables in oid order, so two API changes take them alike. The
+-- tree bridges' tables too (docs/design.md §10.3): a rename, move or deletion writes the
+-- namespace's rows there, which GitLab's own UPDATE holds before its trigger reaches the namespace.
 -- Broken bridges are skipped (legacy_bridge_usable decides about them when the bridge is used).
 -- Called by namespace_lock when bridges exist.
-create function lifecycle.legacy_bridge_lock(ns_id bigint, ns_type text)
+create or replace function lifecycle.legacy_bridge_lock(ns_id bigint, ns_type text)
 returns void
 language plpgsql
 -- Definer: locks rows of the legacy tables, which the bridge's triggers write as the schema's owner.
@@ -17,21 +19,26 @@ security definer
 set search_path to ''
 as $$
 declare
-  b lifecycle.legacy_bridges;
-  ns_col name;
+  t record;
 begin
-  -- One statement a table (the bridges of one table name the same rows; the strongest lock).
-  for b in select distinct on (x.source::oid, x.namespace_attnum) *
-             from lifecycle.legacy_bridges x
-            where x.namespace_types is null or ns_type = any (x.namespace_types)
-            order by x.source::oid, x.namespace_attnum, x.kind = 'exists' desc, x.id loop
-    select a.attname into ns_col
-      from pg_catalog.pg_attribute a
-     where a.attrelid = b.source and a.attnum = b.namespace_attnum and not a.attisdropped
-       and a.atttypid = any (array['int2', 'int4', 'int8']::regtype[]);
-    continue when ns_col is null;
-    execute pg_catalog.format('select from %s where %I = $1 for %s', b.source, ns_col,
-                              case b.kind when 'exists' then 'update' else 'no key update' end)
+  -- One statement a table (the bridges of one table name the same rows; the strongest lock), the
+  -- state bridges' tables and the tree bridges' (whose rows of the namespace its tree changes
+  -- write) alike.
+  for t in select distinct on (x.source::oid, a.attname) x.source, a.attname as ns_col, x.exclusive
+             from (select b.source, b.namespace_attnum as attnum, b.kind = 'exists' as exclusive
+                     from lifecycle.legacy_bridges b
+                    where b.namespace_types is null or ns_type = any (b.namespace_types)
+                   union all
+                   select tb.source, tb.id_attnum, false
+                     from lifecycle.legacy_tree_bridges tb
+                    where case when tb.type_attnum is null then tb.types #>> '{}' = ns_type
+                               else exists (select from pg_catalog.jsonb_each_text(tb.types) m where m.value = ns_type) end) x
+             join pg_catalog.pg_attribute a
+               on a.attrelid = x.source and a.attnum = x.attnum and not a.attisdropped
+              and a.atttypid = any (array['int2', 'int4', 'int8']::regtype[])
+            order by x.source::oid, a.attname, x.exclusive desc loop
+    execute pg_catalog.format('select from %s where %I = $1 for %s', t.source, t.ns_col,
+                              case when t.exclusive then 'update' else 'no key update' end)
       using ns_id;
   end loop;
 end

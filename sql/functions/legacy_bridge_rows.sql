@@ -1,7 +1,8 @@
 -- One query over every bridge's legacy data: a row (namespace_id, bridge_id, holds, at, actor) for
 -- each namespace a bridge speaks for, holds saying whether its legacy data puts it in the bridged
 -- state (docs/design.md §10). A flag or column bridge speaks for the namespaces with a row in its
--- table; an existence bridge for every namespace (of its types), holding where a row exists. Built
+-- table (one that inserts missing rows for every namespace of its types, not holding without a
+-- row); an existence bridge for every namespace (of its types), holding where a row exists. Built
 -- from the bridges' catalog-checked identifiers, quoted; lifecycle_bridge_check and
 -- lifecycle_bridge_backfill run it. A broken bridge (legacy_bridge_broken) stops them with NS010
 -- naming it and its repair: a check that left it out would report agreement it cannot know.
@@ -33,7 +34,18 @@ begin
     by_expr := case when b.by_attnum is not null
                  then pg_catalog.format('max(s.%I)::bigint', lifecycle.legacy_bridge_column(b.source, b.by_attnum))
                  else 'null::bigint' end;
-    if b.kind = 'exists' then
+    if b.kind <> 'exists' and b.insert_missing then
+      -- Every namespace of its types: holding where its row says so, not holding without a row.
+      when_col := lifecycle.legacy_bridge_column(b.source, b.when_attnum);
+      parts := parts || pg_catalog.format(
+        'select n.id, %s::bigint, coalesce(s.holds, false), s.at, s.actor from lifecycle.namespaces n '
+        'left join (select s.%I::bigint as ns, bool_or(%s) as holds, %s as at, %s as actor from %s s group by 1) s on s.ns = n.id '
+        'where %L::text[] is null or n.type = any (%L::text[])',
+        b.id, ns_col,
+        case b.kind when 'flag' then pg_catalog.format('coalesce(s.%I, false)', when_col)
+                    else pg_catalog.format('s.%I is not null', when_col) end,
+        at_expr, by_expr, b.source, b.namespace_types, b.namespace_types);
+    elsif b.kind = 'exists' then
       parts := parts || pg_catalog.format(
         'select n.id, %s::bigint, s.ns is not null, s.at, s.actor from lifecycle.namespaces n '
         'left join (select s.%I::bigint as ns, %s as at, %s as actor from %s s group by 1) s on s.ns = n.id '

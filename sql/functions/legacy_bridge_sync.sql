@@ -9,6 +9,12 @@
 -- (legacy_bridge_usable). An error its statement still meets (a privilege revoked, a constraint
 -- or a trigger the application added to its table) is that bridge's too: NS010 naming it, with the
 -- error in the message, never the raw SQLSTATE (a subtransaction a change, the price of naming it).
+-- What the legacy data cannot say is refused while the bridges are installed (NS001): a namespace
+-- the tree bridges' tables hold a row of, in a state of which no bridge says anything for it
+-- (GitLab's user namespaces have no archived flag and no deletion schedule: the bridges of those
+-- states speak for groups and projects), would be in one state here and active there. (A group's
+-- running deletion is said by its schedule row, as GitLab says it.)
+-- Not for the states a hard deletion a tree bridge carries passes through (legacy_tree_deleting).
 create or replace function lifecycle.legacy_bridge_sync(ns_id bigint)
 returns void
 language plpgsql
@@ -46,5 +52,20 @@ begin
       get stacked diagnostics failure = message_text, failure_state = returned_sqlstate;
       perform lifecycle.legacy_bridge_refuse(b, pg_catalog.format('writing it failed: %s (%s)', failure, failure_state), ns.id);
   end;
+  -- Unsaid: some bridged condition follows from the state, and no bridge says any of them.
+  if ns.state <> 0 and exists (select from lifecycle.legacy_tree_bridges)
+     and not lifecycle.transaction_flag_raised('legacy_tree_deleting')
+     and exists (select from lifecycle.legacy_bridges y where lifecycle.legacy_bridge_says(y.state, ns.state, preserved))
+     and not exists (select from lifecycle.legacy_bridges y
+                      where lifecycle.legacy_bridge_says(y.state, ns.state, preserved)
+                        and lifecycle.legacy_bridge_holds(y, ns.id, ns.type))
+     and lifecycle.legacy_tree_holds(ns.id, ns.type) then
+    raise exception using errcode = 'NS001',
+      message = pg_catalog.format('%s cannot be %s while the legacy tables are bridged: no bridged column can say so of a %s',
+                                  lifecycle.namespace_full_path(ns.id), lifecycle.state_name(ns.state), ns.type),
+      detail = pg_catalog.format('namespace_id=%s type=%s state=%s', ns.id, ns.type, lifecycle.state_name(ns.state)),
+      hint = pg_catalog.format('The legacy application has no %s that is %s: change it after cutover, or bridge a column that can '
+                               'say so (lifecycle.legacy_bridge_add with namespace_types).', ns.type, lifecycle.state_name(ns.state));
+  end if;
 end
 $$;

@@ -18,8 +18,8 @@
 --   NS006 a path (as it is, valid) that a live sibling holds
 -- A legacy path the path rules refuse (mixed case, characters outside the slug, a reserved name)
 -- is normalised (path_normalised), with the namespace's id appended when the result is reserved or
--- taken, and a redirect (kind import) keeps the legacy path resolving. So every imported row obeys
--- the rules new writes obey.
+-- taken, and redirects (kind import) keep the legacy path resolving, lowercase and, when folding
+-- case would lead elsewhere, exact. So every imported row obeys the rules new writes obey.
 --
 -- Ids: 0 and below are refused because 0 is the "no parent" key of the sibling paths
 -- (coalesce(parent_id, 0) in namespaces_live_path_key and the statements that probe it; the
@@ -33,12 +33,15 @@
 -- state_changed_at, source import, metadata reason "imported") for any state but active and
 -- creation_in_progress (an initial state), deletion_scheduled_at/_by from the same columns (the
 -- sweeper's dates are the legacy ones), updated_at = state_changed_at, and its details row
--- (last_updated_at, last_changed_by_user_id, previous_state, preserved_state). The row triggers of
--- a plain INSERT do not fire for it: it arrives with its traversal_ids, which only the schema's
--- owner may write, and with lifecycle.importing set and its flag raised (transaction_flag_raise:
--- a client that sets the setting alone is refused, settings_confirmed); everything they check is
--- checked above, set-based. No fact per row: one
--- namespaces_imported fact per batch, so an import notifies no one.
+-- (last_updated_at, last_changed_by_user_id, previous_state, preserved_state). previous_state is
+-- what the API's calls leave there: the state the way from active passes last (deletion_scheduled
+-- before deletion_in_progress, the preserved state before a temporary one), which a failed hard
+-- delete returns to (deletion_failed; active there would end the deletion instead of requeuing
+-- it). The row triggers of a plain INSERT do not fire for it: it arrives with its traversal_ids,
+-- which only the schema's owner may write, and with lifecycle.importing set and its flag raised
+-- (transaction_flag_raise: a client that sets the setting alone is refused, settings_confirmed);
+-- everything they check is checked above, set-based. No fact per row: one namespaces_imported
+-- fact per batch, so an import notifies no one.
 --
 -- Locks, in the global order (namespace_lock_path): the import's row of lifecycle.lock_rows (one
 -- import at a time), the parents' paths shared (step 1: none moves, changes state or is deleted
@@ -319,11 +322,14 @@ begin
   select b.id,
          pg_catalog.jsonb_build_object('last_updated_at', b.changed_at, 'last_changed_by_user_id', b.changed_by)
          || case when b.state in (0, 3) then '{}'::jsonb
-                 else pg_catalog.jsonb_build_object('previous_state', 'ancestor_inherited') end
+                 else pg_catalog.jsonb_build_object('previous_state', passed.name) end
          || case when b.state_permanent or b.state = 3 then '{}'::jsonb
                  else pg_catalog.jsonb_build_object('preserved_state',
                         case coalesce(b.preserved, 0) when 0 then 'ancestor_inherited' else b.preserved_name end) end
     from pg_temp.lifecycle_import_verdicts b
+    -- The state the way from active passes last, as the verdicts judge it (above).
+    left join lifecycle.states passed
+      on passed.code = case when b.state = 4 then 2 when b.state_permanent then 0 else coalesce(b.preserved, 0) end
    where b.code is null;
 
   insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata, created_at)
@@ -343,6 +349,14 @@ begin
      and not exists (select from lifecycle.namespaces n
                       where coalesce(n.parent_id, 0) = coalesce(b.parent_id, 0) and n.path = pg_catalog.lower(b.path)
                         and n.state <> 2 and n.state <> 4);
+  -- And from the exact legacy path, case kept, when it has capitals and folding them would not
+  -- lead here (a user ACME beside a group acme; projects Docs and docs): namespace_resolve looks
+  -- a path up as given first (legacy_path_redirect, for the tree bridges, does the same).
+  insert into lifecycle.namespace_redirects (old_full_path, namespace_id, kind, actor_id, new_full_path)
+  select coalesce(lifecycle.namespace_full_path(b.parent_id) || '/', '') || b.path, b.id, 'import', null,
+         coalesce(lifecycle.namespace_full_path(b.parent_id) || '/', '') || b.final_path
+    from pg_temp.lifecycle_import_verdicts b
+   where b.code is null and b.legacy_path and b.path <> pg_catalog.lower(b.path) and pg_catalog.lower(b.path) <> b.final_path;
   noted := lifecycle.transaction_flag_lower('importing')::text || pg_catalog.set_config('lifecycle.importing', '', true);
   if replica then
     noted := pg_catalog.set_config('session_replication_role', 'origin', true);

@@ -38,8 +38,9 @@ begin
         where t.namespace_id = namespace_lock.namespace_id and t.status = 'accepted'
         for update;
     end if;
-    -- Without bridges this costs one probe of an empty table.
-    if exists (select from lifecycle.legacy_bridges) and not lifecycle.transaction_flag_raised('legacy_bridge_applying') then
+    -- Without bridges this costs two probes of empty tables.
+    if (exists (select from lifecycle.legacy_bridges) or exists (select from lifecycle.legacy_tree_bridges))
+       and not lifecycle.transaction_flag_raised('legacy_bridge_applying') then
       locked := lifecycle.legacy_bridge_lock(namespace_lock.namespace_id, seen_type)::text;
     end if;
     -- An assignment, not PERFORM (which would run a whole query to call it).

@@ -33,7 +33,7 @@
 --      more): on the details rows, which it may only read, it can hold nothing. Row locks live in
 --      the rows, so a bulk INSERT below thousands of parents fills no shared lock table. Each lock
 --      writes the row's lock bits (a small WAL record, a multixact when changes share an ancestor):
---      measured against 028's advisory keys in docs/benchmarks.md (031);
+--      measured against 028's advisory keys in docs/benchmarks/history.md (031);
 --   2. the namespace being changed: its row FOR NO KEY UPDATE (namespace_lock, or its UPDATE),
 --      then its lock row FOR UPDATE (this function with exclusive, called by namespace_lock; for a
 --      raw UPDATE of state by the gate, namespaces_state_gate; for a move by
@@ -49,6 +49,14 @@
 --      DELETE of namespaces (namespaces_effective_states), FOR UPDATE for the syncer's update and a
 --      rebuild (effective_states_apply, effective_states_refresh), which lock nothing else: they
 --      wait for each other, never in a cycle.
+--
+-- An organization moving to another cluster (docs/scaling.md, Cells) is held like a change of the
+-- organization itself: organization_move_out_start takes its row and lock row (step 2) and marks
+-- it in lifecycle.organization_moves before it commits. Every change in the organization passes
+-- here, and every write of a membership, a webhook or a name takes the same lock and makes the
+-- same check (organization_moving_guard), so each one either commits before the mark (the move
+-- waits for it, and exports it) or takes its locks after it and is refused, after its locks, with
+-- NS011 (organization_moving_check). Without moves this costs one probe of an empty table.
 --
 -- A raw UPDATE (the schema owner's alone) takes the changed row (2) before its trigger takes the
 -- path (1). Two raw UPDATEs or a raw UPDATE and an API call can then wait on each other in rare
@@ -82,6 +90,11 @@ begin
        join lifecycle.namespace_details d on d.namespace_id = p.id
       order by p.pos
         for key share of d;
+  end if;
+  -- After the locks: a mark committed while this waited for them is seen (a new snapshot).
+  if exists (select from lifecycle.organization_moves m where m.organization_id = any (ids) and m.direction = 'out'
+                                                                and m.finished_at is null) then
+    perform lifecycle.organization_moving_check(ids);
   end if;
 end
 $$;

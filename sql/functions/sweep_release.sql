@@ -9,7 +9,7 @@ as $$
 begin
   delete from lifecycle.sweep_claims c
    where c.namespace_id = sweep_release.namespace_id and c.pid = pg_catalog.pg_backend_pid()
-     and c.backend_start = (select a.backend_start from pg_catalog.pg_stat_activity a where a.pid = pg_catalog.pg_backend_pid());
+     and c.role_id = (select a.usesysid from pg_catalog.pg_stat_activity a where a.pid = pg_catalog.pg_backend_pid());
   return found;
 end
 $$;

@@ -13,11 +13,14 @@ update legacy.namespace_settings set archived = true where namespace_id = lifecy
 set local role lifecycle_app;
 select throws_ok($$update legacy.projects set archived = true where id = 501$$, 'NS002', null,
                  'lifecycle_app: archiving a project below an archived group through the legacy flag is refused (NS002)');
-select throws_ok($$update legacy.projects set pending_delete = true where id = 502$$, 'NS001', null,
-                 'lifecycle_app: a hard delete cannot start from active through the legacy flag (NS001)');
 reset role;
-select results_eq($$select archived, pending_delete from legacy.projects order by id$$,
-                  $$values (false, false), (false, false)$$, 'the legacy rows are unchanged');
+insert into legacy.group_deletion_schedules (group_id, marked_for_deletion_on, user_id) values (lifecycle_test.id_of('acme/eng'), current_date, 1001);
+set local role lifecycle_app;
+select throws_ok($$update legacy.projects set marked_for_deletion_at = now(), marked_for_deletion_by_user_id = 1001 where id = 502$$,
+                 'NS002', null, 'lifecycle_app: marking a project for deletion below a group scheduled for deletion is refused (NS002)');
+reset role;
+select results_eq($$select archived, marked_for_deletion_at from legacy.projects order by id$$,
+                  $$values (false, null::timestamptz), (false, null)$$, 'the legacy rows are unchanged');
 select is((select count(*)::int from lifecycle.namespace_state_updates where namespace_id in
             (lifecycle_test.id_of('acme/eng/site'), lifecycle_test.id_of('acme/eng/docs'))), 0, 'and no state changed');
 

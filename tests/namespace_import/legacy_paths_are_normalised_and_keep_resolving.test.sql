@@ -1,12 +1,13 @@
 -- Legacy paths the path rules refuse are importable (docs/design.md §10): they are normalised to
 -- a valid slug (the namespace's id appended when the result is reserved or taken) and a redirect
 -- keeps the legacy path resolving; a path that differs only by case resolves as it is (resolve is
--- case-insensitive). New writes still obey the rules.
+-- case-insensitive), unless folding its case finds another namespace: then a redirect keeps the
+-- exact legacy path, which resolve looks up first. New writes still obey the rules.
 begin;
 -- One import test at a time: two transactions that each wrote namespaces and then import wait on
 -- each other's path claims and the import's lock row, and may deadlock.
 select pg_advisory_xact_lock(hashtext('lifecycle tests: import'));
-select plan(6);
+select plan(7);
 
 insert into lifecycle.namespace_imports (id, parent_id, type, path, name) values
   (7000, null, 'organization', 'Admin.Team', 'Admin'),
@@ -30,8 +31,14 @@ select results_eq(
   $$values (7000::bigint), (7002), (7003), (7001)$$,
   'the legacy paths resolve, through a redirect where more than case changed');
 select is_empty(
-  $$select * from lifecycle.namespace_redirects where kind = 'import' and namespace_id in (7000, 7002, 7004, 7005)$$,
-  'no redirect where only case changed, or where the lowercase legacy path is a live sibling''s');
+  $$select * from lifecycle.namespace_redirects where kind = 'import' and namespace_id in (7000, 7002, 7004)$$,
+  'no redirect where only case changed');
+select results_eq(
+  $$select old_full_path, (select namespace_id from lifecycle.namespace_resolve('Admin.Team/DOCS')),
+           (select namespace_id from lifecycle.namespace_resolve('admin.team/docs'))
+      from lifecycle.namespace_redirects where kind = 'import' and namespace_id = 7005$$,
+  $$values ('admin.team/DOCS', 7005::bigint, 7004::bigint)$$,
+  'where the lowercase legacy path is a live sibling''s, one redirect from the exact legacy path: DOCS is 7005, docs 7004');
 select throws_ok(
   $$insert into lifecycle.namespaces (parent_id, type, path, name) values (7000, 'group', 'New Team', 'New')$$,
   'NS010', 'invalid path', 'new writes still obey the path rules');

@@ -45,8 +45,8 @@ select results_eq(
   'the deletion keeps its legacy date and actor, which the sweeper reads');
 select results_eq(
   $$select d.state_metadata from lifecycle.namespace_details d where d.namespace_id = 5003$$,
-  $$values ('{"last_updated_at": "2024-06-01T00:00:00+00:00", "last_changed_by_user_id": 8, "previous_state": "ancestor_inherited", "preserved_state": "archived"}'::jsonb)$$,
-  'the details row remembers where a restore returns');
+  $$values ('{"last_updated_at": "2024-06-01T00:00:00+00:00", "last_changed_by_user_id": 8, "previous_state": "archived", "preserved_state": "archived"}'::jsonb)$$,
+  'the details row remembers where a restore returns, and the state before, as the API''s calls leave them');
 select is((select count(*)::int from lifecycle.namespace_details where namespace_id between 5000 and 5006), 7,
           'every imported namespace has its details row');
 select is_empty($$select * from lifecycle.check_invariants()$$, 'the tree is consistent');

@@ -34,6 +34,8 @@ insert into justified values
   ('lifecycle.namespaces_state_record()', 'never read variable "noted"', 'assignment instead of PERFORM'),
   ('lifecycle.namespace_change_state(bigint,text,text,bigint,jsonb,text,timestamp with time zone,text)', 'never read variable "setting"', 'assignment instead of PERFORM'),
   ('lifecycle.namespace_import_batch(integer)', 'never read variable "noted"', 'assignment instead of PERFORM'),
+  ('lifecycle.organization_move_in(bigint,text)', 'never read variable "noted"', 'assignment instead of PERFORM'),
+  ('lifecycle.organization_move_out_finish(bigint)', 'never read variable "noted"', 'assignment instead of PERFORM'),
   -- RETURN QUERY EXECUTE fills its result columns; the checker cannot see into the statement.
   ('lifecycle.legacy_bridge_rows()', 'OUT variable "namespace_id" is maybe unmodified', 'return query execute'),
   ('lifecycle.legacy_bridge_rows()', 'OUT variable "bridge_id" is maybe unmodified', 'return query execute'),

@@ -1,6 +1,6 @@
 -- A lower bound for any design of the transition, not part of the product: the least a state
 -- change doing the product's work in PostgreSQL costs. Measured by hand (docs/benchmarks.md,
--- "What bounds it", under the transitions), against the floor of the same run; never called by
+-- "What bounds it", under "Transitions: missed"), against the floor of the same run; never called by
 -- cmd/bench.
 --
 -- It takes the same locks (shared advisory keys on the ancestors, the row, the row's own key),

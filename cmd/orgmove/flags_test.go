@@ -1,0 +1,14 @@
+package main
+
+import (
+	"flag"
+	"testing"
+
+	"github.com/nslifecycle/nslifecycle/internal/flagdoc"
+)
+
+// docs/operations.md lists exactly orgmove's flags, with their defaults and usage text
+// (generated from flagSet by make generate).
+func TestOperationsDocListsTheFlags(t *testing.T) {
+	flagdoc.Check(t, "../../docs/operations.md", "cmd/orgmove", func() *flag.FlagSet { return flagSet(&options{}) })
+}

@@ -1,0 +1,320 @@
+package adopt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// GitLab is what AdoptGitLab needs: where GitLab's tables are and whom their legacy writes act for.
+type GitLab struct {
+	Schema string // the schema holding GitLab's tables (namespaces, projects, namespace_settings, group_deletion_schedules)
+	// ActorID is the user a legacy write naming nobody is made on behalf of, and the user written
+	// into GitLab's NOT NULL actor columns (group_deletion_schedules.user_id) for a change the
+	// lifecycle makes for nobody (docs/adoption.md, §2).
+	ActorID int64
+	// OrganizationID fills the organization_id of the rows the tree bridges write for namespaces
+	// created through the API (GitLab requires one).
+	OrganizationID int64
+	BatchSize      int // rows per committed import batch
+	Log            *slog.Logger
+}
+
+// Divergence is a row of legacy_bridge_check() or check_invariants().
+type Divergence struct {
+	Check       string // legacy_bridge_check or check_invariants
+	NamespaceID int64
+	What        string
+}
+
+// Rejected is a staged row the import refused (it stays staged with its code and reason).
+type Rejected struct {
+	ID           int64
+	Code, Reason string
+}
+
+// Adoption is what AdoptGitLab did and found.
+type Adoption struct {
+	BridgesKept          bool // the bridges were there as configured and were left alone
+	StateBridges         int64
+	TreeBridges          int64
+	Staged               int64 // rows staged by this run (namespaces the lifecycle did not have)
+	Imported, Rejections int64 // of this run's import
+	Members              int64 // memberships imported or changed by this run
+	MembersSkipped       int64 // GitLab member rows on a namespace the lifecycle lacks, or at a level it has not (5, minimal access)
+	Backfilled           int64
+	BackfillRefused      int64
+	Namespaces           int64 // the lifecycle's namespaces afterwards
+	Rejected             []Rejected
+	Divergences          []Divergence
+}
+
+// OK says the adoption is complete: nothing rejected, both checks empty.
+func (a *Adoption) OK() bool { return len(a.Rejected) == 0 && len(a.Divergences) == 0 }
+
+// The state bridges and tree bridges of docs/adoption.md §2 (and tests/gitlab_test.go), for the
+// tables of one schema (named arguments: the tables as regclass text, the actor, the row defaults
+// of the rows written back).
+var gitlabBridges = []string{
+	`select lifecycle.legacy_bridge_add(@settings::regclass, 'namespace_id', 'archived', 'archived',
+	   namespace_types => array['organization', 'group'], actor_id => @actor::bigint, insert_missing => true)`,
+	`select lifecycle.legacy_bridge_add(@schedules::regclass, 'group_id', 'deletion_scheduled', null,
+	   'marked_for_deletion_on', 'user_id', array['organization', 'group'], actor_id => @actor::bigint)`,
+	`select lifecycle.legacy_bridge_add(@projects::regclass, 'project_namespace_id', 'archived', 'archived', actor_id => @actor::bigint)`,
+	`select lifecycle.legacy_bridge_add(@projects::regclass, 'project_namespace_id', 'deletion_scheduled', 'marked_for_deletion_at',
+	   'marked_for_deletion_at', 'marked_for_deletion_by_user_id', actor_id => @actor::bigint)`,
+	`select lifecycle.legacy_bridge_add(@projects::regclass, 'project_namespace_id', 'deletion_in_progress', 'pending_delete',
+	   actor_id => @actor::bigint)`,
+	`select lifecycle.legacy_tree_bridge_add(@namespaces::regclass, 'id', 'parent_id', 'path', 'name', 'visibility_level', 'type',
+	   '{"Group": "group", "User": "user", "Project": "project"}', array['group', 'user'], @actor::bigint, @defaults::jsonb)`,
+	`select lifecycle.legacy_tree_bridge_add(@projects::regclass, 'project_namespace_id', 'namespace_id', 'path', 'name',
+	   'visibility_level', null, '"project"', null, @actor::bigint, @defaults::jsonb)`,
+}
+
+// bridgesNow is every bridge of the sources $1 (regclass[]) as the catalog keeps it, without
+// ids and times: two installs of the same bridges read the same.
+const bridgesNow = `select coalesce((select jsonb_agg(to_jsonb(b) - 'id' - 'created_at' order by b.source::text, b.state)
+                                 from lifecycle.legacy_bridges b where b.source = any ($1::text[]::regclass[])), '[]'),
+                          coalesce((select jsonb_agg(to_jsonb(t) - 'id' - 'created_at' order by t.source::text)
+                                 from lifecycle.legacy_tree_bridges t where t.source = any ($1::text[]::regclass[])), '[]')`
+
+// AdoptGitLab adopts the GitLab tables of g.Schema, as the schema's owner (conn, outside a
+// transaction; the import's progress arrives as its NOTICEs): it installs the bridges that keep the lifecycle in step with them (kept when they
+// are there already as configured, otherwise every bridge of those tables dropped and added again,
+// in one transaction), stages the namespaces the lifecycle does not have with the mapping of
+// stage.sql, imports them in committed batches (lifecycle.namespace_import_run: a run that stops
+// resumes with what is still staged), imports GitLab's memberships quietly, backfills, and runs legacy_bridge_check() and
+// check_invariants(). Running it again changes nothing.
+func AdoptGitLab(ctx context.Context, conn *pgx.Conn, g GitLab) (*Adoption, error) {
+	if g.Log == nil {
+		g.Log = slog.New(slog.DiscardHandler)
+	}
+	if g.BatchSize < 1 {
+		g.BatchSize = 10000
+	}
+	if g.ActorID < 1 {
+		return nil, errors.New("an actor id is required: GitLab's group_deletion_schedules.user_id is NOT NULL")
+	}
+	table := func(name string) string { return pgx.Identifier{g.Schema, name}.Sanitize() }
+	tables := []string{table("namespace_settings"), table("group_deletion_schedules"), table("projects"), table("namespaces")}
+	for _, t := range tables {
+		var ok bool
+		if err := conn.QueryRow(ctx, `select to_regclass($1) is not null`, t).Scan(&ok); err != nil {
+			return nil, fmt.Errorf("look for %s: %w", t, err)
+		}
+		if !ok {
+			return nil, fmt.Errorf("no table %s: is %q the schema of GitLab's tables?", t, g.Schema)
+		}
+	}
+	// The backfill acts as the system, which only lifecycle_worker's members and superusers may
+	// (docs/design.md §10.2): refused before anything is written, with the grant that fixes it.
+	var worker bool
+	var who string
+	if err := conn.QueryRow(ctx, `select current_user, pg_has_role(current_user, 'lifecycle_worker', 'member')
+		or (select rolsuper from pg_roles where rolname = current_user)`).Scan(&who, &worker); err != nil {
+		return nil, err
+	}
+	if !worker {
+		return nil, fmt.Errorf("%s is neither a superuser nor a member of lifecycle_worker, and the backfill acts as the system: "+
+			"GRANT lifecycle_worker TO %s", who, pgx.Identifier{who}.Sanitize())
+	}
+	a := &Adoption{}
+	if err := a.bridges(ctx, conn, g, tables); err != nil {
+		return a, err
+	}
+	if err := a.stageAndImport(ctx, conn, g); err != nil {
+		return a, err
+	}
+	if err := a.members(ctx, conn, g); err != nil {
+		return a, err
+	}
+	if err := conn.QueryRow(ctx, `select backfilled, refused from lifecycle.legacy_bridge_backfill()`).
+		Scan(&a.Backfilled, &a.BackfillRefused); err != nil {
+		return a, fmt.Errorf("backfill: %w", err)
+	}
+	g.Log.Info("backfilled", "namespaces", a.Backfilled, "refused", a.BackfillRefused)
+	if err := a.checks(ctx, conn, g); err != nil {
+		return a, err
+	}
+	return a, nil
+}
+
+func (a *Adoption) bridges(ctx context.Context, conn *pgx.Conn, g GitLab, tables []string) error {
+	rowDefaults := fmt.Sprintf(`{"organization_id": %d}`, g.OrganizationID)
+	errKept := errors.New("kept")
+	err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		var stateBefore, treeBefore []byte
+		if err := tx.QueryRow(ctx, bridgesNow, tables).Scan(&stateBefore, &treeBefore); err != nil {
+			return fmt.Errorf("read the bridges: %w", err)
+		}
+		for _, t := range tables {
+			if _, err := tx.Exec(ctx, `select lifecycle.legacy_bridge_drop($1::regclass), lifecycle.legacy_tree_bridge_drop($1::regclass)`, t); err != nil {
+				return fmt.Errorf("drop the bridges of %s: %w", t, err)
+			}
+		}
+		for _, call := range gitlabBridges {
+			if _, err := tx.Exec(ctx, call, pgx.NamedArgs{"settings": tables[0], "schedules": tables[1], "projects": tables[2],
+				"namespaces": tables[3], "actor": g.ActorID, "defaults": rowDefaults}); err != nil {
+				return fmt.Errorf("bridge: %w", err)
+			}
+		}
+		var stateAfter, treeAfter []byte
+		if err := tx.QueryRow(ctx, bridgesNow, tables).Scan(&stateAfter, &treeAfter); err != nil {
+			return fmt.Errorf("read the bridges: %w", err)
+		}
+		if err := tx.QueryRow(ctx, `select (select count(*) from lifecycle.legacy_bridges where source = any ($1::text[]::regclass[])),
+		                                   (select count(*) from lifecycle.legacy_tree_bridges where source = any ($1::text[]::regclass[]))`,
+			tables).Scan(&a.StateBridges, &a.TreeBridges); err != nil {
+			return err
+		}
+		if jsonEqual(stateBefore, stateAfter) && jsonEqual(treeBefore, treeAfter) {
+			// The same bridges were there: leave them (and their ids) untouched.
+			g.Log.Info("bridges kept: installed already as configured", "schema", g.Schema, "state_bridges", a.StateBridges,
+				"tree_bridges", a.TreeBridges)
+			return errKept // rolled back
+		}
+		g.Log.Info("bridges installed", "schema", g.Schema, "state_bridges", a.StateBridges, "tree_bridges", a.TreeBridges,
+			"actor_id", g.ActorID)
+		return nil
+	})
+	if errors.Is(err, errKept) {
+		a.BridgesKept = true
+		return nil
+	}
+	return err
+}
+
+func jsonEqual(a, b []byte) bool { return string(a) == string(b) }
+
+func (a *Adoption) stageAndImport(ctx context.Context, conn *pgx.Conn, g GitLab) error {
+	// Only what the lifecycle does not have. A row still staged (a run that stopped, or one the
+	// import rejected) is staged again from the legacy data as it is now, its verdict cleared:
+	// the import judges it afresh. One statement: one snapshot.
+	tag, err := conn.Exec(ctx, stageInsert+`select * from (`+gitlabMapping(g.Schema)+`
+) m where not exists (select from lifecycle.namespaces n where n.id = m.id)
+on conflict (id) do update set parent_id = excluded.parent_id, type = excluded.type, path = excluded.path, name = excluded.name,
+  visibility = excluded.visibility, state = excluded.state, state_changed_at = excluded.state_changed_at,
+  state_changed_by = excluded.state_changed_by, preserved_state = excluded.preserved_state, created_at = excluded.created_at,
+  reject_code = null, reject_reason = null`)
+	if err != nil {
+		return fmt.Errorf("stage: %w", err)
+	}
+	a.Staged = tag.RowsAffected()
+	var queued int64
+	if err := conn.QueryRow(ctx, `select count(*) from lifecycle.namespace_imports`).Scan(&queued); err != nil {
+		return err
+	}
+	g.Log.Info("staged", "new", a.Staged, "queued", queued)
+	// The import's progress comes as NOTICEs, one per committed batch (the connection's OnNotice).
+	// It commits each batch, so it runs outside a transaction, in the simple protocol.
+	if err := conn.QueryRow(ctx, fmt.Sprintf(`call lifecycle.namespace_import_run(%d)`, g.BatchSize),
+		pgx.QueryExecModeSimpleProtocol).Scan(&a.Imported, &a.Rejections); err != nil {
+		return fmt.Errorf("import (committed batches stay; run again to resume): %w", err)
+	}
+	// Fresh statistics for the planner after a bulk write (docs/operations.md, Importing namespaces).
+	if a.Imported > 0 {
+		if _, err := conn.Exec(ctx, `analyze lifecycle.namespaces`); err != nil {
+			return fmt.Errorf("analyze: %w", err)
+		}
+	}
+	rows, err := conn.Query(ctx, `select id, reject_code, reject_reason from lifecycle.namespace_imports
+	                              where reject_code is not null order by id`)
+	if err != nil {
+		return err
+	}
+	a.Rejected, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Rejected, error) {
+		var x Rejected
+		return x, r.Scan(&x.ID, &x.Code, &x.Reason)
+	})
+	return err
+}
+
+func (a *Adoption) checks(ctx context.Context, conn *pgx.Conn, g GitLab) error {
+	rows, err := conn.Query(ctx, `
+		select 'legacy_bridge_check', namespace_id, format('%s says %s, the state is %s', source, legacy_says, state)
+		  from lifecycle.legacy_bridge_check()
+		union all
+		select 'check_invariants', namespace_id, format('%s: %s', invariant, reason) from lifecycle.check_invariants()
+		order by 1 desc, 2`)
+	if err != nil {
+		return fmt.Errorf("checks: %w", err)
+	}
+	a.Divergences, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Divergence, error) {
+		var d Divergence
+		var id *int64
+		err := r.Scan(&d.Check, &id, &d.What)
+		if id != nil {
+			d.NamespaceID = *id
+		}
+		return d, err
+	})
+	if err != nil {
+		return fmt.Errorf("checks: %w", err)
+	}
+	if err := conn.QueryRow(ctx, `select count(*) from lifecycle.namespaces`).Scan(&a.Namespaces); err != nil {
+		return err
+	}
+	g.Log.Info("checked", "divergences", len(a.Divergences), "namespaces", a.Namespaces)
+	return nil
+}
+
+// gitlabMembers is GitLab's memberships as the lifecycle's (namespace, user, level): a
+// Namespace member on its namespace, a Project member on the project's namespace
+// (projects.project_namespace_id); access requests (requested_at) and pending invitations
+// (invite_token, or no user yet) are not memberships, as in GitLab. Where GitLab has two rows for
+// one namespace and user, the higher level. $1 and $2 are members and projects (quoted names).
+const gitlabMembers = `
+select distinct on (ns, m.user_id) ns as namespace_id, m.user_id, m.access_level, coalesce(m.created_at::timestamptz, now()) as created_at
+  from %[1]s m
+  left join %[2]s p on m.source_type = 'Project' and p.id = m.source_id
+  cross join lateral (select case m.source_type when 'Namespace' then m.source_id when 'Project' then p.project_namespace_id end as ns) s
+ where m.requested_at is null and m.invite_token is null and m.user_id is not null and s.ns is not null
+ order by ns, m.user_id, m.access_level desc`
+
+// members imports GitLab's memberships quietly: one transaction, set-based, each row checked as
+// lifecycle.namespace_members_validate checks it (a known namespace, a GitLab level the lifecycle
+// has) in the statement, with the facts trigger disabled for that transaction only. The trigger's
+// state is catalog data, so no other session ever sees it disabled: theirs fire as before (they
+// wait for the lock ALTER TABLE takes, SHARE ROW EXCLUSIVE, for the length of the statement).
+// Nothing is audited or notified per membership, as nothing is per imported namespace. A level
+// changed since the last run is brought in step; a membership GitLab removed is not removed.
+func (a *Adoption) members(ctx context.Context, conn *pgx.Conn, g GitLab) error {
+	var exists bool
+	membersTable := pgx.Identifier{g.Schema, "members"}.Sanitize()
+	if err := conn.QueryRow(ctx, `select to_regclass($1) is not null`, membersTable).Scan(&exists); err != nil {
+		return err
+	}
+	if !exists {
+		g.Log.Info("no members table: memberships not imported", "schema", g.Schema)
+		return nil
+	}
+	source := fmt.Sprintf(gitlabMembers, membersTable, pgx.Identifier{g.Schema, "projects"}.Sanitize())
+	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `alter table lifecycle.namespace_members disable trigger namespace_members_facts`); err != nil {
+			return fmt.Errorf("members: %w", err)
+		}
+		tag, err := tx.Exec(ctx, `insert into lifecycle.namespace_members (namespace_id, user_id, access_level, created_at, updated_at)
+			select g.namespace_id, g.user_id, g.access_level, g.created_at, now() from (`+source+`) g
+			  join lifecycle.namespaces n on n.id = g.namespace_id
+			 where g.access_level in (10, 20, 30, 40, 50)
+			on conflict (namespace_id, user_id) do update set access_level = excluded.access_level, updated_at = now()
+			 where namespace_members.access_level <> excluded.access_level`)
+		if err != nil {
+			return fmt.Errorf("members: %w", err)
+		}
+		a.Members = tag.RowsAffected()
+		if err := tx.QueryRow(ctx, `select count(*) from (`+source+`) g
+			where not exists (select from lifecycle.namespaces n where n.id = g.namespace_id) or g.access_level not in (10, 20, 30, 40, 50)`).
+			Scan(&a.MembersSkipped); err != nil {
+			return fmt.Errorf("members: %w", err)
+		}
+		if _, err := tx.Exec(ctx, `alter table lifecycle.namespace_members enable trigger namespace_members_facts`); err != nil {
+			return fmt.Errorf("members: %w", err)
+		}
+		g.Log.Info("memberships imported", "written", a.Members, "skipped", a.MembersSkipped)
+		return nil
+	})
+}
