@@ -8,13 +8,13 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/nslifecycle/nslifecycle/internal/bench"
+	"github.com/nslifecycle/nslifecycle/cmd/bench/scenario"
 	"github.com/nslifecycle/nslifecycle/internal/dbtest"
 )
 
 // A burst of creations is applied to lifecycle.effective_states with work that follows the burst,
 // not its square (issue 24: 2k / 4k / 8k / 16k facts took 8.4 / 18 / 42 / 77 s, so one INSERT of
-// 50,000 projects held every later change back for 14 minutes). The bursts are bench.Burst's:
+// 50,000 projects held every later change back for 14 minutes). The bursts are scenario.Burst's:
 // subgroups, projects below them (roots below roots), projects right below the group, and the
 // archival of a subgroup in the same call. The work is counted, not timed (a timed test fails on
 // a busy machine): the rows the apply reads and writes, from pg_stat_xact_user_tables, in its own
@@ -62,10 +62,10 @@ func TestEffectiveStatesBurstGrowsLinearly(t *testing.T) {
 	// Neither may grow faster than the work. (Since migration 034 effective_states_write runs on
 	// its generic plan from the first call, so the two differ only before it.)
 	for range 10 {
-		if err := bench.PendFacts(ctx, conn, []string{fmt.Sprintf(`{"action": "renamed", "namespace_id": %d}`, org)}); err != nil {
+		if err := scenario.PendFacts(ctx, conn, []string{fmt.Sprintf(`{"action": "renamed", "namespace_id": %d}`, org)}); err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := bench.ApplyPending(ctx, conn); err != nil {
+		if _, _, err := scenario.ApplyPending(ctx, conn); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -114,7 +114,7 @@ func TestEffectiveStatesBurstGrowsLinearly(t *testing.T) {
 		}
 		var written int64
 		w, d := counted(c, open, func() error {
-			_, rows, err := bench.ApplyPending(ctx, c)
+			_, rows, err := scenario.ApplyPending(ctx, c)
 			if err != nil {
 				return fmt.Errorf("apply of a burst of %d creations by %s: %w", n, kind, err)
 			}
@@ -135,7 +135,7 @@ func TestEffectiveStatesBurstGrowsLinearly(t *testing.T) {
 		t.Logf("%d creations (%d facts) by %s: %d rows read and written, %v", n, len(facts), kind, w, d.Round(time.Millisecond))
 	}
 	for _, n := range sizes {
-		facts, err := bench.Burst(ctx, conn, org, n, fmt.Sprintf("burst-%d", n))
+		facts, err := scenario.Burst(ctx, conn, org, n, fmt.Sprintf("burst-%d", n))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -22,7 +22,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/nslifecycle/nslifecycle/internal/bench"
+	"github.com/nslifecycle/nslifecycle/cmd/bench/scenario"
 	"github.com/nslifecycle/nslifecycle/internal/logging"
 )
 
@@ -33,14 +33,14 @@ func main() {
 func run(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	cfg := bench.Config{DatabaseURL: os.Getenv("DATABASE_URL")}
+	cfg := scenario.Config{DatabaseURL: os.Getenv("DATABASE_URL")}
 	var (
 		out       = fs.String("out", "", "write the results (JSON) to this file")
 		clients   = fs.String("clients", "1,4,8,16", "client counts of the transition scenario")
 		sizes     = fs.String("transfer-sizes", "1,100,10000", "subtree sizes the transfer scenario moves")
 		bursts    = fs.String("burst-sizes", "2000,4000,8000,16000,50000", "creations per burst of the effective_states_burst scenario")
 		steps     = fs.String("syncer-steps", "250,500,1000,1500,2000,3000", "transition rates tried for the syncer's highest sustained rate")
-		only      = fs.String("scenarios", "", "run only these scenarios (comma-separated: "+strings.Join(bench.Scenarios, ",")+")")
+		only      = fs.String("scenarios", "", "run only these scenarios (comma-separated: "+strings.Join(scenario.Scenarios, ",")+")")
 		logFormat = fs.String("log-format", "text", "log format: text or json")
 		render    = fs.String("render", "", "render the results files given as arguments into this Markdown file's generated part, and exit")
 		vacuum    = fs.String("vacuum-settings", "", "vacuum scenario: the tables' autovacuum settings measured against PostgreSQL's defaults, as table.option=value,… (namespaces.autovacuum_vacuum_scale_factor=0.01); empty: those the migrations set")
@@ -69,7 +69,7 @@ func run(args []string, stderr io.Writer) int {
 		return 2
 	}
 	if *render != "" {
-		if _, err := bench.UpdateDoc(*render, fs.Args(), true); err != nil {
+		if _, err := scenario.UpdateDoc(*render, fs.Args(), true); err != nil {
 			fmt.Fprintf(stderr, "bench: render: %v\n", err)
 			return 1
 		}
@@ -97,7 +97,7 @@ func run(args []string, stderr io.Writer) int {
 	if *only != "" {
 		cfg.Scenarios = strings.Split(*only, ",")
 	}
-	if cfg.VacuumSettings, err = bench.ParseVacuumSettings(*vacuum); err != nil {
+	if cfg.VacuumSettings, err = scenario.ParseVacuumSettings(*vacuum); err != nil {
 		bad = err
 	}
 	if bad != nil || cfg.Namespaces < 1000 || cfg.Rounds < 1 || cfg.Duration < time.Second || cfg.SyncerLoad < time.Second || cfg.ImportBatch < 1 || cfg.VacuumDuration < time.Second || *out == "" {
@@ -113,7 +113,7 @@ func run(args []string, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	res, runErr := bench.Run(ctx, cfg)
+	res, runErr := scenario.Run(ctx, cfg)
 	b, err := json.MarshalIndent(res, "", "  ")
 	if err == nil {
 		err = os.WriteFile(*out, append(b, '\n'), 0o644)

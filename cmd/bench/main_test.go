@@ -16,7 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/nslifecycle/nslifecycle"
-	"github.com/nslifecycle/nslifecycle/internal/bench"
+	"github.com/nslifecycle/nslifecycle/cmd/bench/scenario"
 	"github.com/nslifecycle/nslifecycle/internal/dbtest"
 )
 
@@ -65,12 +65,12 @@ func TestEveryScenarioMeasuresWhatItReports(t *testing.T) {
 			where slot_name in ($1, $1 || '_floor', $1 || '_transfer', $1 || '_effective_states')`, slot)
 		pool.Close()
 	})
-	cfg := bench.Config{Label: "test", DatabaseURL: url, Namespaces: 3000, Duration: time.Second, Rounds: 1, Clients: []int{1, 2},
+	cfg := scenario.Config{Label: "test", DatabaseURL: url, Namespaces: 3000, Duration: time.Second, Rounds: 1, Clients: []int{1, 2},
 		TransferSizes: []int{1, 50}, BurstSizes: []int{100, 200}, SweepGroups: 5, SweepSize: 20, SyncerRate: 50, SyncerSteps: []int{20}, SyncerLoad: 2 * time.Second, TakeoverKills: 2,
 		Scenarios: []string{"transitions"}, Pgbench: pgbenchBinary(t), Syncer: filepath.Join(binDir, "syncer"),
 		Sweeper: filepath.Join(binDir, "sweeper"), Slot: slot, ScratchDir: t.TempDir(), Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 
-	res, err := bench.Run(ctx, cfg)
+	res, err := scenario.Run(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestEveryScenarioMeasuresWhatItReports(t *testing.T) {
 			t.Fatalf("run without figures: %+v", r)
 		}
 		switch r.Method {
-		case bench.MethodAPIPgbench, bench.MethodAPIGo:
+		case scenario.MethodAPIPgbench, scenario.MethodAPIGo:
 			api += r.Latency.N
 		default:
 			floor += r.Latency.N
@@ -115,7 +115,7 @@ func TestEveryScenarioMeasuresWhatItReports(t *testing.T) {
 		return opts
 	}
 	migrated := reloptions()
-	if res, err = bench.Run(ctx, cfg); err != nil {
+	if res, err = scenario.Run(ctx, cfg); err != nil {
 		t.Fatal(err)
 	}
 	// The vacuum scenario measured the defaults against the settings the migrations left, every
@@ -210,7 +210,7 @@ func TestEveryScenarioMeasuresWhatItReports(t *testing.T) {
 	}
 	icfg := cfg
 	icfg.Label, icfg.Scenarios, icfg.Reuse, icfg.Rounds, icfg.ImportBatch = "import", []string{"import"}, false, 2, 500
-	ires, err := bench.Run(ctx, icfg)
+	ires, err := scenario.Run(ctx, icfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +247,7 @@ func TestEveryScenarioMeasuresWhatItReports(t *testing.T) {
 	// The report: the generated part of a document is replaced, the prose kept.
 	dir := t.TempDir()
 	doc := filepath.Join(dir, "b.md")
-	os.WriteFile(doc, []byte("# prose\n"+bench.ReportBegin+"old\n"+bench.ReportEnd+"\nmore prose\n"), 0o644)
+	os.WriteFile(doc, []byte("# prose\n"+scenario.ReportBegin+"old\n"+scenario.ReportEnd+"\nmore prose\n"), 0o644)
 	if code := run([]string{"-render", doc, writeResults(t, filepath.Join(dir, "test.json"), res),
 		writeResults(t, filepath.Join(dir, "import.json"), ires)}, io.Discard); code != 0 {
 		t.Fatalf("render exit %d", code)
@@ -260,7 +260,7 @@ func TestEveryScenarioMeasuresWhatItReports(t *testing.T) {
 	}
 }
 
-func writeResults(t *testing.T, path string, res *bench.Results) string {
+func writeResults(t *testing.T, path string, res *scenario.Results) string {
 	b, err := json.Marshal(res)
 	if err != nil {
 		t.Fatal(err)
@@ -278,7 +278,7 @@ func TestTheBenchmarksDocumentShowsTheCheckedInResults(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no results in docs/benchmarks (%v)", err)
 	}
-	stale, err := bench.UpdateDoc("../../docs/benchmarks.md", files, false)
+	stale, err := scenario.UpdateDoc("../../docs/benchmarks.md", files, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,7 @@
 // hierarchy of namespaces loaded with COPY through every trigger (so the database is exactly as the
 // API would leave it), or, for ten million, through the product's import, reporting its own load
 // time, and the fixtures some scenarios add to it.
-package bench
+package scenario
 
 import (
 	"context"
