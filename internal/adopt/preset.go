@@ -41,6 +41,7 @@ type Adoption struct {
 	BridgesKept          bool // the bridges were there as configured and were left alone
 	StateBridges         int64
 	TreeBridges          int64
+	MembersBridges       int64 // 1 when GitLab's members table is bridged (legacy_members_bridge_add)
 	Staged               int64 // rows staged by this run (namespaces the lifecycle did not have)
 	Imported, Rejections int64 // of this run's import
 	Members              int64 // memberships imported or changed by this run
@@ -192,18 +193,19 @@ func (a *Adoption) bridges(ctx context.Context, conn *pgx.Conn, g GitLab, tables
 			return fmt.Errorf("read the bridges: %w", err)
 		}
 		if err := tx.QueryRow(ctx, `select (select count(*) from lifecycle.legacy_bridges where source = any ($1::text[]::regclass[])),
-		                                   (select count(*) from lifecycle.legacy_tree_bridges where source = any ($1::text[]::regclass[]))`,
-			tables).Scan(&a.StateBridges, &a.TreeBridges); err != nil {
+		                                   (select count(*) from lifecycle.legacy_tree_bridges where source = any ($1::text[]::regclass[])),
+		                                   (select count(*) from lifecycle.legacy_members_bridges where source = any ($1::text[]::regclass[]))`,
+			sources).Scan(&a.StateBridges, &a.TreeBridges, &a.MembersBridges); err != nil {
 			return err
 		}
 		if jsonEqual(stateBefore, stateAfter) && jsonEqual(treeBefore, treeAfter) && jsonEqual(membersBefore, membersAfter) {
 			// The same bridges were there: leave them (and their ids) untouched.
 			g.Log.Info("bridges kept: installed already as configured", "schema", g.Schema, "state_bridges", a.StateBridges,
-				"tree_bridges", a.TreeBridges)
+				"tree_bridges", a.TreeBridges, "members_bridges", a.MembersBridges)
 			return errKept // rolled back
 		}
 		g.Log.Info("bridges installed", "schema", g.Schema, "state_bridges", a.StateBridges, "tree_bridges", a.TreeBridges,
-			"actor_id", g.ActorID)
+			"members_bridges", a.MembersBridges, "actor_id", g.ActorID)
 		return nil
 	})
 	if errors.Is(err, errKept) {
