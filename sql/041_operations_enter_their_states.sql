@@ -6,7 +6,8 @@
 --     namespace_transition or namespace_event('transfer_start') with no request, and
 --     check_invariants reported in_progress_without_operation. transition_refusal refuses it
 --     (NS005) to every caller but the operation's own code path (transfer_accept_locked says
---     'transfer', and so does namespace_transfer_request's early check) and those that may act as the system, as it does for leaving the state; the
+--     'transfer', and so does namespace_transfer_request's early check) and superusers, workers
+--     included (GitLab's one role is a worker: it could start a transfer with no request); the
 --     digest carries the entered state's operation (transition_rule.to_operation).
 --     deletion_in_progress stays open to owners (delete now, a failed creation, the legacy
 --     pending_delete): the hard delete needs nothing beside the state to run.
@@ -28,7 +29,7 @@ comment on type lifecycle.transition_rule is
 -- A rules table of a few rows: the column and its default are written at once.
 alter table lifecycle.states add column operation_enters boolean not null default false;
 comment on column lifecycle.states.operation_enters is
-  'The operation (states.operation) also enters this state itself: only its own code path, or a worker or superuser, moves a namespace into it (the transfer writes the accepted request that finishes it).';
+  'The operation (states.operation) also enters this state itself: only its own code path, or a superuser, moves a namespace into it (the transfer writes the accepted request that finishes it).';
 
 {{ template "functions/transition_rules_write.sql" . }}
 {{ template "functions/transition_refusal.sql" . }}

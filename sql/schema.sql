@@ -3047,7 +3047,7 @@ COMMENT ON COLUMN lifecycle.states.operation IS 'The operation that owns this st
 -- Name: COLUMN states.operation_enters; Type: COMMENT; Schema: lifecycle; Owner: -
 --
 
-COMMENT ON COLUMN lifecycle.states.operation_enters IS 'The operation (states.operation) also enters this state itself: only its own code path, or a worker or superuser, moves a namespace into it (the transfer writes the accepted request that finishes it).';
+COMMENT ON COLUMN lifecycle.states.operation_enters IS 'The operation (states.operation) also enters this state itself: only its own code path, or a superuser, moves a namespace into it (the transfer writes the accepted request that finishes it).';
 
 --
 -- Name: namespace_effective_states_below_any(bigint[]); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -6822,9 +6822,11 @@ begin
   -- 2. Authority over a state an operation owns; else authorization: the system (actor null) or
   -- an actor with the policy's access level.
   if rule.to_operation is not null and operation is distinct from rule.to_operation
-     and not lifecycle.caller_may_act_as_system() then
+     and not coalesce((select r.rolsuper from pg_catalog.pg_roles r
+                        where r.rolname = coalesce(nullif(pg_catalog.current_setting('role'), 'none'), session_user)),
+                      false) then
     code := 'NS005';
-    message := pg_catalog.format('only the %s itself or a worker may move a namespace into %s',
+    message := pg_catalog.format('only the %s itself may move a namespace into %s',
                                  pg_catalog.replace(rule.to_operation, '_', ' '), to_name);
     detail := pg_catalog.format('namespace_id=%s from_state=%s to_state=%s operation=%s role=%s', namespace_id,
                                 from_name, to_name, rule.to_operation,

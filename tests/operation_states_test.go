@@ -11,10 +11,10 @@ import (
 	"github.com/nslifecycle/nslifecycle/internal/dbtest"
 )
 
-// The application login (lifecycle_app), with an owner as actor, cannot put a namespace into a
-// state only an operation enters (transfer_in_progress: the transfer's accept, which writes the
-// request that finishes it), by the state API or the operation's own event: NS005, the state and
-// the invariants unchanged. The transfer itself still starts and ends it for that login.
+// The application login (lifecycle_app) with an owner as actor, and a worker login (for an owner
+// or as the system), cannot put a namespace into a state only an operation enters
+// (transfer_in_progress: the transfer's accept, which writes the request that finishes it), by the
+// state API or the operation's own event: NS005, the state and the invariants unchanged. The transfer itself still starts and ends it for that login.
 // Before lifecycle.states.operation_enters both calls succeeded and check_invariants reported in_progress_without_operation.
 func TestTheApplicationCannotEnterAnOperationsStateByHand(t *testing.T) {
 	ctx := context.Background()
@@ -42,14 +42,26 @@ func TestTheApplicationCannotEnterAnOperationsStateByHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer app.Close()
+	worker, err := pgxpool.New(ctx, dbtest.LoginAs(t, url, "lifecycle_worker"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer worker.Close()
 	lc := nslifecycle.NewClient(app)
 	owner := int64(1001)
 
-	if _, err := lc.Transition(ctx, project, "transfer_in_progress", &owner, nil); !errors.Is(nslifecycle.FromDB(err), nslifecycle.ErrPermissionDenied) {
-		t.Errorf("lifecycle_app: transition to transfer_in_progress for an owner: %v, want NS005", err)
-	}
-	if _, err := lc.Event(ctx, project, "transfer_start", &owner, nil); !errors.Is(nslifecycle.FromDB(err), nslifecycle.ErrPermissionDenied) {
-		t.Errorf("lifecycle_app: event transfer_start for an owner: %v, want NS005", err)
+	for _, who := range []struct {
+		name  string
+		c     *nslifecycle.Client
+		actor *int64
+	}{{"lifecycle_app for an owner", lc, &owner}, {"lifecycle_worker for an owner", nslifecycle.NewClient(worker), &owner},
+		{"lifecycle_worker as the system", nslifecycle.NewClient(worker), nil}} {
+		if _, err := who.c.Transition(ctx, project, "transfer_in_progress", who.actor, nil); !errors.Is(nslifecycle.FromDB(err), nslifecycle.ErrPermissionDenied) {
+			t.Errorf("%s: transition to transfer_in_progress: %v, want NS005", who.name, err)
+		}
+		if _, err := who.c.Event(ctx, project, "transfer_start", who.actor, nil); !errors.Is(nslifecycle.FromDB(err), nslifecycle.ErrPermissionDenied) {
+			t.Errorf("%s: event transfer_start: %v, want NS005", who.name, err)
+		}
 	}
 	invariants := func() []string {
 		rows, err := admin.Query(ctx, `select invariant || ': ' || reason from lifecycle.check_invariants()`)
