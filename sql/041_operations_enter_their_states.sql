@@ -45,9 +45,15 @@ revoke all on function lifecycle.states_digest(), lifecycle.transition_rules_dig
 ---- create above / drop below ----
 
 lock table lifecycle.namespaces in share row exclusive mode;
-lock table lifecycle.states in access exclusive mode;
+lock table lifecycle.states, lifecycle.state_transitions, lifecycle.transition_guards, lifecycle.transition_policies,
+  lifecycle.events, lifecycle.event_sources in access exclusive mode;
 
-grant execute on function lifecycle.states_digest(), lifecycle.transition_rules_digest() to public;
+-- The digest trigger functions as 021 and 024 made them, executable by PUBLIC by default (no ACL
+-- at all: a GRANT back to PUBLIC would leave an explicit one): made again, with their triggers.
+drop function lifecycle.states_digest() cascade;
+drop function lifecycle.transition_rules_digest() cascade;
+{{ template "triggers/states_digest.sql" . }}
+{{ template "triggers/transition_rules_digest.sql" . }}
 {{ template "snapshots/032/settings_confirmed.sql" . }}
 -- 004's versions say create, not create or replace: replaced in place (their grants stay).
 do $down$
