@@ -51,7 +51,7 @@ const treeDrift = `
 // is covered) set at session level, one at a time to each hostile value and all at once. Every
 // step answers as it does without the setting, or is refused with NS010; and after every step the
 // bridges have left no drift: the tree (treeDrift), legacy_bridge_check() and check_invariants()
-// are empty. Before 041 a worker's namespace_hard_delete with lifecycle.importing on skipped the
+// are empty. Before this change a worker's namespace_hard_delete with lifecycle.importing on skipped the
 // tree bridges' write-back (settings_confirmed did not guard DELETEs): the deleted project stayed in
 // GitLab's namespaces and projects.
 func TestNoLifecycleSettingSkipsABridge(t *testing.T) {

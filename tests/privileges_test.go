@@ -98,7 +98,7 @@ func schemaObjects(t *testing.T, ctx context.Context, admin *pgx.Conn) (relation
 // schema would open. Checked twice for every object the catalog lists: by the privilege functions
 // (which ignore the schema's USAGE, so a function left executable by PUBLIC shows) and by using it,
 // as a login with no grants and as one with USAGE on the schema only (so that the object's own
-// privileges answer, not the schema's): each use is 42501. Before 041 the digest trigger functions
+// privileges answer, not the schema's): each use is 42501. Before this change the digest trigger functions
 // states_digest() and transition_rules_digest() were executable by PUBLIC.
 func TestALoginWithNoGrantsReachesNothingInTheSchema(t *testing.T) {
 	ctx := context.Background()
