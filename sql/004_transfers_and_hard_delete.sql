@@ -46,8 +46,8 @@ create table lifecycle.deleted_namespaces (
 {{ template "snapshots/004/transfer_target_refusal.sql" . }}
 {{ template "functions/transfer_request_lock.sql" . }}
 {{ template "functions/transfer_request_lock_open.sql" . }}
-{{ template "functions/transfer_accept_locked.sql" . }}
-{{ template "functions/namespace_transfer_request.sql" . }}
+{{ template "snapshots/004/transfer_accept_locked.sql" . }}
+{{ template "snapshots/004/namespace_transfer_request.sql" . }}
 {{ template "functions/namespace_transfer_accept.sql" . }}
 {{ template "functions/namespace_transfer_decline.sql" . }}
 {{ template "functions/namespace_transfer_cancel.sql" . }}

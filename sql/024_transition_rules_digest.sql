@@ -28,7 +28,7 @@ comment on type lifecycle.event_rule is
 comment on type lifecycle.transition_rule is
   'What the rule tables say of a change between two states: in the matrix or not, the access level it needs, the states its guards forbid an ancestor and a descendant, and the two states'' names and flags.';
 
-{{ template "functions/transition_rules_write.sql" . }}
+{{ template "snapshots/024/transition_rules_write.sql" . }}
 revoke all on function lifecycle.transition_rules_write() from public;
 {{ template "triggers/transition_rules_digest.sql" . }}
 select lifecycle.transition_rules_write();

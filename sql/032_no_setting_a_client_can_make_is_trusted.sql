@@ -34,7 +34,7 @@ comment on table lifecycle.transaction_flags is
 {{ template "functions/transaction_flag_raise.sql" . }}
 {{ template "functions/transaction_flag_lower.sql" . }}
 {{ template "functions/transaction_flag_raised.sql" . }}
-{{ template "triggers/settings_confirmed.sql" . }}
+{{ template "snapshots/032/settings_confirmed.sql" . }}
 drop function lifecycle.transition_refusal(bigint, bigint[], smallint, smallint, bigint);
 {{ template "snapshots/032/transition_refusal.sql" . }}
 {{ template "triggers/namespaces_state_gate.sql" . }}

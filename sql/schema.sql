@@ -69,14 +69,15 @@ CREATE TYPE lifecycle.transition_rule AS (
 	to_permanent boolean,
 	from_pending boolean,
 	to_pending boolean,
-	from_operation text
+	from_operation text,
+	to_operation text
 );
 
 --
 -- Name: TYPE transition_rule; Type: COMMENT; Schema: lifecycle; Owner: -
 --
 
-COMMENT ON TYPE lifecycle.transition_rule IS 'What the rule tables say of a change between two states: in the matrix or not, the access level it needs, the states its guards forbid an ancestor and a descendant, and the two states'' names and flags.';
+COMMENT ON TYPE lifecycle.transition_rule IS 'What the rule tables say of a change between two states: in the matrix or not, the access level it needs, the states its guards forbid an ancestor and a descendant, the two states'' names and flags, the operation that owns the state left and the one that alone enters the state entered.';
 
 --
 -- Name: actor_refusal(bigint, bigint[], bigint, smallint, text); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -3273,6 +3274,7 @@ CREATE TABLE lifecycle.states (
     read_only boolean NOT NULL,
     pending_deletion boolean NOT NULL,
     operation text,
+    operation_enters boolean DEFAULT false NOT NULL,
     CONSTRAINT states_code_is_a_bit CHECK (((code >= 0) AND (code <= 63)))
 );
 
@@ -3287,6 +3289,12 @@ COMMENT ON TABLE lifecycle.states IS 'ADR 001 state codes. Clients speak names; 
 --
 
 COMMENT ON COLUMN lifecycle.states.operation IS 'The operation that owns this state: only its own code path, or a worker or superuser, moves a namespace out of it.';
+
+--
+-- Name: COLUMN states.operation_enters; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON COLUMN lifecycle.states.operation_enters IS 'The operation (states.operation) also enters this state itself: only its own code path, or a superuser, moves a namespace into it (the transfer writes the accepted request that finishes it).';
 
 --
 -- Name: namespace_effective_states_below_any(bigint[]); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -4818,9 +4826,11 @@ begin
       detail = pg_catalog.format('namespace_id=%s request_id=%s status=%s', ns.id, r.id, r.status),
       hint = 'Cancel the open request first, or wait for it to end.';
   end if;
-  -- Fail early on what would refuse transfer_start at accept time.
+  -- Fail early on what would refuse transfer_start at accept time, which is the transfer's own code
+  -- path (transfer_accept_locked: operation 'transfer').
   select * into refusal
-    from lifecycle.transition_refusal(ns.id, ns.traversal_ids, ns.state, lifecycle.state_code('transfer_in_progress'), actor_id);
+    from lifecycle.transition_refusal(ns.id, ns.traversal_ids, ns.state, lifecycle.state_code('transfer_in_progress'), actor_id,
+                                      'transfer');
   if found then
     raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
   end if;
@@ -6198,7 +6208,7 @@ begin
       detail = pg_catalog.format('table=%s setting=lifecycle.importing', tg_table_name),
       hint = 'RESET lifecycle.importing: the import and the legacy backfill set it for their own statements.';
   end if;
-  return new;
+  return case when tg_op = 'DELETE' then old else new end;
 end
 $$;
 
@@ -6774,8 +6784,11 @@ begin
   update lifecycle.transfer_requests t
      set status = 'accepted', decided_by = actor_id, decided_at = pg_catalog.now()
    where t.id = r.id;
+  -- The transfer's own code path (operation 'transfer'): transfer_in_progress is entered only with
+  -- the accepted request written just above (transition_refusal, lifecycle.states.operation_enters).
   perform lifecycle.namespace_change_state(r.namespace_id, null, 'transfer_start', r.requested_by,
-                                           pg_catalog.jsonb_build_object('correlation_id', 'transfer-request-' || r.id));
+                                           pg_catalog.jsonb_build_object('correlation_id', 'transfer-request-' || r.id),
+                                           'transfer');
 end
 $$;
 
@@ -7055,6 +7068,23 @@ begin
 
   -- 2. Authority over a state an operation owns; else authorization: the system (actor null) or
   -- an actor with the policy's access level.
+  if rule.to_operation is not null and operation is distinct from rule.to_operation
+     and not coalesce((select r.rolsuper from pg_catalog.pg_roles r
+                        where r.rolname = coalesce(nullif(pg_catalog.current_setting('role'), 'none'), session_user)),
+                      false) then
+    code := 'NS005';
+    message := pg_catalog.format('only the %s itself may move a namespace into %s',
+                                 pg_catalog.replace(rule.to_operation, '_', ' '), to_name);
+    detail := pg_catalog.format('namespace_id=%s from_state=%s to_state=%s operation=%s role=%s', namespace_id,
+                                from_name, to_name, rule.to_operation,
+                                coalesce(nullif(pg_catalog.current_setting('role'), 'none'), session_user));
+    hint := case rule.to_operation
+              when 'transfer' then 'Request the transfer (lifecycle.namespace_transfer_request); its accept starts it.'
+              else pg_catalog.format('Only the %s''s own functions start it.', pg_catalog.replace(rule.to_operation, '_', ' '))
+            end;
+    return next;
+    return;
+  end if;
   if from_operation is not null then
     if operation is distinct from from_operation
        and not lifecycle.caller_may_act_as_system() then
@@ -7169,62 +7199,62 @@ CREATE FUNCTION lifecycle.transition_rule(from_state smallint, to_state smallint
     LANGUAGE plpgsql STABLE PARALLEL SAFE
     SET search_path TO ''
     AS $$ begin return case coalesce(from_state, -1) * 64 + to_state
-    when -64 then '(t,50,"{1,2,3,4,5,6}",{},"(new)",ancestor_inherited,t,f,f,)'::lifecycle.transition_rule
-    when -63 then '(f,50,{},{},"(new)",archived,t,f,f,)'::lifecycle.transition_rule
-    when -62 then '(f,50,{},{},"(new)",deletion_scheduled,f,f,t,)'::lifecycle.transition_rule
-    when -61 then '(t,50,"{1,2,3,4,5,6}",{},"(new)",creation_in_progress,f,f,f,)'::lifecycle.transition_rule
-    when -60 then '(f,50,{},{},"(new)",deletion_in_progress,f,f,t,)'::lifecycle.transition_rule
-    when -59 then '(f,50,{},{},"(new)",transfer_in_progress,f,f,f,)'::lifecycle.transition_rule
-    when -58 then '(f,50,{},{},"(new)",maintenance,f,f,f,)'::lifecycle.transition_rule
-    when 0 then '(f,50,{},{},ancestor_inherited,ancestor_inherited,t,f,f,)'::lifecycle.transition_rule
-    when 1 then '(t,50,"{1,2,4,5}","{3,5}",ancestor_inherited,archived,t,f,f,)'::lifecycle.transition_rule
-    when 2 then '(t,50,"{2,4,5}","{3,5}",ancestor_inherited,deletion_scheduled,f,f,t,)'::lifecycle.transition_rule
-    when 3 then '(f,50,{},{},ancestor_inherited,creation_in_progress,f,f,f,)'::lifecycle.transition_rule
-    when 4 then '(f,50,{},{},ancestor_inherited,deletion_in_progress,f,f,t,)'::lifecycle.transition_rule
-    when 5 then '(t,50,"{2,3,4,5,6}","{2,3,4,5,6}",ancestor_inherited,transfer_in_progress,f,f,f,)'::lifecycle.transition_rule
-    when 6 then '(t,50,"{2,4,5}","{3,5}",ancestor_inherited,maintenance,f,f,f,)'::lifecycle.transition_rule
-    when 64 then '(t,50,"{2,4}",{},archived,ancestor_inherited,t,f,f,)'::lifecycle.transition_rule
-    when 65 then '(f,50,{},{},archived,archived,t,f,f,)'::lifecycle.transition_rule
-    when 66 then '(t,50,"{2,4,5}","{3,5}",archived,deletion_scheduled,f,f,t,)'::lifecycle.transition_rule
-    when 67 then '(f,50,{},{},archived,creation_in_progress,f,f,f,)'::lifecycle.transition_rule
-    when 68 then '(f,50,{},{},archived,deletion_in_progress,f,f,t,)'::lifecycle.transition_rule
-    when 69 then '(t,50,"{2,3,4,5,6}","{2,3,4,5,6}",archived,transfer_in_progress,f,f,f,)'::lifecycle.transition_rule
-    when 70 then '(f,50,{},{},archived,maintenance,f,f,f,)'::lifecycle.transition_rule
-    when 128 then '(t,50,{},{},deletion_scheduled,ancestor_inherited,t,t,f,)'::lifecycle.transition_rule
-    when 129 then '(t,50,{1},{},deletion_scheduled,archived,t,t,f,)'::lifecycle.transition_rule
-    when 130 then '(f,50,{},{},deletion_scheduled,deletion_scheduled,f,t,t,)'::lifecycle.transition_rule
-    when 131 then '(f,50,{},{},deletion_scheduled,creation_in_progress,f,t,f,)'::lifecycle.transition_rule
-    when 132 then '(t,50,{},{},deletion_scheduled,deletion_in_progress,f,t,t,)'::lifecycle.transition_rule
-    when 133 then '(f,50,{},{},deletion_scheduled,transfer_in_progress,f,t,f,)'::lifecycle.transition_rule
-    when 134 then '(f,50,{},{},deletion_scheduled,maintenance,f,t,f,)'::lifecycle.transition_rule
-    when 192 then '(t,50,{},{},creation_in_progress,ancestor_inherited,t,f,f,)'::lifecycle.transition_rule
-    when 193 then '(f,50,{},{},creation_in_progress,archived,t,f,f,)'::lifecycle.transition_rule
-    when 194 then '(f,50,{},{},creation_in_progress,deletion_scheduled,f,f,t,)'::lifecycle.transition_rule
-    when 195 then '(f,50,{},{},creation_in_progress,creation_in_progress,f,f,f,)'::lifecycle.transition_rule
-    when 196 then '(t,50,{},{},creation_in_progress,deletion_in_progress,f,f,t,)'::lifecycle.transition_rule
-    when 197 then '(f,50,{},{},creation_in_progress,transfer_in_progress,f,f,f,)'::lifecycle.transition_rule
-    when 198 then '(f,50,{},{},creation_in_progress,maintenance,f,f,f,)'::lifecycle.transition_rule
-    when 256 then '(t,50,{},{},deletion_in_progress,ancestor_inherited,t,t,f,hard_delete)'::lifecycle.transition_rule
-    when 257 then '(t,50,{1},{},deletion_in_progress,archived,t,t,f,hard_delete)'::lifecycle.transition_rule
-    when 258 then '(t,50,{},{},deletion_in_progress,deletion_scheduled,f,t,t,hard_delete)'::lifecycle.transition_rule
-    when 259 then '(f,50,{},{},deletion_in_progress,creation_in_progress,f,t,f,hard_delete)'::lifecycle.transition_rule
-    when 260 then '(f,50,{},{},deletion_in_progress,deletion_in_progress,f,t,t,hard_delete)'::lifecycle.transition_rule
-    when 261 then '(f,50,{},{},deletion_in_progress,transfer_in_progress,f,t,f,hard_delete)'::lifecycle.transition_rule
-    when 262 then '(f,50,{},{},deletion_in_progress,maintenance,f,t,f,hard_delete)'::lifecycle.transition_rule
-    when 320 then '(t,50,{},{},transfer_in_progress,ancestor_inherited,t,f,f,transfer)'::lifecycle.transition_rule
-    when 321 then '(t,50,{},{},transfer_in_progress,archived,t,f,f,transfer)'::lifecycle.transition_rule
-    when 322 then '(f,50,{},{},transfer_in_progress,deletion_scheduled,f,f,t,transfer)'::lifecycle.transition_rule
-    when 323 then '(f,50,{},{},transfer_in_progress,creation_in_progress,f,f,f,transfer)'::lifecycle.transition_rule
-    when 324 then '(f,50,{},{},transfer_in_progress,deletion_in_progress,f,f,t,transfer)'::lifecycle.transition_rule
-    when 325 then '(f,50,{},{},transfer_in_progress,transfer_in_progress,f,f,f,transfer)'::lifecycle.transition_rule
-    when 326 then '(f,50,{},{},transfer_in_progress,maintenance,f,f,f,transfer)'::lifecycle.transition_rule
-    when 384 then '(t,50,{},{},maintenance,ancestor_inherited,t,f,f,)'::lifecycle.transition_rule
-    when 385 then '(f,50,{},{},maintenance,archived,t,f,f,)'::lifecycle.transition_rule
-    when 386 then '(f,50,{},{},maintenance,deletion_scheduled,f,f,t,)'::lifecycle.transition_rule
-    when 387 then '(f,50,{},{},maintenance,creation_in_progress,f,f,f,)'::lifecycle.transition_rule
-    when 388 then '(f,50,{},{},maintenance,deletion_in_progress,f,f,t,)'::lifecycle.transition_rule
-    when 389 then '(f,50,{},{},maintenance,transfer_in_progress,f,f,f,)'::lifecycle.transition_rule
-    when 390 then '(f,50,{},{},maintenance,maintenance,f,f,f,)'::lifecycle.transition_rule
+    when -64 then '(t,50,"{1,2,3,4,5,6}",{},"(new)",ancestor_inherited,t,f,f,,)'::lifecycle.transition_rule
+    when -63 then '(f,50,{},{},"(new)",archived,t,f,f,,)'::lifecycle.transition_rule
+    when -62 then '(f,50,{},{},"(new)",deletion_scheduled,f,f,t,,)'::lifecycle.transition_rule
+    when -61 then '(t,50,"{1,2,3,4,5,6}",{},"(new)",creation_in_progress,f,f,f,,)'::lifecycle.transition_rule
+    when -60 then '(f,50,{},{},"(new)",deletion_in_progress,f,f,t,,)'::lifecycle.transition_rule
+    when -59 then '(f,50,{},{},"(new)",transfer_in_progress,f,f,f,,transfer)'::lifecycle.transition_rule
+    when -58 then '(f,50,{},{},"(new)",maintenance,f,f,f,,)'::lifecycle.transition_rule
+    when 0 then '(f,50,{},{},ancestor_inherited,ancestor_inherited,t,f,f,,)'::lifecycle.transition_rule
+    when 1 then '(t,50,"{1,2,4,5}","{3,5}",ancestor_inherited,archived,t,f,f,,)'::lifecycle.transition_rule
+    when 2 then '(t,50,"{2,4,5}","{3,5}",ancestor_inherited,deletion_scheduled,f,f,t,,)'::lifecycle.transition_rule
+    when 3 then '(f,50,{},{},ancestor_inherited,creation_in_progress,f,f,f,,)'::lifecycle.transition_rule
+    when 4 then '(f,50,{},{},ancestor_inherited,deletion_in_progress,f,f,t,,)'::lifecycle.transition_rule
+    when 5 then '(t,50,"{2,3,4,5,6}","{2,3,4,5,6}",ancestor_inherited,transfer_in_progress,f,f,f,,transfer)'::lifecycle.transition_rule
+    when 6 then '(t,50,"{2,4,5}","{3,5}",ancestor_inherited,maintenance,f,f,f,,)'::lifecycle.transition_rule
+    when 64 then '(t,50,"{2,4}",{},archived,ancestor_inherited,t,f,f,,)'::lifecycle.transition_rule
+    when 65 then '(f,50,{},{},archived,archived,t,f,f,,)'::lifecycle.transition_rule
+    when 66 then '(t,50,"{2,4,5}","{3,5}",archived,deletion_scheduled,f,f,t,,)'::lifecycle.transition_rule
+    when 67 then '(f,50,{},{},archived,creation_in_progress,f,f,f,,)'::lifecycle.transition_rule
+    when 68 then '(f,50,{},{},archived,deletion_in_progress,f,f,t,,)'::lifecycle.transition_rule
+    when 69 then '(t,50,"{2,3,4,5,6}","{2,3,4,5,6}",archived,transfer_in_progress,f,f,f,,transfer)'::lifecycle.transition_rule
+    when 70 then '(f,50,{},{},archived,maintenance,f,f,f,,)'::lifecycle.transition_rule
+    when 128 then '(t,50,{},{},deletion_scheduled,ancestor_inherited,t,t,f,,)'::lifecycle.transition_rule
+    when 129 then '(t,50,{1},{},deletion_scheduled,archived,t,t,f,,)'::lifecycle.transition_rule
+    when 130 then '(f,50,{},{},deletion_scheduled,deletion_scheduled,f,t,t,,)'::lifecycle.transition_rule
+    when 131 then '(f,50,{},{},deletion_scheduled,creation_in_progress,f,t,f,,)'::lifecycle.transition_rule
+    when 132 then '(t,50,{},{},deletion_scheduled,deletion_in_progress,f,t,t,,)'::lifecycle.transition_rule
+    when 133 then '(f,50,{},{},deletion_scheduled,transfer_in_progress,f,t,f,,transfer)'::lifecycle.transition_rule
+    when 134 then '(f,50,{},{},deletion_scheduled,maintenance,f,t,f,,)'::lifecycle.transition_rule
+    when 192 then '(t,50,{},{},creation_in_progress,ancestor_inherited,t,f,f,,)'::lifecycle.transition_rule
+    when 193 then '(f,50,{},{},creation_in_progress,archived,t,f,f,,)'::lifecycle.transition_rule
+    when 194 then '(f,50,{},{},creation_in_progress,deletion_scheduled,f,f,t,,)'::lifecycle.transition_rule
+    when 195 then '(f,50,{},{},creation_in_progress,creation_in_progress,f,f,f,,)'::lifecycle.transition_rule
+    when 196 then '(t,50,{},{},creation_in_progress,deletion_in_progress,f,f,t,,)'::lifecycle.transition_rule
+    when 197 then '(f,50,{},{},creation_in_progress,transfer_in_progress,f,f,f,,transfer)'::lifecycle.transition_rule
+    when 198 then '(f,50,{},{},creation_in_progress,maintenance,f,f,f,,)'::lifecycle.transition_rule
+    when 256 then '(t,50,{},{},deletion_in_progress,ancestor_inherited,t,t,f,hard_delete,)'::lifecycle.transition_rule
+    when 257 then '(t,50,{1},{},deletion_in_progress,archived,t,t,f,hard_delete,)'::lifecycle.transition_rule
+    when 258 then '(t,50,{},{},deletion_in_progress,deletion_scheduled,f,t,t,hard_delete,)'::lifecycle.transition_rule
+    when 259 then '(f,50,{},{},deletion_in_progress,creation_in_progress,f,t,f,hard_delete,)'::lifecycle.transition_rule
+    when 260 then '(f,50,{},{},deletion_in_progress,deletion_in_progress,f,t,t,hard_delete,)'::lifecycle.transition_rule
+    when 261 then '(f,50,{},{},deletion_in_progress,transfer_in_progress,f,t,f,hard_delete,transfer)'::lifecycle.transition_rule
+    when 262 then '(f,50,{},{},deletion_in_progress,maintenance,f,t,f,hard_delete,)'::lifecycle.transition_rule
+    when 320 then '(t,50,{},{},transfer_in_progress,ancestor_inherited,t,f,f,transfer,)'::lifecycle.transition_rule
+    when 321 then '(t,50,{},{},transfer_in_progress,archived,t,f,f,transfer,)'::lifecycle.transition_rule
+    when 322 then '(f,50,{},{},transfer_in_progress,deletion_scheduled,f,f,t,transfer,)'::lifecycle.transition_rule
+    when 323 then '(f,50,{},{},transfer_in_progress,creation_in_progress,f,f,f,transfer,)'::lifecycle.transition_rule
+    when 324 then '(f,50,{},{},transfer_in_progress,deletion_in_progress,f,f,t,transfer,)'::lifecycle.transition_rule
+    when 325 then '(f,50,{},{},transfer_in_progress,transfer_in_progress,f,f,f,transfer,transfer)'::lifecycle.transition_rule
+    when 326 then '(f,50,{},{},transfer_in_progress,maintenance,f,f,f,transfer,)'::lifecycle.transition_rule
+    when 384 then '(t,50,{},{},maintenance,ancestor_inherited,t,f,f,,)'::lifecycle.transition_rule
+    when 385 then '(f,50,{},{},maintenance,archived,t,f,f,,)'::lifecycle.transition_rule
+    when 386 then '(f,50,{},{},maintenance,deletion_scheduled,f,f,t,,)'::lifecycle.transition_rule
+    when 387 then '(f,50,{},{},maintenance,creation_in_progress,f,f,f,,)'::lifecycle.transition_rule
+    when 388 then '(f,50,{},{},maintenance,deletion_in_progress,f,f,t,,)'::lifecycle.transition_rule
+    when 389 then '(f,50,{},{},maintenance,transfer_in_progress,f,f,f,,transfer)'::lifecycle.transition_rule
+    when 390 then '(f,50,{},{},maintenance,maintenance,f,f,f,,)'::lifecycle.transition_rule
     end; end $$;
 
 --
@@ -7272,7 +7302,8 @@ begin
                         where g.from_state is not distinct from f.code and g.to_state = t.code
                           and g.scope = 'descendant' order by g.forbidden_state),
                  coalesce(f.name, '(new)'), t.name, t.permanent, coalesce(f.pending_deletion, false),
-                 t.pending_deletion, f.operation)::lifecycle.transition_rule),
+                 t.pending_deletion, f.operation,
+                 case when t.operation_enters then t.operation end)::lifecycle.transition_rule),
            e'\n    ' order by f.code nulls first, t.code)
     into branches
     -- Every state as the source, and null for a creation.
@@ -8933,7 +8964,7 @@ CREATE TRIGGER namespace_members_validate BEFORE INSERT OR UPDATE ON lifecycle.n
 -- Name: namespaces namespaces_0_settings_confirmed; Type: TRIGGER; Schema: lifecycle; Owner: -
 --
 
-CREATE TRIGGER namespaces_0_settings_confirmed BEFORE INSERT OR UPDATE ON lifecycle.namespaces FOR EACH ROW WHEN ((current_setting('lifecycle.importing'::text, true) = 'on'::text)) EXECUTE FUNCTION lifecycle.settings_confirmed();
+CREATE TRIGGER namespaces_0_settings_confirmed BEFORE INSERT OR DELETE OR UPDATE ON lifecycle.namespaces FOR EACH ROW WHEN ((current_setting('lifecycle.importing'::text, true) = 'on'::text)) EXECUTE FUNCTION lifecycle.settings_confirmed();
 
 --
 -- Name: namespaces namespaces_1_traversal_ids_cascade; Type: TRIGGER; Schema: lifecycle; Owner: -
@@ -10181,6 +10212,12 @@ GRANT ALL ON FUNCTION lifecycle.state_name(code smallint) TO lifecycle_app;
 GRANT ALL ON FUNCTION lifecycle.state_name(code smallint) TO lifecycle_worker;
 
 --
+-- Name: FUNCTION states_digest(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.states_digest() FROM PUBLIC;
+
+--
 -- Name: FUNCTION states_digest_write(); Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -10324,6 +10361,12 @@ REVOKE ALL ON FUNCTION lifecycle.transition_refusal(namespace_id bigint, travers
 REVOKE ALL ON FUNCTION lifecycle.transition_rule(from_state smallint, to_state smallint) FROM PUBLIC;
 GRANT ALL ON FUNCTION lifecycle.transition_rule(from_state smallint, to_state smallint) TO lifecycle_app;
 GRANT ALL ON FUNCTION lifecycle.transition_rule(from_state smallint, to_state smallint) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION transition_rules_digest(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.transition_rules_digest() FROM PUBLIC;
 
 --
 -- Name: FUNCTION transition_rules_write(); Type: ACL; Schema: lifecycle; Owner: -

@@ -292,6 +292,8 @@ type LifecycleState struct {
 	PendingDeletion bool
 	// The operation that owns this state: only its own code path, or a worker or superuser, moves a namespace out of it.
 	Operation *string
+	// The operation (states.operation) also enters this state itself: only its own code path, or a superuser, moves a namespace into it (the transfer writes the accepted request that finishes it).
+	OperationEnters bool
 }
 
 // docs/design.md §3 transition matrix (ADR 003), one row per allowed pair; from_state null = creation.

@@ -4,7 +4,7 @@
 -- 'transfer_accept' level on the new parent is accepted at once. Refused: NS004, NS005, NS009 (an
 -- open request exists), the matrix and guards of transfer_start (NS001, NS002, NS003), and
 -- transfer_target_refusal's NS002, NS006, NS010. Audit fact: the request row.
-create function lifecycle.namespace_transfer_request(namespace_id bigint, to_parent_id bigint, actor_id bigint)
+create or replace function lifecycle.namespace_transfer_request(namespace_id bigint, to_parent_id bigint, actor_id bigint)
 returns table (request_id bigint, status text, expires_at timestamptz)
 language plpgsql
 security definer
@@ -40,9 +40,11 @@ begin
       detail = pg_catalog.format('namespace_id=%s request_id=%s status=%s', ns.id, r.id, r.status),
       hint = 'Cancel the open request first, or wait for it to end.';
   end if;
-  -- Fail early on what would refuse transfer_start at accept time.
+  -- Fail early on what would refuse transfer_start at accept time, which is the transfer's own code
+  -- path (transfer_accept_locked: operation 'transfer').
   select * into refusal
-    from lifecycle.transition_refusal(ns.id, ns.traversal_ids, ns.state, lifecycle.state_code('transfer_in_progress'), actor_id);
+    from lifecycle.transition_refusal(ns.id, ns.traversal_ids, ns.state, lifecycle.state_code('transfer_in_progress'), actor_id,
+                                      'transfer');
   if found then
     raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
   end if;

@@ -3,7 +3,7 @@
 -- transfer_in_progress through the state gate, which checks its guards and that the requester
 -- still may transfer it (the state change is the requester's: the namespace is still theirs). The
 -- move itself is namespace_transfer_execute's; this returns at once.
-create function lifecycle.transfer_accept_locked(r lifecycle.transfer_requests, actor_id bigint)
+create or replace function lifecycle.transfer_accept_locked(r lifecycle.transfer_requests, actor_id bigint)
 returns void
 language plpgsql
 set search_path to ''
@@ -23,7 +23,10 @@ begin
   update lifecycle.transfer_requests t
      set status = 'accepted', decided_by = actor_id, decided_at = pg_catalog.now()
    where t.id = r.id;
+  -- The transfer's own code path (operation 'transfer'): transfer_in_progress is entered only with
+  -- the accepted request written just above (transition_refusal, lifecycle.states.operation_enters).
   perform lifecycle.namespace_change_state(r.namespace_id, null, 'transfer_start', r.requested_by,
-                                           pg_catalog.jsonb_build_object('correlation_id', 'transfer-request-' || r.id));
+                                           pg_catalog.jsonb_build_object('correlation_id', 'transfer-request-' || r.id),
+                                           'transfer');
 end
 $$;

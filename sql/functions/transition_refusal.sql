@@ -12,7 +12,13 @@
 -- so in operation: the gate passes what namespace_change_state was told by its caller, never a
 -- client's setting) or by a caller that may act as the system (lifecycle_worker, superusers), whatever actor
 -- the change is attributed to: the actor is then attribution only, and is not asked for an access
--- level. Every other change needs the actor's level (or the system's right for actor null).
+-- level. A state the operation also enters itself (lifecycle.states.operation_enters:
+-- transfer_in_progress, whose accepted request the transfer writes beside it) is entered only by
+-- that code path, or by a superuser (who could disable the gate as well): anyone else, an owner's
+-- call from the application or a worker's (GitLab's one role is both), would leave it with no
+-- request to finish it, and no worker has a reason to (recovery leaves such states, never enters
+-- them). Entering is then judged like every other change: the actor needs the policy's level.
+-- Every other change needs the actor's level (or the system's right for actor null).
 --
 -- from_state null is creation (the row is being inserted: no authorization, no descendants).
 -- traversal_ids is the namespace's path, self included. Cost: the rules are constants (their
@@ -127,6 +133,23 @@ begin
 
   -- 2. Authority over a state an operation owns; else authorization: the system (actor null) or
   -- an actor with the policy's access level.
+  if rule.to_operation is not null and operation is distinct from rule.to_operation
+     and not coalesce((select r.rolsuper from pg_catalog.pg_roles r
+                        where r.rolname = coalesce(nullif(pg_catalog.current_setting('role'), 'none'), session_user)),
+                      false) then
+    code := 'NS005';
+    message := pg_catalog.format('only the %s itself may move a namespace into %s',
+                                 pg_catalog.replace(rule.to_operation, '_', ' '), to_name);
+    detail := pg_catalog.format('namespace_id=%s from_state=%s to_state=%s operation=%s role=%s', namespace_id,
+                                from_name, to_name, rule.to_operation,
+                                coalesce(nullif(pg_catalog.current_setting('role'), 'none'), session_user));
+    hint := case rule.to_operation
+              when 'transfer' then 'Request the transfer (lifecycle.namespace_transfer_request); its accept starts it.'
+              else pg_catalog.format('Only the %s''s own functions start it.', pg_catalog.replace(rule.to_operation, '_', ' '))
+            end;
+    return next;
+    return;
+  end if;
   if from_operation is not null then
     if operation is distinct from from_operation
        and not lifecycle.caller_may_act_as_system() then

@@ -6,7 +6,8 @@
 -- lifecycle.transition_rule: whether the pair is in the matrix (lifecycle.state_transitions), the
 -- access level it needs (lifecycle.transition_policies), the states a guard forbids an ancestor
 -- and a descendant to be in (lifecycle.transition_guards), and the two states' names and flags
--- (lifecycle.states). namespace_change_state and transition_refusal then read no rule table per
+-- (lifecycle.states: the operation that owns the state left, and the one that alone enters the
+-- state entered). namespace_change_state and transition_refusal then read no rule table per
 -- change: those reads were three statements on seven tables (one with three subqueries) on every
 -- transition, a quarter of the relation locks a transition took.
 --
@@ -47,7 +48,8 @@ begin
                         where g.from_state is not distinct from f.code and g.to_state = t.code
                           and g.scope = 'descendant' order by g.forbidden_state),
                  coalesce(f.name, '(new)'), t.name, t.permanent, coalesce(f.pending_deletion, false),
-                 t.pending_deletion, f.operation)::lifecycle.transition_rule),
+                 t.pending_deletion, f.operation,
+                 case when t.operation_enters then t.operation end)::lifecycle.transition_rule),
            e'\n    ' order by f.code nulls first, t.code)
     into branches
     -- Every state as the source, and null for a creation.

@@ -2,7 +2,7 @@
 -- rule tables say, for every pair of states, every creation and every event: computed here
 -- straight from the tables, independently of lifecycle.transition_rules_write.
 begin;
-select plan(6);
+select plan(7);
 
 select is_empty($$
   select f.code, t.code
@@ -23,8 +23,12 @@ select is_empty($$
            (select s.permanent from lifecycle.states s where s.code = t.code),
            coalesce((select s.pending_deletion from lifecycle.states s where s.code = f.code), false),
            (select s.pending_deletion from lifecycle.states s where s.code = t.code),
-           (select s.operation from lifecycle.states s where s.code = f.code))::lifecycle.transition_rule
-$$, 'every pair of states and every creation: the matrix, the level, the guards, the names and flags');
+           (select s.operation from lifecycle.states s where s.code = f.code),
+           (select s.operation from lifecycle.states s where s.code = t.code and s.operation_enters))::lifecycle.transition_rule
+$$, 'every pair of states and every creation: the matrix, the level, the guards, the names and flags, the operations');
+select ok(exists (select from lifecycle.states s
+                   where s.operation_enters and (lifecycle.transition_rule(0::smallint, s.code)).to_operation = s.operation),
+  'a state its operation enters says so in the digest (the comparison above is not vacuous)');
 
 select ok((select count(*) from lifecycle.state_transitions) > 0
           and (select bool_and((lifecycle.transition_rule(from_state, to_state)).allowed)
