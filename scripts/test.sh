@@ -161,8 +161,10 @@ for raw in sys.stdin:
 open(sys.argv[2], "w").write("%(passed)d passed, %(failed)d failed, %(skipped)d skipped\n" % counts)
 PY
 
+# -timeout: the tests package takes about 8 minutes under -race on a busy 2-core machine, too
+# near go's default of 10 minutes a package.
 go_test() {
-	go test -race -count=1 -json ${go_run:+-run "$go_run"} ./... | python3 -u -c "$gotest_filter" "$skipped" "$counts"
+	go test -race -count=1 -timeout 25m -json ${go_run:+-run "$go_run"} ./... | python3 -u -c "$gotest_filter" "$skipped" "$counts"
 }
 
 # deploy/prometheus: the rules load, and their tests (series in, alerts out) pass. promtool comes
