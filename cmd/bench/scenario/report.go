@@ -233,9 +233,9 @@ func renderRun(w io.Writer, r *Results) {
 		p("\n### Upgrade under load\n\n")
 		p("Migrations %s down to %d and up again, %d rounds, each while %d clients toggled archive/unarchive through the API and %d read "+
 			"`namespace_effective_state` of random namespaces, and one reader held a transaction that had read `lifecycle.namespaces` "+
-			"open for %.0f s from a second before the migration (the migrator's -lock-timeout %.0f ms: a step's lock_timeout is four fifths of it). Latency of every call that overlapped "+
+			"open for %.0f s from a second before the migration (%s). Latency of every call that overlapped "+
 			"a migration, against the same clients' calls before the long reader opened:\n\n",
-			strings.ReplaceAll(u.Migrations, " ", ", "), u.From, len(u.Rounds), u.Writers, u.Readers, u.HoldSeconds, u.LockTimeoutMS)
+			strings.ReplaceAll(u.Migrations, " ", ", "), u.From, len(u.Rounds), u.Writers, u.Readers, u.HoldSeconds, lockTimeouts(u))
 		p("| calls | during: calls | p50 / p99 / max ms | before: calls | p50 / p99 / max ms |\n| --- | --- | --- | --- | --- |\n")
 		for _, c := range []struct {
 			name           string
@@ -404,4 +404,12 @@ func UpdateDoc(doc string, resultFiles []string, write bool) (stale bool, err er
 		return false, err
 	}
 	return false, os.WriteFile(doc, []byte(out.String()), 0o644)
+}
+
+// lockTimeouts says what bounded the migration's waits in an upgrade run.
+func lockTimeouts(u *UpgradeResult) string {
+	if u.StepLockTimeoutMS == 0 {
+		return fmt.Sprintf("the migrator's lock timeout %.0f ms", u.LockTimeoutMS)
+	}
+	return fmt.Sprintf("the migrator's -lock-timeout %.0f ms, its steps' lock_timeout %.0f ms", u.LockTimeoutMS, u.StepLockTimeoutMS)
 }

@@ -26,6 +26,9 @@ type UpgradeResult struct {
 	Readers       int     `json:"readers"` // clients reading namespace_effective_state
 	HoldSeconds   float64 `json:"hold_seconds"`
 	LockTimeoutMS float64 `json:"lock_timeout_ms"`
+	// The lock_timeout of the steps' statements; absent from runs made before it was below
+	// LockTimeoutMS (b102de8).
+	StepLockTimeoutMS float64 `json:"step_lock_timeout_ms,omitempty"`
 
 	Rounds []UpgradeRound `json:"rounds"`
 	// Every call that overlapped a migration, all rounds; and the calls of the steady load before
@@ -85,7 +88,8 @@ func runUpgrade(ctx context.Context, e *env) error {
 	opts := migration.Options{Log: e.log}
 	res := &UpgradeResult{From: from, To: latest, Migrations: strings.Join(files[from:latest], " "), Writers: upgradeClients / 2,
 		Readers: upgradeClients / 2, HoldSeconds: hold.Seconds(), LockTimeoutMS: float64(migration.DefaultLockTimeout.Milliseconds()),
-		ErrorsDuring: map[string]int{}, ErrorsOther: map[string]int{}, Refusals: map[string]string{}}
+		StepLockTimeoutMS: float64(migration.StepLockTimeout(migration.DefaultLockTimeout).Milliseconds()),
+		ErrorsDuring:      map[string]int{}, ErrorsOther: map[string]int{}, Refusals: map[string]string{}}
 	e.res.Upgrade = res
 
 	if _, err := e.chooseTargets(ctx, res.Writers*perClient); err != nil {
