@@ -43,7 +43,7 @@ func LoadGitLabStructure(ctx context.Context, conn Execer, schema string) error 
 
 // stageInsert is the staging table's columns, in the order of the mapping (stage.sql).
 const stageInsert = `insert into lifecycle.namespace_imports (id, parent_id, type, path, name, visibility, state, state_changed_at,
-                                         state_changed_by, preserved_state, created_at)
+                                         state_changed_by, preserved_state, created_at, legacy_parent_id)
 `
 
 // gitlabMapping is stage.sql, the one mapping from GitLab's tables to the staging rows, reading
