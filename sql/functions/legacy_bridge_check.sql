@@ -61,7 +61,7 @@ declare
   state_name text;
   temporary_states smallint[];
   preserved text;
-  k int := 0;
+  k int;
   exprs text;
   sql text;
 begin
@@ -84,7 +84,14 @@ begin
   -- bridges says (aggregated by namespace unless the column is the table's unique key), joined to
   -- the namespaces; h<i> is what bridge i (in id order) says of the namespace, null when it does
   -- not speak for it.
-  for g in select x.source, x.namespace_attnum, pg_catalog.array_agg(x.ord order by x.ord) as ords
+  for b in select * from lifecycle.legacy_bridges x order by x.id loop
+    broken := lifecycle.legacy_bridge_broken(b);
+    if broken is not null then
+      perform lifecycle.legacy_bridge_refuse(b, broken, null);
+    end if;
+  end loop;
+  for g in select x.source, x.namespace_attnum, pg_catalog.array_agg(x.ord order by x.ord) as ords,
+                  pg_catalog.array_agg(x.id order by x.ord) as ids
              from (select y.*, pg_catalog.row_number() over (order by y.id) as ord from lifecycle.legacy_bridges y) x
             group by x.source, x.namespace_attnum
             order by pg_catalog.min(x.ord) loop
@@ -94,13 +101,8 @@ begin
                            where x.indrelid = g.source and x.indisunique and x.indisvalid and x.indpred is null
                              and x.indnatts = 1 and x.indkey[0] = g.namespace_attnum);
     exprs := '';
-    for b in select y.* from (select z.*, pg_catalog.row_number() over (order by z.id) as ord from lifecycle.legacy_bridges z) y
-              where y.ord = any (g.ords) order by y.ord loop
-      broken := lifecycle.legacy_bridge_broken(b);
-      if broken is not null then
-        perform lifecycle.legacy_bridge_refuse(b, broken, null);
-      end if;
-      k := k + 1;
+    for b in select z.* from lifecycle.legacy_bridges z where z.id = any (g.ids) order by z.id loop
+      k := g.ords[pg_catalog.array_position(g.ids, b.id)];
       exprs := exprs || pg_catalog.format(
         ', %s as x%s',
         case when b.kind = 'exists' then 'true'
@@ -225,8 +227,10 @@ begin
   if pg_catalog.cardinality(anti) > 0 then
     sql := sql || ' union all ' || pg_catalog.array_to_string(anti, ' union all ');
   end if;
-  return query execute 'select q.ns, q.src, q.legacy, q.lifecycle from (' || sql || ') q (ns, ord, src, legacy, lifecycle) '
-                       'order by q.ns, q.ord';
+  -- (As legacy_bridge_rows: the statement's parts in an array, every identifier in them quoted by
+  -- format's %I and every value by %L when the parts were made.)
+  return query execute pg_catalog.array_to_string(
+    array['select q.ns, q.src, q.legacy, q.lifecycle from (', sql, ') q (ns, ord, src, legacy, lifecycle) order by q.ns, q.ord'], '');
 end
 $$;
 

@@ -42,6 +42,10 @@ insert into justified values
   ('lifecycle.legacy_bridge_rows()', 'OUT variable "holds" is maybe unmodified', 'return query execute'),
   ('lifecycle.legacy_bridge_rows()', 'OUT variable "at" is maybe unmodified', 'return query execute'),
   ('lifecycle.legacy_bridge_rows()', 'OUT variable "actor" is maybe unmodified', 'return query execute'),
+  ('lifecycle.legacy_bridge_check()', 'OUT variable "namespace_id" is maybe unmodified', 'return query execute'),
+  ('lifecycle.legacy_bridge_check()', 'OUT variable "source" is maybe unmodified', 'return query execute'),
+  ('lifecycle.legacy_bridge_check()', 'OUT variable "legacy_says" is maybe unmodified', 'return query execute'),
+  ('lifecycle.legacy_bridge_check()', 'OUT variable "state" is maybe unmodified', 'return query execute'),
   -- Its loop is left only by RETURN (the row locked on the path just locked) or by RAISE (NS004).
   ('lifecycle.namespace_lock(bigint)', 'control reached end of function without RETURN', 'the loop returns or raises');
 
