@@ -28,9 +28,14 @@ language plpgsql
 stable
 security definer
 set search_path to ''
--- A million namespaces joined to a few aggregates of as many rows: hash tables that fit in memory
--- (the default work_mem spills each one to disk in batches), no JIT (compiling costs more than it
--- saves on this one pass).
+-- Every side of the joins can be read in namespace id order (lifecycle.namespaces by its primary
+-- key, a bridged table by the index of its id column, which GitLab has on each: the primary keys of
+-- namespaces, namespace_settings and group_deletion_schedules, projects' unique index on
+-- project_namespace_id): merge joins, no hash table of a million rows. At 100,000 GitLab namespaces
+-- (internal/adopt's population) 0.7 s against 1.4 s with the hash joins the planner chose. No JIT
+-- (compiling costs more than it saves on this one pass); work_mem for a table without such an index,
+-- sorted instead.
+set enable_hashjoin to off
 set work_mem to '64MB'
 set jit to off
 as $$
