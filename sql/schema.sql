@@ -1342,6 +1342,7 @@ $$;
 CREATE FUNCTION lifecycle.legacy_bridge_check() RETURNS TABLE(namespace_id bigint, source regclass, legacy_says text, state text)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO ''
+    SET enable_hashjoin TO 'off'
     SET work_mem TO '64MB'
     SET jit TO 'off'
     AS $_$
@@ -1366,40 +1367,73 @@ declare
   conds text[] := '{}'::text[];
   ns_col name;
   unique_col boolean;
+  g record;
+  visibility_rank text;
+  level_name text;
+  state_name text;
+  temporary_states smallint[];
+  preserved text;
+  k int;
+  exprs text;
   sql text;
 begin
-  -- The state bridges: one aggregate each, by namespace (none when the column is the table's unique
-  -- key), joined to the namespaces; h<i> is what bridge i says of the namespace, null when it does
+  -- The rules' names and ranks as CASE expressions built from their tables (read once here, not
+  -- joined to every namespace).
+  select 'case n.visibility ' || pg_catalog.string_agg(pg_catalog.format('when %L then %s', v.name, v.rank), ' ') || ' end',
+         'case $level ' || pg_catalog.string_agg(pg_catalog.format('when %s then %L', v.rank, v.name), ' ') || ' end'
+    into visibility_rank, level_name
+    from lifecycle.visibility_levels v;
+  select 'case n.state ' || pg_catalog.string_agg(pg_catalog.format('when %s then %L', x.code, x.name), ' ') || ' end',
+         coalesce(pg_catalog.array_agg(x.code) filter (where not x.permanent), '{}')
+    into state_name, temporary_states
+    from lifecycle.states x;
+  -- The state a temporary state preserves (archived beside a deletion): from the details row, read
+  -- only for the namespaces in such a state.
+  preserved := pg_catalog.format('case when n.state = any (%L::smallint[]) then (select d.state_metadata ->> ''preserved_state'' '
+                                 'from lifecycle.namespace_details d where d.namespace_id = n.id) end', temporary_states);
+
+  -- The state bridges: one subquery per table and namespace column, holding what each of its
+  -- bridges says (aggregated by namespace unless the column is the table's unique key), joined to
+  -- the namespaces; h<i> is what bridge i (in id order) says of the namespace, null when it does
   -- not speak for it.
   for b in select * from lifecycle.legacy_bridges x order by x.id loop
     broken := lifecycle.legacy_bridge_broken(b);
     if broken is not null then
       perform lifecycle.legacy_bridge_refuse(b, broken, null);
     end if;
+  end loop;
+  for g in select x.source, x.namespace_attnum, pg_catalog.array_agg(x.ord order by x.ord) as ords,
+                  pg_catalog.array_agg(x.id order by x.ord) as ids
+             from (select y.*, pg_catalog.row_number() over (order by y.id) as ord from lifecycle.legacy_bridges y) x
+            group by x.source, x.namespace_attnum
+            order by pg_catalog.min(x.ord) loop
     i := i + 1;
-    ns_col := lifecycle.legacy_bridge_column(b.source, b.namespace_attnum);
+    ns_col := lifecycle.legacy_bridge_column(g.source, g.namespace_attnum);
     unique_col := exists (select from pg_catalog.pg_index x
-                           where x.indrelid = b.source and x.indisunique and x.indisvalid and x.indpred is null
-                             and x.indkey::smallint[] = array[b.namespace_attnum]);
-    joins := joins || pg_catalog.format(
-      ' left join (select s.%I::bigint as ns, %s as holds from %s s %s) b%s on b%s.ns = n.id',
-      ns_col,
-      case when b.kind = 'exists' then 'true'
-           else pg_catalog.format(case when unique_col then '%s' else 'bool_or(%s)' end,
-                                  case b.kind when 'flag' then pg_catalog.format('coalesce(s.%I, false)',
-                                                                                  lifecycle.legacy_bridge_column(b.source, b.when_attnum))
-                                              else pg_catalog.format('s.%I is not null',
-                                                                     lifecycle.legacy_bridge_column(b.source, b.when_attnum)) end) end,
-      b.source,
-      case when unique_col then '' else 'group by 1' end,
-      i, i);
-    cols := cols || pg_catalog.format(
-      ', case when %L::text[] is null or n.type = any (%L::text[]) then %s end as h%s',
-      b.namespace_types, b.namespace_types,
-      case when b.kind = 'exists' then pg_catalog.format('b%s.ns is not null', i)
-           when b.insert_missing then pg_catalog.format('coalesce(b%s.holds, false)', i)
-           else pg_catalog.format('b%s.holds', i) end,
-      i);
+                           where x.indrelid = g.source and x.indisunique and x.indisvalid and x.indpred is null
+                             and x.indnatts = 1 and x.indkey[0] = g.namespace_attnum);
+    exprs := '';
+    for b in select z.* from lifecycle.legacy_bridges z where z.id = any (g.ids) order by z.id loop
+      k := g.ords[pg_catalog.array_position(g.ids, b.id)];
+      exprs := exprs || pg_catalog.format(
+        ', %s as x%s',
+        case when b.kind = 'exists' then 'true'
+             else pg_catalog.format(case when unique_col then '%s' else 'bool_or(%s)' end,
+                                    case b.kind when 'flag' then pg_catalog.format('coalesce(s.%I, false)',
+                                                                                    lifecycle.legacy_bridge_column(b.source, b.when_attnum))
+                                                else pg_catalog.format('s.%I is not null',
+                                                                       lifecycle.legacy_bridge_column(b.source, b.when_attnum)) end) end,
+        k);
+      cols := cols || pg_catalog.format(
+        ', case when %L::text[] is null or n.type = any (%L::text[]) then %s end as h%s',
+        b.namespace_types, b.namespace_types,
+        case when b.kind = 'exists' then pg_catalog.format('b%s.ns is not null', i)
+             when b.insert_missing then pg_catalog.format('coalesce(b%s.x%s, false)', i, k)
+             else pg_catalog.format('b%s.x%s', i, k) end,
+        k);
+    end loop;
+    joins := joins || pg_catalog.format(' left join (select s.%I::bigint as ns%s from %s s %s) b%s on b%s.ns = n.id',
+                                        ns_col, exprs, g.source, case when unique_col then '' else 'group by 1' end, i, i);
   end loop;
 
   -- The tree bridges: each table's rows of the types it maps, joined by id; t<j> its row.
@@ -1425,29 +1459,30 @@ begin
     joins := joins || pg_catalog.format(' left join (%s) t%s on t%s.id = n.id and n.type = any (%L::text[])', sql, i, i, mapped);
     -- Each disagreement: (sort key, source, legacy says, lifecycle says, when).
     checks := checks || pg_catalog.format(
-      '(100 + %1$s, %2$L::regclass, ''no row'', st.name, n.type = any (%3$L::text[]) and t%1$s.id is null), '
+      '(100 + %1$s, %2$L::regclass, ''no row'', %7$s, n.type = any (%3$L::text[]) and t%1$s.id is null), '
       '(110 + %1$s, %2$L::regclass, ''parent '' || coalesce(t%1$s.parent_id::text, ''none''), ''parent '' || coalesce(n.parent_id::text, ''none''), '
       '  t%1$s.id is not null and t%1$s.parent_id is distinct from n.parent_id), '
       '(120 + %1$s, %2$L::regclass, ''path '' || coalesce(t%1$s.path, ''none''), ''path '' || n.path, '
       '  t%1$s.id is not null and not coalesce(lifecycle.legacy_path_matches(t%1$s.path, n.path, n.id), false)), '
       '(130 + %1$s, %2$L::regclass, ''name '' || coalesce(t%1$s.name, ''none''), ''name '' || n.name, '
       '  t%1$s.id is not null and t%1$s.name is distinct from n.name), '
-      '(140 + %1$s, %2$L::regclass, ''visibility '' || coalesce(tv%1$s.name, t%1$s.level::text, ''none''), ''visibility '' || n.visibility, '
-      '  t%1$s.id is not null and %4$L and tv%1$s.name is distinct from n.visibility), '
+      '(140 + %1$s, %2$L::regclass, ''visibility '' || coalesce(%5$s, t%1$s.level::text, ''none''), ''visibility '' || n.visibility, '
+      '  t%1$s.id is not null and %4$L and t%1$s.level is distinct from %6$s), '
       '(150 + %1$s, %2$L::regclass, ''type '' || t%1$s.type, ''type '' || n.type, t%1$s.id is not null and t%1$s.type <> n.type)',
-      i, t.source, mapped, t.visibility_attnum is not null);
+      i, t.source, mapped, t.visibility_attnum is not null, pg_catalog.replace(level_name, '$level', pg_catalog.format('t%s.level', i)),
+      visibility_rank, state_name);
     conds := conds || pg_catalog.format(
       '(t%1$s.id is null and n.type = any (%2$L::text[])) or (t%1$s.id is not null and (t%1$s.parent_id is distinct from n.parent_id '
       'or not coalesce(lifecycle.legacy_path_matches(t%1$s.path, n.path, n.id), false) or t%1$s.name is distinct from n.name '
-      'or (%3$L and tv%1$s.name is distinct from n.visibility) or t%1$s.type <> n.type))',
-      i, mapped, t.visibility_attnum is not null);
-    joins := joins || pg_catalog.format(' left join lifecycle.visibility_levels tv%s on tv%s.rank = t%s.level', i, i, i);
+      'or (%3$L and t%1$s.level is distinct from %4$s) or t%1$s.type <> n.type))',
+      i, mapped, t.visibility_attnum is not null, visibility_rank);
     tree_held := tree_held || pg_catalog.format(' or t%s.id is not null', i);
     tree_src := pg_catalog.format('coalesce(case when t%s.id is not null then %L::regclass end, %s)', i, t.source, tree_src);
     -- The rows of it the lifecycle lacks.
     anti := anti || pg_catalog.format(
       'select r.id, 200 + %s, %L::regclass, ''a row'', case when exists (select from lifecycle.deleted_namespaces d '
-      'where d.namespace_id = r.id) then ''hard_deleted'' else ''no namespace'' end '
+      'where d.namespace_id = r.id) then ''hard_deleted'' else coalesce((select ''staged'' || coalesce('', rejected '' || m.reject_code, '''') '
+      'from lifecycle.namespace_imports m where m.id = r.id), ''no namespace'') end '
       'from (%s) r where not exists (select from lifecycle.namespaces n where n.id = r.id)',
       i, t.source, sql);
   end loop;
@@ -1475,13 +1510,13 @@ begin
       into speaks, holds, src
       from pg_catalog.unnest(st.ords) with ordinality u (o, k);
     checks := checks || pg_catalog.format(
-      '(%1$s, coalesce(%2$s, w.tree_source), case when %3$s then %4$L else %5$L end, st.name, '
+      '(%1$s, coalesce(%2$s, w.tree_source), case when %3$s then %4$L else %5$L end, %7$s, '
       ' case when %6$s then (%3$s) <> w.says%1$s else u.unsaid and w.says%1$s end)',
-      st.state, src, holds, st.name, 'not ' || st.name, speaks);
+      st.state, src, holds, st.name, 'not ' || st.name, speaks, state_name);
     conds := conds || pg_catalog.format('case when %1$s then (%2$s) <> w.says%3$s else u.unsaid and w.says%3$s end',
                                         speaks, holds, st.state);
     cols := cols || pg_catalog.format(
-      ', lifecycle.legacy_bridge_says(%1$s::smallint, n.state, d.state_metadata ->> ''preserved_state'')%2$s as says%1$s',
+      ', lifecycle.legacy_bridge_says(%1$s::smallint, n.state, w0.preserved)%2$s as says%1$s',
       st.state, case when st.pending_deletion then pg_catalog.format(' and (n.state = %s or n.deletion_scheduled_at is not null)', st.state)
                      else '' end);
     following := following || pg_catalog.format(' or (w.says%s and (%s))', st.state, holds);
@@ -1492,20 +1527,22 @@ begin
   -- state no bridge speaks for is reported. The first condition (any disagreement) is evaluated
   -- before the rows of a namespace are made, so only the namespaces that disagree make any.
   sql := pg_catalog.format(
-    'select n.id, c.ord, c.src, c.legacy, c.lifecycle from lifecycle.namespaces n '
-    'left join lifecycle.namespace_details d on d.namespace_id = n.id %1$s '
-    'join lifecycle.states st on st.code = n.state '
-    'cross join lateral (select %2$s as tree_held, %3$s as tree_source %4$s offset 0) w '
+    'select n.id, c.ord, c.src, c.legacy, c.lifecycle from lifecycle.namespaces n %1$s '
+    'cross join lateral (select %8$s as preserved) w0 '
+    'cross join lateral (select %2$s as tree_held, %3$s as tree_source %4$s) w '
     'cross join lateral (select w.tree_held and not (%5$s) as unsaid) u '
     'cross join lateral (values %6$s) c (ord, src, legacy, lifecycle, diverges) '
-    'where (%7$s) and c.diverges',
+    'where ((%7$s)) and c.diverges',
     joins, tree_held, tree_src, cols, following, pg_catalog.array_to_string(checks, ', '),
-    coalesce(pg_catalog.array_to_string(conds, ') or ('), 'false'));
+    coalesce(pg_catalog.array_to_string(conds, ') or ('), 'false'), preserved);
+  -- (The conditions above are one parenthesised disjunction: "where (a) or (b) and c" would bind c to b alone.)
   if pg_catalog.cardinality(anti) > 0 then
     sql := sql || ' union all ' || pg_catalog.array_to_string(anti, ' union all ');
   end if;
-  return query execute 'select q.ns, q.src, q.legacy, q.lifecycle from (' || sql || ') q (ns, ord, src, legacy, lifecycle) '
-                       'order by q.ns, q.ord';
+  -- (As legacy_bridge_rows: the statement's parts in an array, every identifier in them quoted by
+  -- format's %I and every value by %L when the parts were made.)
+  return query execute pg_catalog.array_to_string(
+    array['select q.ns, q.src, q.legacy, q.lifecycle from (', sql, ') q (ns, ord, src, legacy, lifecycle) order by q.ns, q.ord'], '');
 end
 $_$;
 

@@ -51,3 +51,20 @@ const stageInsert = `insert into lifecycle.namespace_imports (id, parent_id, typ
 func gitlabMapping(schema string) string {
 	return strings.ReplaceAll(stageSQL, "legacy.", pgx.Identifier{schema}.Sanitize()+".")
 }
+
+// PopulateGitLab fills GitLab's tables in schema legacy (LoadGitLabStructure's, named legacy) with
+// the demo's generated population of about total namespaces (populate.sql) and its indexes
+// (legacy.sql): what make demo-adopt adopts, for others that need a GitLab of a given size (the
+// bench's adoption check).
+func PopulateGitLab(ctx context.Context, conn Execer, total int64) error {
+	if _, err := conn.Exec(ctx, legacySQL); err != nil {
+		return fmt.Errorf("legacy.sql: %w", err)
+	}
+	if _, err := conn.Exec(ctx, populateSQL); err != nil {
+		return fmt.Errorf("populate.sql: %w", err)
+	}
+	if _, err := conn.Exec(ctx, `select legacy.populate($1)`, total); err != nil {
+		return fmt.Errorf("legacy.populate(%d): %w", total, err)
+	}
+	return nil
+}

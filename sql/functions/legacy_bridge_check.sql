@@ -221,8 +221,8 @@ begin
   -- before the rows of a namespace are made, so only the namespaces that disagree make any.
   sql := pg_catalog.format(
     'select n.id, c.ord, c.src, c.legacy, c.lifecycle from lifecycle.namespaces n %1$s '
-    'cross join lateral (select %8$s as preserved offset 0) w0 '
-    'cross join lateral (select %2$s as tree_held, %3$s as tree_source %4$s offset 0) w '
+    'cross join lateral (select %8$s as preserved) w0 '
+    'cross join lateral (select %2$s as tree_held, %3$s as tree_source %4$s) w '
     'cross join lateral (select w.tree_held and not (%5$s) as unsaid) u '
     'cross join lateral (values %6$s) c (ord, src, legacy, lifecycle, diverges) '
     'where ((%7$s)) and c.diverges',
