@@ -8,7 +8,9 @@
 --     union of (namespace, bridge) rows grouped again.
 --   * An imported deletion_in_progress without a deletion date (GitLab's pending_delete without
 --     a mark: an immediate deletion in flight) keeps no date: deletion_scheduled_at stays null
---     instead of the namespace's created_at, and the check does not ask the legacy mark of it.
+--     instead of the namespace's created_at, and the check does not ask the legacy mark of it; the
+--     backfill likewise (it gave such a deletion the time of the backfill), and gives a deletion
+--     running beside a mark the mark's date (it gave the time of the backfill too).
 --   * A staged row names the parent a second legacy row gives the namespace (legacy_parent_id:
 --     GitLab's namespaces.parent_id of a project's namespace, beside projects.namespace_id); the
 --     import rejects it with NS013 when the two differ, instead of importing it under one.
@@ -19,9 +21,11 @@ comment on column lifecycle.namespace_imports.legacy_parent_id is
 
 {{ template "functions/legacy_bridge_check.sql" . }}
 {{ template "functions/namespace_import_batch.sql" . }}
+{{ template "functions/legacy_bridge_backfill.sql" . }}
 
 ---- create above / drop below ----
 
+{{ template "snapshots/036/legacy_bridge_backfill.sql" . }}
 {{ template "snapshots/037/namespace_import_batch.sql" . }}
 -- 014's version says create, not create or replace: replaced in place (its grants kept).
 do $down$

@@ -1140,7 +1140,7 @@ begin
       hint = 'Run lifecycle.legacy_bridge_backfill() as a member of lifecycle_worker.';
   end if;
   -- For plpgsql_check (a no-op at run time): the table made below.
-  perform 'PRAGMA:TABLE: lifecycle_backfill (ns bigint, state smallint, preserved text, at timestamptz, actor bigint, refusal jsonb)';
+  perform 'PRAGMA:TABLE: lifecycle_backfill (ns bigint, state smallint, preserved text, at timestamptz, deletion_at timestamptz, actor bigint, refusal jsonb)';
   -- A backfill earlier in the same transaction left its table.
   drop table if exists pg_temp.lifecycle_backfill;
   create temporary table lifecycle_backfill on commit drop as
@@ -1151,6 +1151,7 @@ begin
            as preserved,
          coalesce(case when f.in_progress then f.in_progress_at when f.scheduled then f.scheduled_at
                        when f.maintained then f.maintained_at else f.archived_at end, pg_catalog.now()) as at,
+         case when f.scheduled then coalesce(f.scheduled_at, f.in_progress_at, pg_catalog.now()) else f.in_progress_at end as deletion_at,
          case when f.in_progress then f.in_progress_by when f.scheduled then f.scheduled_by
               when f.maintained then f.maintained_by else f.archived_by end as actor
     from (select r.namespace_id as ns,
@@ -1171,7 +1172,7 @@ begin
 
   perform lifecycle.transaction_flag_raise('importing'), pg_catalog.set_config('lifecycle.importing', 'on', true);
   for candidate in
-    select f.ns, f.state, f.at, f.actor
+    select f.ns, f.state, f.at, f.deletion_at, f.actor
       from pg_temp.lifecycle_backfill f
       join lifecycle.namespaces n on n.id = f.ns
      order by pg_catalog.cardinality(n.traversal_ids) desc, f.ns
@@ -1208,7 +1209,7 @@ begin
     -- Applied now, so the namespaces above it are judged with it.
     update lifecycle.namespaces n
        set state = candidate.state, state_changes = n.state_changes + 1, updated_at = candidate.at,
-           deletion_scheduled_at = case when s.pending_deletion then candidate.at end,
+           deletion_scheduled_at = case when s.pending_deletion then candidate.deletion_at end,
            deletion_scheduled_by = case when s.pending_deletion then candidate.actor end
       from lifecycle.states s
      where n.id = candidate.ns and n.state = 0 and s.code = candidate.state;
