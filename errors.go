@@ -23,6 +23,7 @@ var (
 	ErrInvalidArgument         = dberr.ErrInvalidArgument         // NS010
 	ErrOrganizationMoving      = dberr.ErrOrganizationMoving      // NS011
 	ErrIDTaken                 = dberr.ErrIDTaken                 // NS012
+	ErrLegacyParentsDisagree   = dberr.ErrLegacyParentsDisagree   // NS013
 )
 
 // Errors that are not refusals but say what is wrong with the connection or the installation.

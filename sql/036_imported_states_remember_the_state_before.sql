@@ -8,7 +8,7 @@
 -- deletion_scheduled. Rows imported or backfilled before keep what they have.
 
 {{ template "snapshots/036/namespace_import_batch.sql" . }}
-{{ template "functions/legacy_bridge_backfill.sql" . }}
+{{ template "snapshots/036/legacy_bridge_backfill.sql" . }}
 
 ---- create above / drop below ----
 

@@ -85,7 +85,7 @@ comment on column lifecycle.legacy_bridges.insert_missing is
 drop function lifecycle.legacy_bridge_add(regclass, name, text, name, name, name, text[], bigint);
 {{ template "functions/legacy_bridge_add.sql" . }}
 {{ template "functions/namespace_resolve.sql" . }}
-{{ template "functions/namespace_import_batch.sql" . }}
+{{ template "snapshots/037/namespace_import_batch.sql" . }}
 
 revoke all on function lifecycle.legacy_path_suffixed(text, bigint), lifecycle.legacy_path_matches(text, text, bigint),
   lifecycle.legacy_path_redirect(bigint, text, bigint), lifecycle.legacy_tree_final_path(text, bigint, bigint),

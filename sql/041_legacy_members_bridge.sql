@@ -33,7 +33,7 @@ grant select on lifecycle.legacy_members_bridges to lifecycle_app, lifecycle_wor
 {{ template "functions/legacy_members_bridge_add.sql" . }}
 {{ template "functions/legacy_members_bridge_drop.sql" . }}
 {{ template "functions/legacy_members_check.sql" . }}
-{{ template "functions/legacy_bridge_check.sql" . }}
+{{ template "snapshots/041/legacy_bridge_check.sql" . }}
 
 revoke all on function lifecycle.legacy_members(regclass, regclass, bigint, bigint, jsonb), lifecycle.legacy_members_source(),
   lifecycle.legacy_members_bridge_add(regclass, regclass), lifecycle.legacy_members_bridge_drop(regclass),

@@ -1141,7 +1141,7 @@ begin
       hint = 'Run lifecycle.legacy_bridge_backfill() as a member of lifecycle_worker.';
   end if;
   -- For plpgsql_check (a no-op at run time): the table made below.
-  perform 'PRAGMA:TABLE: lifecycle_backfill (ns bigint, state smallint, preserved text, at timestamptz, actor bigint, refusal jsonb)';
+  perform 'PRAGMA:TABLE: lifecycle_backfill (ns bigint, state smallint, preserved text, at timestamptz, deletion_at timestamptz, actor bigint, refusal jsonb)';
   -- A backfill earlier in the same transaction left its table.
   drop table if exists pg_temp.lifecycle_backfill;
   create temporary table lifecycle_backfill on commit drop as
@@ -1152,6 +1152,7 @@ begin
            as preserved,
          coalesce(case when f.in_progress then f.in_progress_at when f.scheduled then f.scheduled_at
                        when f.maintained then f.maintained_at else f.archived_at end, pg_catalog.now()) as at,
+         case when f.scheduled then coalesce(f.scheduled_at, f.in_progress_at, pg_catalog.now()) else f.in_progress_at end as deletion_at,
          case when f.in_progress then f.in_progress_by when f.scheduled then f.scheduled_by
               when f.maintained then f.maintained_by else f.archived_by end as actor
     from (select r.namespace_id as ns,
@@ -1172,7 +1173,7 @@ begin
 
   perform lifecycle.transaction_flag_raise('importing'), pg_catalog.set_config('lifecycle.importing', 'on', true);
   for candidate in
-    select f.ns, f.state, f.at, f.actor
+    select f.ns, f.state, f.at, f.deletion_at, f.actor
       from pg_temp.lifecycle_backfill f
       join lifecycle.namespaces n on n.id = f.ns
      order by pg_catalog.cardinality(n.traversal_ids) desc, f.ns
@@ -1209,7 +1210,7 @@ begin
     -- Applied now, so the namespaces above it are judged with it.
     update lifecycle.namespaces n
        set state = candidate.state, state_changes = n.state_changes + 1, updated_at = candidate.at,
-           deletion_scheduled_at = case when s.pending_deletion then candidate.at end,
+           deletion_scheduled_at = case when s.pending_deletion then candidate.deletion_at end,
            deletion_scheduled_by = case when s.pending_deletion then candidate.actor end
       from lifecycle.states s
      where n.id = candidate.ns and n.state = 0 and s.code = candidate.state;
@@ -1341,33 +1342,221 @@ $$;
 --
 
 CREATE FUNCTION lifecycle.legacy_bridge_check() RETURNS TABLE(namespace_id bigint, source regclass, legacy_says text, state text)
-    LANGUAGE sql STABLE SECURITY DEFINER
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO ''
-    AS $$
-  select v.ns, b.source,
-         case when v.legacy_on then s.name else 'not ' || s.name end,
-         ns_state.name
-    from (select r.namespace_id as ns, b.state, bool_or(r.holds) as legacy_on,
-                 (pg_catalog.array_agg(r.bridge_id order by r.holds desc, r.bridge_id))[1] as bridge_id
-            from lifecycle.legacy_bridge_rows() r
-            join lifecycle.legacy_bridges b on b.id = r.bridge_id
-           group by 1, 2) v
-    join lifecycle.namespaces n on n.id = v.ns
-    join lifecycle.states ns_state on ns_state.code = n.state
-    join lifecycle.states s on s.code = v.state
-    join lifecycle.legacy_bridges b on b.id = v.bridge_id
-    left join lifecycle.namespace_details d on d.namespace_id = n.id
-   where v.legacy_on <> lifecycle.legacy_bridge_says(v.state, n.state, d.state_metadata ->> 'preserved_state')
-  union all
-  select c.namespace_id, c.source, c.legacy_says, c.state from lifecycle.legacy_members_check() c
-   order by 1, 3
-$$;
+    SET enable_hashjoin TO 'off'
+    SET work_mem TO '64MB'
+    SET jit TO 'off'
+    AS $_$
+declare
+  b lifecycle.legacy_bridges;
+  t lifecycle.legacy_tree_bridges;
+  broken text;
+  i int := 0;
+  joins text := '';
+  cols text := '';
+  checks text[] := '{}'::text[];
+  st record;
+  speaks text;
+  holds text;
+  src text;
+  following text := 'false';
+  tree_src text := 'null::regclass';
+  tree_held text := 'false';
+  tree_type text;
+  mapped text[];
+  anti text[] := '{}'::text[];
+  conds text[] := '{}'::text[];
+  ns_col name;
+  unique_col boolean;
+  g record;
+  visibility_rank text;
+  level_name text;
+  state_name text;
+  temporary_states smallint[];
+  preserved text;
+  k int;
+  exprs text;
+  sql text;
+begin
+  -- The rules' names and ranks as CASE expressions built from their tables (read once here, not
+  -- joined to every namespace).
+  select 'case n.visibility ' || pg_catalog.string_agg(pg_catalog.format('when %L then %s', v.name, v.rank), ' ') || ' end',
+         'case $level ' || pg_catalog.string_agg(pg_catalog.format('when %s then %L', v.rank, v.name), ' ') || ' end'
+    into visibility_rank, level_name
+    from lifecycle.visibility_levels v;
+  select 'case n.state ' || pg_catalog.string_agg(pg_catalog.format('when %s then %L', x.code, x.name), ' ') || ' end',
+         coalesce(pg_catalog.array_agg(x.code) filter (where not x.permanent), '{}')
+    into state_name, temporary_states
+    from lifecycle.states x;
+  -- The state a temporary state preserves (archived beside a deletion): from the details row, read
+  -- only for the namespaces in such a state.
+  preserved := pg_catalog.format('case when n.state = any (%L::smallint[]) then (select d.state_metadata ->> ''preserved_state'' '
+                                 'from lifecycle.namespace_details d where d.namespace_id = n.id) end', temporary_states);
+
+  -- The state bridges: one subquery per table and namespace column, holding what each of its
+  -- bridges says (aggregated by namespace unless the column is the table's unique key), joined to
+  -- the namespaces; h<i> is what bridge i (in id order) says of the namespace, null when it does
+  -- not speak for it.
+  for b in select * from lifecycle.legacy_bridges x order by x.id loop
+    broken := lifecycle.legacy_bridge_broken(b);
+    if broken is not null then
+      perform lifecycle.legacy_bridge_refuse(b, broken, null);
+    end if;
+  end loop;
+  for g in select x.source, x.namespace_attnum, pg_catalog.array_agg(x.ord order by x.ord) as ords,
+                  pg_catalog.array_agg(x.id order by x.ord) as ids
+             from (select y.*, pg_catalog.row_number() over (order by y.id) as ord from lifecycle.legacy_bridges y) x
+            group by x.source, x.namespace_attnum
+            order by pg_catalog.min(x.ord) loop
+    i := i + 1;
+    ns_col := lifecycle.legacy_bridge_column(g.source, g.namespace_attnum);
+    unique_col := exists (select from pg_catalog.pg_index x
+                           where x.indrelid = g.source and x.indisunique and x.indisvalid and x.indpred is null
+                             and x.indnatts = 1 and x.indkey[0] = g.namespace_attnum);
+    exprs := '';
+    for b in select z.* from lifecycle.legacy_bridges z where z.id = any (g.ids) order by z.id loop
+      k := g.ords[pg_catalog.array_position(g.ids, b.id)];
+      exprs := exprs || pg_catalog.format(
+        ', %s as x%s',
+        case when b.kind = 'exists' then 'true'
+             else pg_catalog.format(case when unique_col then '%s' else 'bool_or(%s)' end,
+                                    case b.kind when 'flag' then pg_catalog.format('coalesce(s.%I, false)',
+                                                                                    lifecycle.legacy_bridge_column(b.source, b.when_attnum))
+                                                else pg_catalog.format('s.%I is not null',
+                                                                       lifecycle.legacy_bridge_column(b.source, b.when_attnum)) end) end,
+        k);
+      cols := cols || pg_catalog.format(
+        ', case when %L::text[] is null or n.type = any (%L::text[]) then %s end as h%s',
+        b.namespace_types, b.namespace_types,
+        case when b.kind = 'exists' then pg_catalog.format('b%s.ns is not null', i)
+             when b.insert_missing then pg_catalog.format('coalesce(b%s.x%s, false)', i, k)
+             else pg_catalog.format('b%s.x%s', i, k) end,
+        k);
+    end loop;
+    joins := joins || pg_catalog.format(' left join (select s.%I::bigint as ns%s from %s s %s) b%s on b%s.ns = n.id',
+                                        ns_col, exprs, g.source, case when unique_col then '' else 'group by 1' end, i, i);
+  end loop;
+
+  -- The tree bridges: each table's rows of the types it maps, joined by id; t<j> its row.
+  i := 0;
+  for t in select * from lifecycle.legacy_tree_bridges x order by x.id loop
+    broken := lifecycle.legacy_tree_broken(t);
+    if broken is not null then
+      perform lifecycle.legacy_tree_refuse(t, broken, null);
+    end if;
+    i := i + 1;
+    tree_type := case when t.type_attnum is null then pg_catalog.quote_literal(t.types #>> '{}')
+                      else pg_catalog.format('(%L::jsonb ->> s.%I)', t.types, lifecycle.legacy_bridge_column(t.source, t.type_attnum)) end;
+    mapped := case when t.type_attnum is null then array[t.types #>> '{}']
+                   else (select pg_catalog.array_agg(distinct m.value) from pg_catalog.jsonb_each_text(t.types) m) end;
+    sql := pg_catalog.format(
+      'select s.%I::bigint as id, s.%I::bigint as parent_id, %s as type, s.%I::text as path, s.%I::text as name, %s as level '
+      'from %s s where %s is not null',
+      lifecycle.legacy_bridge_column(t.source, t.id_attnum), lifecycle.legacy_bridge_column(t.source, t.parent_attnum), tree_type,
+      lifecycle.legacy_bridge_column(t.source, t.path_attnum), lifecycle.legacy_bridge_column(t.source, t.name_attnum),
+      case when t.visibility_attnum is null then 'null::int'
+           else pg_catalog.format('s.%I::int', lifecycle.legacy_bridge_column(t.source, t.visibility_attnum)) end,
+      t.source, tree_type);
+    joins := joins || pg_catalog.format(' left join (%s) t%s on t%s.id = n.id and n.type = any (%L::text[])', sql, i, i, mapped);
+    -- Each disagreement: (sort key, source, legacy says, lifecycle says, when).
+    checks := checks || pg_catalog.format(
+      '(100 + %1$s, %2$L::regclass, ''no row'', %7$s, n.type = any (%3$L::text[]) and t%1$s.id is null), '
+      '(110 + %1$s, %2$L::regclass, ''parent '' || coalesce(t%1$s.parent_id::text, ''none''), ''parent '' || coalesce(n.parent_id::text, ''none''), '
+      '  t%1$s.id is not null and t%1$s.parent_id is distinct from n.parent_id), '
+      '(120 + %1$s, %2$L::regclass, ''path '' || coalesce(t%1$s.path, ''none''), ''path '' || n.path, '
+      '  t%1$s.id is not null and not coalesce(lifecycle.legacy_path_matches(t%1$s.path, n.path, n.id), false)), '
+      '(130 + %1$s, %2$L::regclass, ''name '' || coalesce(t%1$s.name, ''none''), ''name '' || n.name, '
+      '  t%1$s.id is not null and t%1$s.name is distinct from n.name), '
+      '(140 + %1$s, %2$L::regclass, ''visibility '' || coalesce(%5$s, t%1$s.level::text, ''none''), ''visibility '' || n.visibility, '
+      '  t%1$s.id is not null and %4$L and t%1$s.level is distinct from %6$s), '
+      '(150 + %1$s, %2$L::regclass, ''type '' || t%1$s.type, ''type '' || n.type, t%1$s.id is not null and t%1$s.type <> n.type)',
+      i, t.source, mapped, t.visibility_attnum is not null, pg_catalog.replace(level_name, '$level', pg_catalog.format('t%s.level', i)),
+      visibility_rank, state_name);
+    conds := conds || pg_catalog.format(
+      '(t%1$s.id is null and n.type = any (%2$L::text[])) or (t%1$s.id is not null and (t%1$s.parent_id is distinct from n.parent_id '
+      'or not coalesce(lifecycle.legacy_path_matches(t%1$s.path, n.path, n.id), false) or t%1$s.name is distinct from n.name '
+      'or (%3$L and t%1$s.level is distinct from %4$s) or t%1$s.type <> n.type))',
+      i, mapped, t.visibility_attnum is not null, visibility_rank);
+    tree_held := tree_held || pg_catalog.format(' or t%s.id is not null', i);
+    tree_src := pg_catalog.format('coalesce(case when t%s.id is not null then %L::regclass end, %s)', i, t.source, tree_src);
+    -- The rows of it the lifecycle lacks.
+    anti := anti || pg_catalog.format(
+      'select r.id, 200 + %s, %L::regclass, ''a row'', case when exists (select from lifecycle.deleted_namespaces d '
+      'where d.namespace_id = r.id) then ''hard_deleted'' else coalesce((select ''staged'' || coalesce('', rejected '' || m.reject_code, '''') '
+      'from lifecycle.namespace_imports m where m.id = r.id), ''no namespace'') end '
+      'from (%s) r where not exists (select from lifecycle.namespaces n where n.id = r.id)',
+      i, t.source, sql);
+  end loop;
+
+  if cols = '' and pg_catalog.cardinality(anti) = 0 then
+    return query select c.namespace_id, c.source, c.legacy_says, c.state
+                   from lifecycle.legacy_members_check() c order by 1, 3;
+    return;
+  end if;
+
+  -- Per bridged state: whether any bridge of it speaks for the namespace, whether one holds, the
+  -- table to name (the first that holds, else the first that speaks), and whether the state says
+  -- it. A pending-deletion state said beside another state (a schedule while the deletion runs)
+  -- needs the deletion's date: an immediate deletion has none.
+  for st in select x.state, s.name, s.pending_deletion, pg_catalog.array_agg(x.ord order by x.ord) as ords,
+                   pg_catalog.array_agg(x.source order by x.ord) as sources
+              from (select y.state, y.source, pg_catalog.row_number() over (order by y.id) as ord
+                      from lifecycle.legacy_bridges y) x
+              join lifecycle.states s on s.code = x.state
+             group by x.state, s.name, s.pending_deletion
+             order by x.state loop
+    select pg_catalog.string_agg(pg_catalog.format('w.h%s is not null', u.o), ' or '),
+           pg_catalog.string_agg(pg_catalog.format('coalesce(w.h%s, false)', u.o), ' or '),
+           'case ' || pg_catalog.string_agg(pg_catalog.format('when w.h%s then %L::regclass', u.o, st.sources[u.k]), ' ')
+             || ' ' || pg_catalog.string_agg(pg_catalog.format('when w.h%s is not null then %L::regclass', u.o, st.sources[u.k]), ' ')
+             || ' end'
+      into speaks, holds, src
+      from pg_catalog.unnest(st.ords) with ordinality u (o, k);
+    checks := checks || pg_catalog.format(
+      '(%1$s, coalesce(%2$s, w.tree_source), case when %3$s then %4$L else %5$L end, %7$s, '
+      ' case when %6$s then (%3$s) <> w.says%1$s else u.unsaid and w.says%1$s end)',
+      st.state, src, holds, st.name, 'not ' || st.name, speaks, state_name);
+    conds := conds || pg_catalog.format('case when %1$s then (%2$s) <> w.says%3$s else u.unsaid and w.says%3$s end',
+                                        speaks, holds, st.state);
+    cols := cols || pg_catalog.format(
+      ', lifecycle.legacy_bridge_says(%1$s::smallint, n.state, w0.preserved)%2$s as says%1$s',
+      st.state, case when st.pending_deletion then pg_catalog.format(' and (n.state = %s or n.deletion_scheduled_at is not null)', st.state)
+                     else '' end);
+    following := following || pg_catalog.format(' or (w.says%s and (%s))', st.state, holds);
+  end loop;
+
+  -- What no bridge can say (legacy_bridge_sync's refusal, u.unsaid): held by a tree-bridged table,
+  -- in a state some bridged condition follows from, and no bridge of those holds; then each such
+  -- state no bridge speaks for is reported. The first condition (any disagreement) is evaluated
+  -- before the rows of a namespace are made, so only the namespaces that disagree make any.
+  sql := pg_catalog.format(
+    'select n.id, c.ord, c.src, c.legacy, c.lifecycle from lifecycle.namespaces n %1$s '
+    'cross join lateral (select %8$s as preserved) w0 '
+    'cross join lateral (select %2$s as tree_held, %3$s as tree_source %4$s) w '
+    'cross join lateral (select w.tree_held and not (%5$s) as unsaid) u '
+    'cross join lateral (values %6$s) c (ord, src, legacy, lifecycle, diverges) '
+    'where ((%7$s)) and c.diverges',
+    joins, tree_held, tree_src, cols, following, pg_catalog.array_to_string(checks, ', '),
+    coalesce(pg_catalog.array_to_string(conds, ') or ('), 'false'), preserved);
+  -- (The conditions above are one parenthesised disjunction: "where (a) or (b) and c" would bind c to b alone.)
+  if pg_catalog.cardinality(anti) > 0 then
+    sql := sql || ' union all ' || pg_catalog.array_to_string(anti, ' union all ');
+  end if;
+  -- (As legacy_bridge_rows: the statement's parts in an array, every identifier in them quoted by
+  -- format's %I and every value by %L when the parts were made.)
+  return query execute pg_catalog.array_to_string(
+    array['select q.ns, q.src, q.legacy, q.lifecycle from (', sql, ') q (ns, ord, src, legacy, lifecycle) order by q.ns, q.ord'], '');
+  return query select c.namespace_id, c.source, c.legacy_says, c.state
+                 from lifecycle.legacy_members_check() c order by 1, 3;
+end
+$_$;
 
 --
 -- Name: FUNCTION legacy_bridge_check(); Type: COMMENT; Schema: lifecycle; Owner: -
 --
 
-COMMENT ON FUNCTION lifecycle.legacy_bridge_check() IS 'Every disagreement between the bridged legacy data and the states or memberships (empty when they agree).';
+COMMENT ON FUNCTION lifecycle.legacy_bridge_check() IS 'Every disagreement between the bridged legacy data and the lifecycle, states, tree and memberships (empty when they agree).';
 
 --
 -- Name: legacy_bridge_column(regclass, smallint); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -3638,7 +3827,7 @@ begin
   perform 'PRAGMA:TABLE: lifecycle_import_queue (level int, like lifecycle.namespace_imports)';
   perform 'PRAGMA:TABLE: lifecycle_import_progress (level int, cursor_id bigint, queued bigint)';
   perform 'PRAGMA:TABLE: lifecycle_import_parents (id bigint)';
-  perform 'PRAGMA:TABLE: lifecycle_import_verdicts (id bigint, parent_id bigint, type text, path text, name text, visibility text, state_name text, state smallint, state_permanent boolean, state_pending boolean, preserved smallint, preserved_name text, changed_at timestamptz, changed_by bigint, created_at timestamptz, parent_path bigint[], legacy_path boolean, final_path text, code text, reason text)';
+  perform 'PRAGMA:TABLE: lifecycle_import_verdicts (id bigint, parent_id bigint, type text, path text, name text, visibility text, state_name text, state smallint, state_permanent boolean, state_pending boolean, preserved smallint, preserved_name text, changed_at timestamptz, staged_at timestamptz, changed_by bigint, created_at timestamptz, parent_path bigint[], legacy_path boolean, final_path text, code text, reason text)';
   if max_rows is null or max_rows < 1 then
     raise exception using errcode = 'NS010', message = 'max_rows must be at least 1',
       detail = pg_catalog.format('max_rows=%s', max_rows), hint = 'Pass a positive batch size.';
@@ -3703,13 +3892,13 @@ begin
   -- duplicate (NS006). Only live rows (not pending deletion) hold a path among their siblings.
   create temporary table lifecycle_import_verdicts on commit drop as
   with staged as (
-    select s.id, s.parent_id, s.type, s.path, s.name,
+    select s.id, s.parent_id, s.legacy_parent_id, s.type, s.path, s.name,
            coalesce(s.visibility, 'private') as visibility,
            coalesce(s.state, 'active') as state_name,
            st.code as state, st.permanent as state_permanent, coalesce(st.pending_deletion, false) as state_pending,
            case when s.preserved_state = 'active' then 0::smallint else ps.code end as preserved,
            ps.permanent as preserved_permanent, s.preserved_state as preserved_name,
-           coalesce(s.state_changed_at, s.created_at, pg_catalog.now()) as changed_at,
+           coalesce(s.state_changed_at, s.created_at, pg_catalog.now()) as changed_at, s.state_changed_at as staged_at,
            s.state_changed_by as changed_by,
            coalesce(s.created_at, pg_catalog.now()) as created_at,
            v.rank as own_rank,
@@ -3745,6 +3934,9 @@ begin
        when r.type is null or r.type not in ('organization', 'group', 'project', 'user')
          then 'NS010:' || pg_catalog.format('unknown type %L', r.type)
        when r.type = 'organization' and r.parent_id is not null then 'NS010:an organization has no parent'
+       when r.legacy_parent_id is not null and r.legacy_parent_id is distinct from r.parent_id
+         then 'NS013:' || pg_catalog.format('its legacy rows name two parents, %s and %s', coalesce(r.parent_id::text, 'none'),
+                                            r.legacy_parent_id)
        when r.parent_id is not null and r.parent_found is null then 'NS004:' ||
          coalesce((select pg_catalog.format('below rejected row %s (%s: %s)', j.id, j.reject_code, j.reject_reason)
                      from lifecycle.namespace_imports j where j.id = r.parent_id and j.reject_code is not null),
@@ -3809,7 +4001,7 @@ begin
       left join clashing c on c.id = p.id
   )
   select r.id, r.parent_id, r.type, r.path, r.name, r.visibility, r.state_name, r.state, r.state_permanent,
-         r.state_pending, r.preserved, r.preserved_name, r.changed_at, r.changed_by, r.created_at, r.parent_path,
+         r.state_pending, r.preserved, r.preserved_name, r.changed_at, r.staged_at, r.changed_by, r.created_at, r.parent_path,
          r.legacy_path,
          case when r.code is not null then null
               when r.must_suffix or (r.rank_on_path > 1 and r.legacy_path)
@@ -3868,7 +4060,7 @@ begin
                                     updated_at, deletion_scheduled_at, deletion_scheduled_by, state_changes)
   select b.id, b.parent_id, b.type, b.final_path, b.name, b.visibility, b.state,
          coalesce(b.parent_path, '{}') || b.id, b.created_at, b.changed_at,
-         case when b.state in (2, 4) then b.changed_at end, case when b.state in (2, 4) then b.changed_by end,
+         case when b.state = 2 then b.changed_at when b.state = 4 then b.staged_at end, case when b.state in (2, 4) then b.changed_by end,
          case when b.state in (0, 3) then 0 else 1 end
     from pg_temp.lifecycle_import_verdicts b
    where b.code is null
@@ -8045,7 +8237,8 @@ CREATE TABLE lifecycle.namespace_imports (
     preserved_state text,
     created_at timestamp with time zone,
     reject_code text,
-    reject_reason text
+    reject_reason text,
+    legacy_parent_id bigint
 );
 
 --
@@ -8053,6 +8246,12 @@ CREATE TABLE lifecycle.namespace_imports (
 --
 
 COMMENT ON TABLE lifecycle.namespace_imports IS 'Staging for an import: one row per namespace (the application''s id kept); rejected rows stay with reject_code and reject_reason.';
+
+--
+-- Name: COLUMN namespace_imports.legacy_parent_id; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON COLUMN lifecycle.namespace_imports.legacy_parent_id IS 'The parent another legacy row of the namespace names (GitLab: namespaces.parent_id of a project''s namespace); the import rejects the row with NS013 when it differs from parent_id.';
 
 --
 -- Name: namespace_members; Type: TABLE; Schema: lifecycle; Owner: -

@@ -370,3 +370,61 @@ func TestAdoptAsAnOwnerWhoIsNoSuperuser(t *testing.T) {
 		t.Errorf("second run: exit %d, want 0 with the bridges kept and nothing imported", code)
 	}
 }
+
+// A project whose two legacy rows name two parents (namespaces.parent_id of its project namespace
+// is not projects.namespace_id) is staged with both and rejected with NS013: exit 3, the project
+// left staged with its code, imported under neither; the rest is adopted. Once GitLab's rows agree,
+// the next run imports it and exits 0.
+func TestAdoptRejectsAProjectWhoseTwoParentsDisagree(t *testing.T) {
+	ctx := context.Background()
+	dbURL := dbtest.NewDatabase(t)
+	owner, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer owner.Close(ctx)
+	if err := adopt.LoadGitLabStructure(ctx, owner, "gitlab"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := owner.Exec(ctx, `
+insert into gitlab.namespaces (id, name, path, parent_id, type, visibility_level, organization_id, created_at) values
+  (1, 'Left', 'left', null, 'Group', 0, 1, '2020-01-01'), (2, 'Right', 'right', null, 'Group', 0, 1, '2020-01-01'),
+  (10, 'Torn', 'torn', 1, 'Project', 0, 1, '2021-01-01');
+insert into gitlab.projects (id, name, path, namespace_id, project_namespace_id, visibility_level, organization_id, created_at)
+values (100, 'Torn', 'torn', 2, 10, 0, 1, '2021-01-01');
+insert into gitlab.namespace_settings (namespace_id, created_at, updated_at) values (1, now(), now()), (2, now(), now());
+insert into gitlab.members (id, access_level, source_id, source_type, user_id, notification_level, type, member_namespace_id)
+values (1, 50, 1, 'Namespace', 42, 3, 'GroupMember', 1), (2, 50, 2, 'Namespace', 42, 3, 'GroupMember', 2)`); err != nil {
+		t.Fatal(err)
+	}
+	code, out := adoptRun(t, dbURL, "-preset", "gitlab", "-schema", "gitlab", "-actor-id", "42")
+	if code != exitDiverged {
+		t.Fatalf("exit %d, want %d", code, exitDiverged)
+	}
+	if !strings.Contains(out, "NS013") {
+		t.Errorf("the summary does not name NS013:\n%s", out)
+	}
+	var rejectCode, reason string
+	if err := owner.QueryRow(ctx, `select reject_code, reject_reason from lifecycle.namespace_imports where id = 10`).Scan(&rejectCode, &reason); err != nil {
+		t.Fatalf("the project is not left staged: %v", err)
+	}
+	if rejectCode != "NS013" || !strings.Contains(reason, "2 and 1") {
+		t.Errorf("staged with %s (%s), want NS013 naming parents 2 and 1", rejectCode, reason)
+	}
+	var live int64
+	if err := owner.QueryRow(ctx, `select count(*) from lifecycle.namespaces where id = 10`).Scan(&live); err != nil || live != 0 {
+		t.Errorf("the project was imported (%d rows, %v)", live, err)
+	}
+
+	// GitLab's rows agree again: the next run takes it.
+	if _, err := owner.Exec(ctx, `update gitlab.namespaces set parent_id = 2 where id = 10`); err != nil {
+		t.Fatal(err)
+	}
+	if code, _ := adoptRun(t, dbURL, "-preset", "gitlab", "-schema", "gitlab", "-actor-id", "42"); code != exitOK {
+		t.Fatalf("second run: exit %d, want 0", code)
+	}
+	var parent int64
+	if err := owner.QueryRow(ctx, `select parent_id from lifecycle.namespaces where id = 10`).Scan(&parent); err != nil || parent != 2 {
+		t.Errorf("after the fix: parent %d (%v), want 2", parent, err)
+	}
+}

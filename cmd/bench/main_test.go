@@ -209,7 +209,7 @@ func TestEveryScenarioMeasuresWhatItReports(t *testing.T) {
 		t.Fatal(err)
 	}
 	icfg := cfg
-	icfg.Label, icfg.Scenarios, icfg.Reuse, icfg.Rounds, icfg.ImportBatch = "import", []string{"import"}, false, 2, 500
+	icfg.Label, icfg.Scenarios, icfg.Reuse, icfg.Rounds, icfg.ImportBatch = "import", []string{"import", "adopt_check"}, false, 2, 500
 	ires, err := scenario.Run(ctx, icfg)
 	if err != nil {
 		t.Fatal(err)
@@ -226,9 +226,15 @@ func TestEveryScenarioMeasuresWhatItReports(t *testing.T) {
 			t.Fatalf("import round: %+v", r)
 		}
 	}
+	// The adoption check, beside it: a GitLab of the run's size adopted in a database of its own
+	// (the scenario fails when a check lists more than the rejected rows), both checks timed each round.
+	if ac := ires.AdoptCheck; ac == nil || ac.Legacy != 3000 || ac.Namespaces < 2900 || ac.Rejected == 0 || ac.CheckRows < int64(ac.Rejected) ||
+		ac.InvariantRows != 0 || len(ac.Rounds) != 2 || ac.CheckSeconds <= 0 || ac.InvariantsSeconds <= 0 || ac.AdoptSeconds <= 0 {
+		t.Fatalf("adopt_check: %+v", ac)
+	}
 	var after, left int
 	if err := pool.QueryRow(ctx, `select (select count(*) from lifecycle.namespaces),
-		(select count(*) from pg_database where datname = current_database() || '_import')`).Scan(&after, &left); err != nil {
+		(select count(*) from pg_database where datname in (current_database() || '_import', current_database() || '_adopt'))`).Scan(&after, &left); err != nil {
 		t.Fatal(err)
 	}
 	if after != before || left != 0 {
@@ -254,7 +260,7 @@ func TestEveryScenarioMeasuresWhatItReports(t *testing.T) {
 	}
 	b, _ := os.ReadFile(doc)
 	if s := string(b); !strings.Contains(s, "## Test run") || !strings.Contains(s, "more prose") || strings.Contains(s, "old\n") ||
-		!strings.Contains(s, "### Syncer") || !strings.Contains(s, "### Upgrade under load") || !strings.Contains(s, "## Import run") || !strings.Contains(s, "### Import") ||
+		!strings.Contains(s, "### Syncer") || !strings.Contains(s, "### Upgrade under load") || !strings.Contains(s, "## Import run") || !strings.Contains(s, "### Import") || !strings.Contains(s, "### Adoption check") ||
 		!strings.Contains(s, "import (3,000 namespaces)") {
 		t.Fatalf("rendered document:\n%s", s)
 	}

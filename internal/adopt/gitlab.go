@@ -43,11 +43,28 @@ func LoadGitLabStructure(ctx context.Context, conn Execer, schema string) error 
 
 // stageInsert is the staging table's columns, in the order of the mapping (stage.sql).
 const stageInsert = `insert into lifecycle.namespace_imports (id, parent_id, type, path, name, visibility, state, state_changed_at,
-                                         state_changed_by, preserved_state, created_at)
+                                         state_changed_by, preserved_state, created_at, legacy_parent_id)
 `
 
 // gitlabMapping is stage.sql, the one mapping from GitLab's tables to the staging rows, reading
 // the tables in schema (a quoted identifier).
 func gitlabMapping(schema string) string {
 	return strings.ReplaceAll(stageSQL, "legacy.", pgx.Identifier{schema}.Sanitize()+".")
+}
+
+// PopulateGitLab fills GitLab's tables in schema legacy (LoadGitLabStructure's, named legacy) with
+// the demo's generated population of about total namespaces (populate.sql) and its indexes
+// (legacy.sql): what make demo-adopt adopts, for others that need a GitLab of a given size (the
+// bench's adoption check).
+func PopulateGitLab(ctx context.Context, conn Execer, total int64) error {
+	if _, err := conn.Exec(ctx, legacySQL); err != nil {
+		return fmt.Errorf("legacy.sql: %w", err)
+	}
+	if _, err := conn.Exec(ctx, populateSQL); err != nil {
+		return fmt.Errorf("populate.sql: %w", err)
+	}
+	if _, err := conn.Exec(ctx, `select legacy.populate($1)`, total); err != nil {
+		return fmt.Errorf("legacy.populate(%d): %w", total, err)
+	}
+	return nil
 }

@@ -226,7 +226,7 @@ func (a *Adoption) stageAndImport(ctx context.Context, conn *pgx.Conn, g GitLab)
 on conflict (id) do update set parent_id = excluded.parent_id, type = excluded.type, path = excluded.path, name = excluded.name,
   visibility = excluded.visibility, state = excluded.state, state_changed_at = excluded.state_changed_at,
   state_changed_by = excluded.state_changed_by, preserved_state = excluded.preserved_state, created_at = excluded.created_at,
-  reject_code = null, reject_reason = null`)
+  legacy_parent_id = excluded.legacy_parent_id, reject_code = null, reject_reason = null`)
 	if err != nil {
 		return fmt.Errorf("stage: %w", err)
 	}

@@ -194,6 +194,8 @@ type LifecycleNamespaceImport struct {
 	CreatedAt      *time.Time
 	RejectCode     *string
 	RejectReason   *string
+	// The parent another legacy row of the namespace names (GitLab: namespaces.parent_id of a project's namespace); the import rejects the row with NS013 when it differs from parent_id.
+	LegacyParentID *int64
 }
 
 type LifecycleNamespaceRedirect struct {

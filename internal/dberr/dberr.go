@@ -72,6 +72,7 @@ var conditions = map[string]struct {
 	"NS010": {"invalid_argument", http.StatusUnprocessableEntity},
 	"NS011": {"organization_moving", http.StatusConflict},
 	"NS012": {"id_taken", http.StatusConflict},
+	"NS013": {"legacy_parents_disagree", http.StatusUnprocessableEntity},
 }
 
 // Sentinels for errors.Is.
@@ -88,6 +89,7 @@ var (
 	ErrInvalidArgument         = &Error{Code: "NS010"}
 	ErrOrganizationMoving      = &Error{Code: "NS011"}
 	ErrIDTaken                 = &Error{Code: "NS012"}
+	ErrLegacyParentsDisagree   = &Error{Code: "NS013"}
 )
 
 // Errors that are not refusals but say what is wrong with the connection or the installation.

@@ -3,7 +3,9 @@
 -- data puts it in bridged states gets the one they add up to (deletion_in_progress, else
 -- deletion_scheduled, else maintenance, else archived; archived beside a deletion or maintenance
 -- becomes the state a restore returns to), one history row from active with the legacy actor
--- and time (source import), the legacy dates the sweeper reads, its details (previous_state as
+-- and time (source import), the legacy dates the sweeper reads (a deletion's date is its
+-- schedule's: a deletion running without one, GitLab's pending_delete without a mark, keeps none,
+-- as the import keeps none), its details (previous_state as
 -- the import writes it: deletion_scheduled before deletion_in_progress, so that a failed hard
 -- delete is requeued, the preserved state before another temporary one), and no fact of its
 -- own: one namespaces_imported fact for the backfill, so nobody is notified. The rows' triggers
@@ -44,7 +46,7 @@ begin
       hint = 'Run lifecycle.legacy_bridge_backfill() as a member of lifecycle_worker.';
   end if;
   -- For plpgsql_check (a no-op at run time): the table made below.
-  perform 'PRAGMA:TABLE: lifecycle_backfill (ns bigint, state smallint, preserved text, at timestamptz, actor bigint, refusal jsonb)';
+  perform 'PRAGMA:TABLE: lifecycle_backfill (ns bigint, state smallint, preserved text, at timestamptz, deletion_at timestamptz, actor bigint, refusal jsonb)';
   -- A backfill earlier in the same transaction left its table.
   drop table if exists pg_temp.lifecycle_backfill;
   create temporary table lifecycle_backfill on commit drop as
@@ -55,6 +57,7 @@ begin
            as preserved,
          coalesce(case when f.in_progress then f.in_progress_at when f.scheduled then f.scheduled_at
                        when f.maintained then f.maintained_at else f.archived_at end, pg_catalog.now()) as at,
+         case when f.scheduled then coalesce(f.scheduled_at, f.in_progress_at, pg_catalog.now()) else f.in_progress_at end as deletion_at,
          case when f.in_progress then f.in_progress_by when f.scheduled then f.scheduled_by
               when f.maintained then f.maintained_by else f.archived_by end as actor
     from (select r.namespace_id as ns,
@@ -75,7 +78,7 @@ begin
 
   perform lifecycle.transaction_flag_raise('importing'), pg_catalog.set_config('lifecycle.importing', 'on', true);
   for candidate in
-    select f.ns, f.state, f.at, f.actor
+    select f.ns, f.state, f.at, f.deletion_at, f.actor
       from pg_temp.lifecycle_backfill f
       join lifecycle.namespaces n on n.id = f.ns
      order by pg_catalog.cardinality(n.traversal_ids) desc, f.ns
@@ -112,7 +115,7 @@ begin
     -- Applied now, so the namespaces above it are judged with it.
     update lifecycle.namespaces n
        set state = candidate.state, state_changes = n.state_changes + 1, updated_at = candidate.at,
-           deletion_scheduled_at = case when s.pending_deletion then candidate.at end,
+           deletion_scheduled_at = case when s.pending_deletion then candidate.deletion_at end,
            deletion_scheduled_by = case when s.pending_deletion then candidate.actor end
       from lifecycle.states s
      where n.id = candidate.ns and n.state = 0 and s.code = candidate.state;

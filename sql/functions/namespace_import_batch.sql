@@ -12,6 +12,10 @@
 --         unknown state or preserved_state; transfer_in_progress (its move cannot be imported:
 --         finish or cancel it first); a preserved_state that is not a permanent state, or not one
 --         the matrix leads from to the staged state
+--   NS013 two legacy rows of the namespace name different parents (legacy_parent_id, when
+--         given, is not parent_id: GitLab's namespaces.parent_id of a project's namespace against
+--         projects.namespace_id); imported under either, it would be in one place here and in
+--         another for the legacy code
 --   NS004 a parent neither in lifecycle.namespaces nor importable (rejected itself: "below
 --         rejected row N")
 --   NS002 more visible than its parent
@@ -32,7 +36,9 @@
 -- from its parent, its state with a history row from active (actor state_changed_by, time
 -- state_changed_at, source import, metadata reason "imported") for any state but active and
 -- creation_in_progress (an initial state), deletion_scheduled_at/_by from the same columns (the
--- sweeper's dates are the legacy ones), updated_at = state_changed_at, and its details row
+-- sweeper's dates are the legacy ones; a deletion_in_progress staged without a date keeps none:
+-- GitLab's immediate deletion has no schedule, and a date made up from created_at would be one
+-- the legacy data never said), updated_at = state_changed_at, and its details row
 -- (last_updated_at, last_changed_by_user_id, previous_state, preserved_state). previous_state is
 -- what the API's calls leave there: the state the way from active passes last (deletion_scheduled
 -- before deletion_in_progress, the preserved state before a temporary one), which a failed hard
@@ -81,7 +87,7 @@ begin
   perform 'PRAGMA:TABLE: lifecycle_import_queue (level int, like lifecycle.namespace_imports)';
   perform 'PRAGMA:TABLE: lifecycle_import_progress (level int, cursor_id bigint, queued bigint)';
   perform 'PRAGMA:TABLE: lifecycle_import_parents (id bigint)';
-  perform 'PRAGMA:TABLE: lifecycle_import_verdicts (id bigint, parent_id bigint, type text, path text, name text, visibility text, state_name text, state smallint, state_permanent boolean, state_pending boolean, preserved smallint, preserved_name text, changed_at timestamptz, changed_by bigint, created_at timestamptz, parent_path bigint[], legacy_path boolean, final_path text, code text, reason text)';
+  perform 'PRAGMA:TABLE: lifecycle_import_verdicts (id bigint, parent_id bigint, type text, path text, name text, visibility text, state_name text, state smallint, state_permanent boolean, state_pending boolean, preserved smallint, preserved_name text, changed_at timestamptz, staged_at timestamptz, changed_by bigint, created_at timestamptz, parent_path bigint[], legacy_path boolean, final_path text, code text, reason text)';
   if max_rows is null or max_rows < 1 then
     raise exception using errcode = 'NS010', message = 'max_rows must be at least 1',
       detail = pg_catalog.format('max_rows=%s', max_rows), hint = 'Pass a positive batch size.';
@@ -146,13 +152,13 @@ begin
   -- duplicate (NS006). Only live rows (not pending deletion) hold a path among their siblings.
   create temporary table lifecycle_import_verdicts on commit drop as
   with staged as (
-    select s.id, s.parent_id, s.type, s.path, s.name,
+    select s.id, s.parent_id, s.legacy_parent_id, s.type, s.path, s.name,
            coalesce(s.visibility, 'private') as visibility,
            coalesce(s.state, 'active') as state_name,
            st.code as state, st.permanent as state_permanent, coalesce(st.pending_deletion, false) as state_pending,
            case when s.preserved_state = 'active' then 0::smallint else ps.code end as preserved,
            ps.permanent as preserved_permanent, s.preserved_state as preserved_name,
-           coalesce(s.state_changed_at, s.created_at, pg_catalog.now()) as changed_at,
+           coalesce(s.state_changed_at, s.created_at, pg_catalog.now()) as changed_at, s.state_changed_at as staged_at,
            s.state_changed_by as changed_by,
            coalesce(s.created_at, pg_catalog.now()) as created_at,
            v.rank as own_rank,
@@ -188,6 +194,9 @@ begin
        when r.type is null or r.type not in ('organization', 'group', 'project', 'user')
          then 'NS010:' || pg_catalog.format('unknown type %L', r.type)
        when r.type = 'organization' and r.parent_id is not null then 'NS010:an organization has no parent'
+       when r.legacy_parent_id is not null and r.legacy_parent_id is distinct from r.parent_id
+         then 'NS013:' || pg_catalog.format('its legacy rows name two parents, %s and %s', coalesce(r.parent_id::text, 'none'),
+                                            r.legacy_parent_id)
        when r.parent_id is not null and r.parent_found is null then 'NS004:' ||
          coalesce((select pg_catalog.format('below rejected row %s (%s: %s)', j.id, j.reject_code, j.reject_reason)
                      from lifecycle.namespace_imports j where j.id = r.parent_id and j.reject_code is not null),
@@ -252,7 +261,7 @@ begin
       left join clashing c on c.id = p.id
   )
   select r.id, r.parent_id, r.type, r.path, r.name, r.visibility, r.state_name, r.state, r.state_permanent,
-         r.state_pending, r.preserved, r.preserved_name, r.changed_at, r.changed_by, r.created_at, r.parent_path,
+         r.state_pending, r.preserved, r.preserved_name, r.changed_at, r.staged_at, r.changed_by, r.created_at, r.parent_path,
          r.legacy_path,
          case when r.code is not null then null
               when r.must_suffix or (r.rank_on_path > 1 and r.legacy_path)
@@ -311,7 +320,7 @@ begin
                                     updated_at, deletion_scheduled_at, deletion_scheduled_by, state_changes)
   select b.id, b.parent_id, b.type, b.final_path, b.name, b.visibility, b.state,
          coalesce(b.parent_path, '{}') || b.id, b.created_at, b.changed_at,
-         case when b.state in (2, 4) then b.changed_at end, case when b.state in (2, 4) then b.changed_by end,
+         case when b.state = 2 then b.changed_at when b.state = 4 then b.staged_at end, case when b.state in (2, 4) then b.changed_by end,
          case when b.state in (0, 3) then 0 else 1 end
     from pg_temp.lifecycle_import_verdicts b
    where b.code is null

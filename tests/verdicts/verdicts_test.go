@@ -1725,11 +1725,19 @@ func (cm *comparison) compareRows(c *candidate, ins *insVerdict) {
 	// the legacy one where the row has it, else its own.
 	cm.times(c, "created_at", a.cols["created_at"], b.cols["created_at"], c.CreatedAt)
 	cm.times(c, "updated_at", a.cols["updated_at"], b.cols["updated_at"], changedAt)
-	if a.cols["deletion_scheduled_at"] == "null" || b.cols["deletion_scheduled_at"] == "null" {
+	switch {
+	case c.state() == "deletion_in_progress" && c.ChangedAt == nil:
+		// A deletion running with no date staged (GitLab's pending_delete without a mark): the import
+		// makes none up (docs/design.md §10.1); the API's calls scheduled it at their own time.
+		if tok := cm.token(a.cols["deletion_scheduled_at"], nil); tok != "now" || b.cols["deletion_scheduled_at"] != "null" {
+			cm.fail(c, "deletion_scheduled_at", a.cols["deletion_scheduled_at"]+" (want the time of the call)",
+				b.cols["deletion_scheduled_at"]+" (want null: no date staged)")
+		}
+	case a.cols["deletion_scheduled_at"] == "null" || b.cols["deletion_scheduled_at"] == "null":
 		if a.cols["deletion_scheduled_at"] != b.cols["deletion_scheduled_at"] {
 			cm.fail(c, "deletion_scheduled_at", a.cols["deletion_scheduled_at"], b.cols["deletion_scheduled_at"])
 		}
-	} else {
+	default:
 		cm.times(c, "deletion_scheduled_at", a.cols["deletion_scheduled_at"], b.cols["deletion_scheduled_at"], changedAt)
 	}
 	// The count of state changes: one per history row, on each side.

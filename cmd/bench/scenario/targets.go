@@ -127,6 +127,13 @@ func evaluateTargets(r *Results) []TargetCheck {
 	}
 	imports(100_000, "import of 100k namespaces")
 	imports(1_000_000, "import of 1M namespaces")
+	// The adoption's check of states and tree (issue 26, point 7); check_invariants is shown beside it.
+	if a := r.AdoptCheck; a != nil && a.Legacy == 1_000_000 {
+		add("legacy_bridge_check at 1M GitLab namespaces (issue 26)", "< 10 s", true, a.CheckSeconds, a.CheckSeconds < 10,
+			fmt.Sprintf("%.2f s (median of %d rounds; check_invariants %.2f s)", a.CheckSeconds, len(a.Rounds), a.InvariantsSeconds))
+	} else {
+		add("legacy_bridge_check at 1M GitLab namespaces (issue 26)", "< 10 s", false, 0, false, "")
+	}
 	if u := r.Upgrade; u != nil {
 		how := func(l Latency) string {
 			return fmt.Sprintf("%.0f ms at most over %d calls (p99 %.1f ms; %d → %d → %d with a %.0f s reader open)",

@@ -1,0 +1,124 @@
+package scenario
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/nslifecycle/nslifecycle/internal/adopt"
+	"github.com/nslifecycle/nslifecycle/internal/migration"
+)
+
+// AdoptCheckResult is the adoption's check (docs/adoption.md, step 6) on GitLab's own tables: a
+// GitLab of the run's size (internal/adopt's population, as make demo-adopt makes it) adopted by
+// cmd/adopt's preset into a freshly migrated database (bridges, import, backfill), then
+// lifecycle.legacy_bridge_check() (states and tree) and lifecycle.check_invariants(), each timed
+// round by round.
+type AdoptCheckResult struct {
+	Legacy        int64   `json:"legacy_namespaces"` // the population asked for
+	Namespaces    int64   `json:"namespaces"`        // the lifecycle's afterwards
+	Rejected      int     `json:"rejected"`          // staged rows the import refused (the population's odd ones and those below them)
+	AdoptSeconds  float64 `json:"adopt_seconds"`     // populate excluded: bridges, stage, import, memberships, backfill, checks
+	CheckRows     int64   `json:"check_rows"`        // legacy_bridge_check's rows: the rejected rows' legacy rows, none else
+	InvariantRows int64   `json:"invariant_rows"`
+
+	Rounds []AdoptCheckRound `json:"rounds"`
+	// Medians over the rounds.
+	CheckSeconds      float64 `json:"check_seconds"`
+	InvariantsSeconds float64 `json:"invariants_seconds"`
+}
+
+// AdoptCheckRound is one timing of each check.
+type AdoptCheckRound struct {
+	CheckSeconds      float64 `json:"check_seconds"`
+	InvariantsSeconds float64 `json:"invariants_seconds"`
+}
+
+// runAdoptCheck adopts a generated GitLab in a database of its own (dropped afterwards) and times
+// the checks. It fails when a check lists what the adoption did not leave: legacy_bridge_check may
+// list only the legacy rows of the rejected rows, check_invariants nothing.
+func runAdoptCheck(ctx context.Context, e *env) error {
+	var bench string
+	if err := e.pool.QueryRow(ctx, `select current_database()`).Scan(&bench); err != nil {
+		return err
+	}
+	name := bench + "_adopt"
+	db := pgx.Identifier{name}.Sanitize()
+	drop := func() error {
+		_, err := e.pool.Exec(context.WithoutCancel(ctx), `drop database if exists `+db+` with (force)`)
+		return err
+	}
+	if err := drop(); err != nil {
+		return err
+	}
+	if _, err := e.pool.Exec(ctx, `create database `+db); err != nil {
+		return err
+	}
+	defer drop()
+	cfg, err := pgx.ParseConfig(e.cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	cfg.Database = name
+	cfg.RuntimeParams["application_name"] = "nslifecycle-bench"
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	if _, err := migration.To(ctx, conn, migration.Latest, migration.Options{}); err != nil {
+		return err
+	}
+	res := &AdoptCheckResult{Legacy: int64(e.cfg.Namespaces)}
+	if err := adopt.LoadGitLabStructure(ctx, conn, "legacy"); err != nil {
+		return err
+	}
+	if err := adopt.PopulateGitLab(ctx, conn, res.Legacy); err != nil {
+		return err
+	}
+	start := time.Now()
+	a, err := adopt.AdoptGitLab(ctx, conn, adopt.GitLab{Schema: "legacy", ActorID: 1001, OrganizationID: 1, BatchSize: e.cfg.ImportBatch,
+		Log: e.log})
+	if err != nil {
+		return fmt.Errorf("adopt: %w", err)
+	}
+	res.AdoptSeconds = round3(time.Since(start).Seconds())
+	res.Namespaces, res.Rejected = a.Namespaces, len(a.Rejected)
+	if _, err := conn.Exec(ctx, `analyze`); err != nil {
+		return err
+	}
+	var checks, invariants []float64
+	for round := range e.cfg.Rounds {
+		var r AdoptCheckRound
+		start := time.Now()
+		if err := conn.QueryRow(ctx, `select count(*) from lifecycle.legacy_bridge_check()`).Scan(&res.CheckRows); err != nil {
+			return err
+		}
+		r.CheckSeconds = round3(time.Since(start).Seconds())
+		start = time.Now()
+		if err := conn.QueryRow(ctx, `select count(*) from lifecycle.check_invariants()`).Scan(&res.InvariantRows); err != nil {
+			return err
+		}
+		r.InvariantsSeconds = round3(time.Since(start).Seconds())
+		res.Rounds = append(res.Rounds, r)
+		checks, invariants = append(checks, r.CheckSeconds), append(invariants, r.InvariantsSeconds)
+		e.log.Info("adopt_check", "round", round+1, "namespaces", res.Namespaces, "check_seconds", r.CheckSeconds,
+			"check_rows", res.CheckRows, "invariants_seconds", r.InvariantsSeconds)
+	}
+	// Every row the check lists is a legacy row of a rejected namespace (a row without its
+	// namespace, "staged, rejected …"): anything else is a divergence the adoption left.
+	var other int64
+	if err := conn.QueryRow(ctx, `select count(*) from lifecycle.legacy_bridge_check() c
+		where not (c.legacy_says = 'a row' and c.state like 'staged, rejected %')`).Scan(&other); err != nil {
+		return err
+	}
+	if other != 0 || res.InvariantRows != 0 {
+		return fmt.Errorf("after the adoption: %d rows of legacy_bridge_check besides the rejected rows', %d of check_invariants", other,
+			res.InvariantRows)
+	}
+	res.CheckSeconds, res.InvariantsSeconds = round3(median(checks)), round3(median(invariants))
+	e.res.AdoptCheck = res
+	return nil
+}
