@@ -51,3 +51,16 @@ const stageInsert = `insert into lifecycle.namespace_imports (id, parent_id, typ
 func gitlabMapping(schema string) string {
 	return strings.ReplaceAll(stageSQL, "legacy.", pgx.Identifier{schema}.Sanitize()+".")
 }
+
+// PopulateGitLab fills GitLab's tables in schema legacy (LoadGitLabStructure(…, "legacy") first)
+// with the demo's generated population of about total namespaces (populate.sql, deterministic),
+// and leaves the function legacy.populate behind. The bench's adoption scenario measures on it.
+func PopulateGitLab(ctx context.Context, conn Execer, total int64) error {
+	if _, err := conn.Exec(ctx, populateSQL); err != nil {
+		return fmt.Errorf("legacy.populate: %w", err)
+	}
+	if _, err := conn.Exec(ctx, `select legacy.populate($1)`, total); err != nil {
+		return fmt.Errorf("legacy.populate(%d): %w", total, err)
+	}
+	return nil
+}

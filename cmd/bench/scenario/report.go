@@ -227,6 +227,9 @@ func renderRun(w io.Writer, r *Results) {
 				rd.FinishSeconds, thousands(int(rate)), rd.FloorSeconds, thousands(int(floor)), 100*ratio(rate, floor))
 		}
 	}
+	if a := r.Adoption; a != nil {
+		renderAdoption(w, a)
+	}
 	if u := r.Upgrade; u != nil {
 		p("\n### Upgrade under load\n\n")
 		p("Migrations %s down to %d and up again, %d rounds, each while %d clients toggled archive/unarchive through the API and %d read "+

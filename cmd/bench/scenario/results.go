@@ -32,6 +32,7 @@ type Results struct {
 	Syncer               *SyncerResult          `json:"syncer,omitempty"`
 	Takeover             *TakeoverResult        `json:"takeover,omitempty"`
 	Import               *ImportResult          `json:"import,omitempty"`
+	Adoption             *AdoptionResult        `json:"adoption,omitempty"`
 	Upgrade              *UpgradeResult         `json:"upgrade,omitempty"`
 	Vacuum               *VacuumResult          `json:"vacuum,omitempty"`
 
