@@ -60,8 +60,14 @@ type AdoptionStatement struct {
 type AdoptionRound struct {
 	PopulateSeconds float64 `json:"populate_seconds"` // GitLab's tables filled and copied (not counted)
 	ImportSeconds   float64 `json:"import_seconds"`   // AdoptGitLab until its memberships are in
-	AdoptSeconds    float64 `json:"adopt_seconds"`    // the whole command: with the backfill and the checks
-	FloorSeconds    float64 `json:"floor_seconds"`
+	// Its phases, from its log: the bridges installed, the namespaces staged (stage.sql's mapping),
+	// imported (namespace_import_run and an ANALYZE), the memberships.
+	BridgesSeconds    float64 `json:"bridges_seconds"`
+	StageSeconds      float64 `json:"stage_seconds"`
+	NamespacesSeconds float64 `json:"namespaces_seconds"`
+	MembersSeconds    float64 `json:"members_seconds"`
+	AdoptSeconds      float64 `json:"adopt_seconds"` // the whole command: with the backfill and the checks
+	FloorSeconds      float64 `json:"floor_seconds"`
 	// Latencies of each statement (keyed as AdoptionStatement.Name) and of its baseline.
 	Latencies map[string]Latency `json:"latencies"`
 	Baselines map[string]Latency `json:"baselines"`
@@ -278,6 +284,18 @@ func (e *env) adoptionRound(ctx context.Context, name string, res *AdoptionResul
 		return nil, fmt.Errorf("adopt: no memberships imported (its log: %v)", phases.at)
 	}
 	r.ImportSeconds, r.AdoptSeconds = round3(in.Sub(start).Seconds()), round3(end.Sub(start).Seconds())
+	phase := func(from time.Time, to string) (float64, time.Time) {
+		t := phases.at[to]
+		if t.IsZero() || from.IsZero() {
+			return 0, t
+		}
+		return round3(t.Sub(from).Seconds()), t
+	}
+	var at time.Time
+	r.BridgesSeconds, at = phase(start, "bridges installed")
+	r.StageSeconds, at = phase(at, "staged")
+	r.NamespacesSeconds, at = phase(at, "imported")
+	r.MembersSeconds, _ = phase(at, "memberships imported")
 	res.Imported, res.Memberships = a.Namespaces, a.Members
 	if a.Members == 0 || a.Imported == 0 {
 		return nil, fmt.Errorf("adopt: %d namespaces and %d memberships imported", a.Imported, a.Members)
