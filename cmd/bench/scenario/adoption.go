@@ -153,7 +153,10 @@ func runAdoption(ctx context.Context, e *env) error {
 			return fmt.Errorf("round %d: %w", round+1, err)
 		}
 		res.Rounds = append(res.Rounds, *r)
+		e.res.Adoption = res // the rounds so far, should a later one fail
 		e.log.Info("adoption", "round", round+1, "import_seconds", r.ImportSeconds, "floor_seconds", r.FloorSeconds,
+			"bridges_seconds", r.BridgesSeconds, "stage_seconds", r.StageSeconds, "namespaces_seconds", r.NamespacesSeconds,
+			"members_seconds", r.MembersSeconds,
 			"adopt_seconds", r.AdoptSeconds, "populate_seconds", r.PopulateSeconds)
 	}
 	var imp, floor []float64
@@ -248,18 +251,22 @@ func (e *env) adoptionRound(ctx context.Context, name string, res *AdoptionResul
 	if err := adopt.LoadGitLabStructure(ctx, conn, "plain"); err != nil {
 		return nil, err
 	}
-	if _, err := conn.Exec(ctx, `create index on plain.namespaces (parent_id, id);
-		insert into plain.namespaces select * from legacy.namespaces;
-		insert into plain.projects select * from legacy.projects;
-		insert into plain.namespace_settings select * from legacy.namespace_settings;
-		insert into plain.group_deletion_schedules select * from legacy.group_deletion_schedules;
-		insert into plain.members select * from legacy.members;
-		grant usage on schema legacy, plain to lifecycle_app;
-		grant select, insert, update, delete on all tables in schema legacy, plain to lifecycle_app;
-		analyze legacy.namespaces, legacy.projects, legacy.namespace_settings, legacy.group_deletion_schedules, legacy.members,
-		        plain.namespaces, plain.projects, plain.namespace_settings, plain.group_deletion_schedules, plain.members;
-		checkpoint`); err != nil {
-		return nil, fmt.Errorf("plain: %w", err)
+	// Statement by statement, each its own transaction: one transaction holding the tables while
+	// it analyzed them deadlocked with autovacuum's analyze of the same fresh tables.
+	for _, q := range []string{`create index on plain.namespaces (parent_id, id)`,
+		`insert into plain.namespaces select * from legacy.namespaces`,
+		`insert into plain.projects select * from legacy.projects`,
+		`insert into plain.namespace_settings select * from legacy.namespace_settings`,
+		`insert into plain.group_deletion_schedules select * from legacy.group_deletion_schedules`,
+		`insert into plain.members select * from legacy.members`,
+		`grant usage on schema legacy, plain to lifecycle_app`,
+		`grant select, insert, update, delete on all tables in schema legacy, plain to lifecycle_app`,
+		`analyze legacy.namespaces, legacy.projects, legacy.namespace_settings, legacy.group_deletion_schedules, legacy.members,
+		         plain.namespaces, plain.projects, plain.namespace_settings, plain.group_deletion_schedules, plain.members`,
+		`checkpoint`} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			return nil, fmt.Errorf("plain: %s: %w", q, err)
+		}
 	}
 	if err := conn.QueryRow(ctx, `select count(*) from legacy.members`).Scan(&res.MemberRows); err != nil {
 		return nil, err
