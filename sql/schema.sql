@@ -1776,7 +1776,7 @@ CREATE FUNCTION lifecycle.legacy_bridge_watch(source regclass) RETURNS void
 declare
   fn text := 'legacy_bridge_moved_' || source::oid::text;
   gone boolean := not exists (select from pg_catalog.pg_class c where c.oid = source);
-  moved text;
+  cols name[];
 begin
   if not gone then
     execute pg_catalog.format('drop trigger if exists lifecycle_legacy_bridge_update on %s', source);
@@ -1787,10 +1787,9 @@ begin
     return;
   end if;
 
-  select pg_catalog.string_agg(pg_catalog.format(
-           '(o.%1$I is null) operator(pg_catalog.<>) (n.%1$I is null) or o.%1$I operator(pg_catalog.<>) n.%1$I', a.attname),
-         E'\n      or ' order by a.attnum)
-    into moved
+  -- The columns the bridges read, by name (each quoted with %I): what the function compares.
+  select pg_catalog.array_agg(a.attname order by a.attnum)
+    into cols
     from pg_catalog.pg_attribute a
    where a.attrelid = source and a.attnum > 0 and not a.attisdropped
      and a.attnum in (select b.namespace_attnum from lifecycle.legacy_bridges b where b.source = legacy_bridge_watch.source
@@ -1800,7 +1799,7 @@ begin
   execute pg_catalog.format(
     'create trigger lifecycle_legacy_bridge after insert or delete on %s '
     'for each row execute function lifecycle.legacy_bridge_source()', source);
-  if moved is null then
+  if cols is null then
     -- Every column the bridges read is gone: each UPDATE goes to the trigger, which refuses or lets
     -- it go as a broken bridge does.
     execute pg_catalog.format(
@@ -1815,7 +1814,7 @@ language plpgsql
 stable
 as $body$
 begin
-  -- %s: does this UPDATE change a column its state bridges read? Null: no.
+  -- Does this UPDATE change a column the table's state bridges read? Null: no.
   return %s;
 exception when others then
   -- A column renamed, dropped or of another type now: the trigger decides.
@@ -1823,7 +1822,12 @@ exception when others then
 end
 $body$;
 comment on function lifecycle.%I(record, record) is %L$f$,
-    fn, source, moved, fn,
+    fn,
+    (select pg_catalog.string_agg(pg_catalog.format(
+              '(o.%1$I is null) operator(pg_catalog.<>) (n.%1$I is null) or o.%1$I operator(pg_catalog.<>) n.%1$I', c),
+            E'\n      or ')
+       from pg_catalog.unnest(cols) c),
+    fn,
     pg_catalog.format('Made by lifecycle.legacy_bridge_watch: the WHEN clause of the state bridges'' UPDATE trigger on %s.', source));
   execute pg_catalog.format(
     'create trigger lifecycle_legacy_bridge_update after update on %s '
