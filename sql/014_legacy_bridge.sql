@@ -52,7 +52,7 @@ drop function lifecycle.namespace_change_state(bigint, text, text, bigint, jsonb
 {{ template "snapshots/014/legacy_bridge_check.sql" . }}
 {{ template "snapshots/014/legacy_bridge_backfill.sql" . }}
 {{ template "snapshots/014/legacy_bridge_add.sql" . }}
-{{ template "functions/legacy_bridge_drop.sql" . }}
+{{ template "snapshots/014/legacy_bridge_drop.sql" . }}
 
 revoke all on all functions in schema lifecycle from public;
 -- Adding and dropping bridges is the schema owner's (it puts triggers on lifecycle.namespaces);

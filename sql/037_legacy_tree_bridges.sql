@@ -83,7 +83,7 @@ comment on column lifecycle.legacy_bridges.insert_missing is
 {{ template "functions/legacy_bridge_apply.sql" . }}
 {{ template "functions/legacy_bridge_sync.sql" . }}
 drop function lifecycle.legacy_bridge_add(regclass, name, text, name, name, name, text[], bigint);
-{{ template "functions/legacy_bridge_add.sql" . }}
+{{ template "snapshots/037/legacy_bridge_add.sql" . }}
 {{ template "functions/namespace_resolve.sql" . }}
 {{ template "snapshots/037/namespace_import_batch.sql" . }}
 

@@ -990,12 +990,8 @@ begin
   values (source, code, kind, ns_att, when_att, at_att, by_att, namespace_types, actor_id, coalesce(insert_missing, false))
   returning id into bridge_id;
 
-  -- Legacy → state: the source's rows (one trigger per source, whatever its bridges).
-  if not exists (select from pg_catalog.pg_trigger t where t.tgrelid = source and t.tgname = 'lifecycle_legacy_bridge') then
-    execute pg_catalog.format(
-      'create trigger lifecycle_legacy_bridge after insert or update or delete on %s '
-      'for each row execute function lifecycle.legacy_bridge_source()', source);
-  end if;
+  -- Legacy → state: the source's rows (its triggers, made again for its bridges now).
+  perform lifecycle.legacy_bridge_watch(source);
   -- State → legacy: after the state record (3) and the facts (4), so the details row is current.
   if not exists (select from pg_catalog.pg_trigger t
                   where t.tgrelid = 'lifecycle.namespaces'::regclass and t.tgname = 'namespaces_5_legacy_bridge') then
@@ -1595,9 +1591,8 @@ declare
 begin
   delete from lifecycle.legacy_bridges b where b.source = source;
   get diagnostics dropped = row_count;
-  if exists (select from pg_catalog.pg_trigger t where t.tgrelid = source and t.tgname = 'lifecycle_legacy_bridge') then
-    execute pg_catalog.format('drop trigger lifecycle_legacy_bridge on %s', source);
-  end if;
+  -- Its triggers and their WHEN function go (the function too when the table is gone).
+  perform lifecycle.legacy_bridge_watch(source);
   if not exists (select from lifecycle.legacy_bridges) then
     drop trigger if exists namespaces_5_legacy_bridge on lifecycle.namespaces;
   end if;
@@ -1958,6 +1953,77 @@ begin
     perform lifecycle.legacy_bridge_refuse(b, reason, ns_id);
   end if;
   return false;
+end
+$_$;
+
+--
+-- Name: legacy_bridge_watch(regclass); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_bridge_watch(source regclass) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $_$
+#variable_conflict use_variable
+declare
+  fn text := 'legacy_bridge_moved_' || source::oid::text;
+  gone boolean := not exists (select from pg_catalog.pg_class c where c.oid = source);
+  cols name[];
+begin
+  if not gone then
+    execute pg_catalog.format('drop trigger if exists lifecycle_legacy_bridge_update on %s', source);
+    execute pg_catalog.format('drop trigger if exists lifecycle_legacy_bridge on %s', source);
+  end if;
+  execute pg_catalog.format('drop function if exists lifecycle.%I(record, record)', fn);
+  if gone or not exists (select from lifecycle.legacy_bridges b where b.source = legacy_bridge_watch.source) then
+    return;
+  end if;
+
+  -- The columns the bridges read, by name (each quoted with %I): what the function compares.
+  select pg_catalog.array_agg(a.attname order by a.attnum)
+    into cols
+    from pg_catalog.pg_attribute a
+   where a.attrelid = source and a.attnum > 0 and not a.attisdropped
+     and a.attnum in (select b.namespace_attnum from lifecycle.legacy_bridges b where b.source = legacy_bridge_watch.source
+                      union
+                      select b.when_attnum from lifecycle.legacy_bridges b where b.source = legacy_bridge_watch.source);
+
+  execute pg_catalog.format(
+    'create trigger lifecycle_legacy_bridge after insert or delete on %s '
+    'for each row execute function lifecycle.legacy_bridge_source()', source);
+  if cols is null then
+    -- Every column the bridges read is gone: each UPDATE goes to the trigger, which refuses or lets
+    -- it go as a broken bridge does.
+    execute pg_catalog.format(
+      'create trigger lifecycle_legacy_bridge_update after update on %s '
+      'for each row execute function lifecycle.legacy_bridge_source()', source);
+    return;
+  end if;
+  execute pg_catalog.format($f$
+create function lifecycle.%I(o record, n record)
+returns boolean
+language plpgsql
+stable
+as $body$
+begin
+  -- Does this UPDATE change a column the table's state bridges read? Null: no.
+  return %s;
+exception when others then
+  -- A column renamed, dropped or of another type now: the trigger decides.
+  return true;
+end
+$body$;
+comment on function lifecycle.%I(record, record) is %L$f$,
+    fn,
+    (select pg_catalog.string_agg(pg_catalog.format(
+              '(o.%1$I is null) operator(pg_catalog.<>) (n.%1$I is null) or o.%1$I operator(pg_catalog.<>) n.%1$I', c),
+            E'\n      or ')
+       from pg_catalog.unnest(cols) c),
+    fn,
+    pg_catalog.format('Made by lifecycle.legacy_bridge_watch: the WHEN clause of the state bridges'' UPDATE trigger on %s.', source));
+  execute pg_catalog.format(
+    'create trigger lifecycle_legacy_bridge_update after update on %s '
+    'for each row when (lifecycle.%I(old, new)) execute function lifecycle.legacy_bridge_source()', source, fn);
 end
 $_$;
 
@@ -9748,6 +9814,12 @@ REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_sync(ns_id bigint) FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_usable(b lifecycle.legacy_bridges, ns_id bigint) FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_bridge_watch(source regclass); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_watch(source regclass) FROM PUBLIC;
 
 --
 -- Name: FUNCTION legacy_bridge_write(b lifecycle.legacy_bridges, ns_id bigint, holds boolean, at timestamp with time zone, actor bigint); Type: ACL; Schema: lifecycle; Owner: -

@@ -250,18 +250,57 @@ func TestEveryScenarioMeasuresWhatItReports(t *testing.T) {
 		t.Fatalf("import targets judged at 3000 namespaces: %+v", ires.Targets)
 	}
 
+	// The adoption, alone, in a database of its own (dropped afterwards): GitLab's tables filled,
+	// adopted with cmd/adopt's code (it fails unless every namespace and membership came in and the
+	// checks are empty), its statements measured beside their baselines.
+	acfg := cfg
+	acfg.Label, acfg.Scenarios, acfg.Reuse, acfg.Rounds, acfg.ImportBatch = "adoption", []string{"adoption"}, false, 1, 500
+	ares, err := scenario.Run(ctx, acfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ad := ares.Adoption
+	if ad == nil || ad.Namespaces != 3000 || ad.Imported < 2900 || ad.Memberships < ad.Imported || len(ad.Rounds) != 1 ||
+		ad.ImportSeconds <= 0 || ad.FloorSeconds <= 0 || ad.ImportRatio <= 0 || len(ad.Statements) != 4 {
+		t.Fatalf("adoption: %+v", ad)
+	}
+	for _, st := range ad.Statements {
+		if st.P50 <= 0 || st.BaseP50 <= 0 || st.Ratio <= 0 || ad.Rounds[0].Latencies[st.Name].N != ad.Calls ||
+			ad.Rounds[0].Baselines[st.Name].N != ad.Calls {
+			t.Fatalf("adoption statement: %+v (round %+v)", st, ad.Rounds[0])
+		}
+	}
+	judged = 0
+	for _, tc := range ares.Targets {
+		if strings.HasPrefix(tc.Name, "GitLab's ") && tc.Measured != "not measured in this run" {
+			judged++
+		}
+		if strings.HasPrefix(tc.Name, "adoption's import") && tc.Measured != "not measured in this run" {
+			t.Fatalf("the adoption's import judged at 3000 namespaces: %+v", tc)
+		}
+	}
+	if judged != 3 {
+		t.Fatalf("adoption targets: %+v", ares.Targets)
+	}
+	if err := pool.QueryRow(ctx, `select count(*) from pg_database where datname = current_database() || '_adoption'`).Scan(&left); err != nil {
+		t.Fatal(err)
+	}
+	if left != 0 {
+		t.Fatalf("%d adoption databases left", left)
+	}
+
 	// The report: the generated part of a document is replaced, the prose kept.
 	dir := t.TempDir()
 	doc := filepath.Join(dir, "b.md")
 	os.WriteFile(doc, []byte("# prose\n"+scenario.ReportBegin+"old\n"+scenario.ReportEnd+"\nmore prose\n"), 0o644)
 	if code := run([]string{"-render", doc, writeResults(t, filepath.Join(dir, "test.json"), res),
-		writeResults(t, filepath.Join(dir, "import.json"), ires)}, io.Discard); code != 0 {
+		writeResults(t, filepath.Join(dir, "import.json"), ires), writeResults(t, filepath.Join(dir, "adoption.json"), ares)}, io.Discard); code != 0 {
 		t.Fatalf("render exit %d", code)
 	}
 	b, _ := os.ReadFile(doc)
 	if s := string(b); !strings.Contains(s, "## Test run") || !strings.Contains(s, "more prose") || strings.Contains(s, "old\n") ||
 		!strings.Contains(s, "### Syncer") || !strings.Contains(s, "### Upgrade under load") || !strings.Contains(s, "## Import run") || !strings.Contains(s, "### Import") || !strings.Contains(s, "### Adoption check") ||
-		!strings.Contains(s, "import (3,000 namespaces)") {
+		!strings.Contains(s, "import (3,000 namespaces)") || !strings.Contains(s, "### Adoption of GitLab's tables") {
 		t.Fatalf("rendered document:\n%s", s)
 	}
 }

@@ -832,7 +832,7 @@ func (r *run) cutover(ctx context.Context) error {
 		fmt.Fprintf(r.out, "  select lifecycle.legacy_bridge_drop('%s') -> %d\n", table, n)
 	}
 	if err := one(ctx, r.own, `select (select count(*) from lifecycle.legacy_bridges)
-		+ (select count(*) from pg_trigger where tgname in ('lifecycle_legacy_bridge', 'namespaces_5_legacy_bridge'))`, nil,
+		+ (select count(*) from pg_trigger where tgname in ('lifecycle_legacy_bridge', 'lifecycle_legacy_bridge_update', 'namespaces_5_legacy_bridge'))`, nil,
 		&r.rep.BridgesLeft); err != nil {
 		return err
 	}

@@ -131,12 +131,8 @@ begin
   values (source, code, kind, ns_att, when_att, at_att, by_att, namespace_types, actor_id, coalesce(insert_missing, false))
   returning id into bridge_id;
 
-  -- Legacy → state: the source's rows (one trigger per source, whatever its bridges).
-  if not exists (select from pg_catalog.pg_trigger t where t.tgrelid = source and t.tgname = 'lifecycle_legacy_bridge') then
-    execute pg_catalog.format(
-      'create trigger lifecycle_legacy_bridge after insert or update or delete on %s '
-      'for each row execute function lifecycle.legacy_bridge_source()', source);
-  end if;
+  -- Legacy → state: the source's rows (its triggers, made again for its bridges now).
+  perform lifecycle.legacy_bridge_watch(source);
   -- State → legacy: after the state record (3) and the facts (4), so the details row is current.
   if not exists (select from pg_catalog.pg_trigger t
                   where t.tgrelid = 'lifecycle.namespaces'::regclass and t.tgname = 'namespaces_5_legacy_bridge') then

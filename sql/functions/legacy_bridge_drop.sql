@@ -1,7 +1,7 @@
--- End the bridges of a legacy table at cutover (docs/design.md §10): its trigger goes, and the
+-- End the bridges of a legacy table at cutover (docs/design.md §10): its triggers go, and the
 -- namespaces' trigger with the last bridge. The legacy data stays as it is; the states are not
 -- touched. Returns how many bridges were dropped (0: the table had none).
-create function lifecycle.legacy_bridge_drop(source regclass)
+create or replace function lifecycle.legacy_bridge_drop(source regclass)
 returns int
 language plpgsql
 set search_path to ''
@@ -12,9 +12,8 @@ declare
 begin
   delete from lifecycle.legacy_bridges b where b.source = source;
   get diagnostics dropped = row_count;
-  if exists (select from pg_catalog.pg_trigger t where t.tgrelid = source and t.tgname = 'lifecycle_legacy_bridge') then
-    execute pg_catalog.format('drop trigger lifecycle_legacy_bridge on %s', source);
-  end if;
+  -- Its triggers and their WHEN function go (the function too when the table is gone).
+  perform lifecycle.legacy_bridge_watch(source);
   if not exists (select from lifecycle.legacy_bridges) then
     drop trigger if exists namespaces_5_legacy_bridge on lifecycle.namespaces;
   end if;

@@ -54,7 +54,7 @@ type Config struct {
 // Scenarios in the order they run; later ones rely on nothing earlier ones leave behind but the
 // generated hierarchy and the baseline tables. effective_states_burst runs last: its bursts add
 // 130,000 namespaces a round to the tree, which the others would be measured on.
-var Scenarios = []string{"effective_states", "effective_state", "transitions", "scheduling", "transfer", "sweeper", "syncer", "takeover", "import", "adopt_check", "upgrade", "vacuum", "effective_states_burst"}
+var Scenarios = []string{"effective_states", "effective_state", "transitions", "scheduling", "transfer", "sweeper", "syncer", "takeover", "import", "adopt_check", "adoption", "upgrade", "vacuum", "effective_states_burst"}
 
 // askedOnly are the scenarios a run makes only when -scenarios names them: vacuum loads the
 // database for minutes per side and round (autovacuum's defaults wait for a fifth of the table in
@@ -63,7 +63,7 @@ var askedOnly = map[string]bool{"vacuum": true}
 
 // ownData are the scenarios that bring their data in databases of their own: a run of only these
 // generates no hierarchy.
-var ownData = map[string]bool{"import": true, "adopt_check": true}
+var ownData = map[string]bool{"import": true, "adopt_check": true, "adoption": true}
 
 // env is what every scenario works with.
 type env struct {
@@ -147,6 +147,7 @@ var scenarioFuncs = map[string]func(context.Context, *env) error{
 	"takeover":               runTakeover,
 	"import":                 runImport,
 	"adopt_check":            runAdoptCheck,
+	"adoption":               runAdoption,
 	"upgrade":                runUpgrade,
 	"vacuum":                 runVacuum,
 }

@@ -243,6 +243,9 @@ func renderRun(w io.Writer, r *Results) {
 			p("| %d | %.2f | %.2f |\n", k+1, rd.CheckSeconds, rd.InvariantsSeconds)
 		}
 	}
+	if a := r.Adoption; a != nil {
+		renderAdoption(w, a)
+	}
 	if u := r.Upgrade; u != nil {
 		p("\n### Upgrade under load\n\n")
 		p("Migrations %s down to %d and up again, %d rounds, each while %d clients toggled archive/unarchive through the API and %d read "+

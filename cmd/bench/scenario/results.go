@@ -33,6 +33,7 @@ type Results struct {
 	Takeover             *TakeoverResult        `json:"takeover,omitempty"`
 	Import               *ImportResult          `json:"import,omitempty"`
 	AdoptCheck           *AdoptCheckResult      `json:"adopt_check,omitempty"`
+	Adoption             *AdoptionResult        `json:"adoption,omitempty"`
 	Upgrade              *UpgradeResult         `json:"upgrade,omitempty"`
 	Vacuum               *VacuumResult          `json:"vacuum,omitempty"`
 

@@ -125,6 +125,31 @@ func evaluateTargets(r *Results) []TargetCheck {
 				i.Seconds, len(i.Rounds), slowestImport(i)))
 		}
 	}
+	if a := r.Adoption; a != nil {
+		// Issue 26, point 8: GitLab's statements with the bridges against the same without them (or
+		// the API's), and the adoption's import against its floor, at any size (the statements'
+		// ratios do not depend on it; the import's is judged at the bench's sizes only).
+		limits := []struct {
+			limit  float64
+			target string
+		}{{1.1, "≤ 1.1×"}, {1.1, "≤ 1.1×"}, {1.5, "≤ 1.5×"}}
+		for k, l := range limits {
+			if k >= len(a.Statements) {
+				break
+			}
+			s := a.Statements[k]
+			add("GitLab's "+s.Name+" vs "+s.Baseline+" (p50)", l.target, true, s.Ratio, s.Ratio <= l.limit,
+				fmt.Sprintf("%.2f× (%.3f vs %.3f ms, medians of %d rounds)", s.Ratio, s.P50, s.BaseP50, len(a.Rounds)))
+		}
+		name := "adoption's import with memberships (cmd/adopt) vs its INSERT … SELECT floor"
+		if a.Namespaces >= 100_000 {
+			add(name, "≥ 40% of the floor", true, a.ImportRatio, a.ImportRatio >= 0.4,
+				fmt.Sprintf("%.1f%% (%.1f s vs %.1f s for %s namespaces and %s memberships, medians of %d rounds)", 100*a.ImportRatio,
+					a.ImportSeconds, a.FloorSeconds, thousands(int(a.Imported)), thousands(int(a.Memberships)), len(a.Rounds)))
+		} else {
+			add(name, "≥ 40% of the floor", false, 0, false, "")
+		}
+	}
 	imports(100_000, "import of 100k namespaces")
 	imports(1_000_000, "import of 1M namespaces")
 	// The adoption's check of states and tree (issue 26, point 7); check_invariants is shown beside it.
