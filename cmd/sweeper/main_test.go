@@ -343,12 +343,14 @@ func TestASweeperKilledMidDeleteIsFinishedByTheNextRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
-	// Its backend may still be finishing the batch in hand, holding its claim (a session advisory
-	// lock) until it notices the client is gone; a rerun before that rightly skips the namespace.
+	// Its backend may still be finishing the batch in hand, holding its claim (a sweep_claims row
+	// naming its pid, and a session advisory lock) until it notices the client is gone; a rerun
+	// before that rightly skips the namespace (claimed_elsewhere). So wait for the backend to end.
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		var held bool
 		if err := f.pool.QueryRow(f.ctx, `select exists (select from pg_locks where locktype = 'advisory'
-			and database = (select oid from pg_database where datname = current_database()) and pid <> pg_backend_pid())`).Scan(&held); err != nil {
+			and database = (select oid from pg_database where datname = current_database()) and pid <> pg_backend_pid())
+			or exists (select from lifecycle.sweep_claims c join pg_stat_activity a on a.pid = c.pid)`).Scan(&held); err != nil {
 			t.Fatal(err)
 		}
 		if !held {

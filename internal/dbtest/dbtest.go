@@ -11,6 +11,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/nslifecycle/nslifecycle/internal/migration"
@@ -173,11 +175,24 @@ func dropDatabase(t testing.TB, name string) {
 		return
 	}
 	defer admin.Close(ctx)
-	if err := DropSlots(ctx, admin, name, ""); err != nil {
-		t.Error(err)
-	}
-	if _, err := admin.Exec(ctx, "drop database if exists "+pgx.Identifier{name}.Sanitize()+" with (force)"); err != nil {
-		t.Error(err)
+	// A consumer still running (a syncer a test has not stopped yet, or one that reconnects after
+	// its walsender was ended) may make its slot again between the two statements: 55006 then, and
+	// the pair is tried again.
+	for attempt := 1; ; attempt++ {
+		if err := DropSlots(ctx, admin, name, ""); err != nil {
+			t.Error(err)
+			return
+		}
+		_, err = admin.Exec(ctx, "drop database if exists "+pgx.Identifier{name}.Sanitize()+" with (force)")
+		var pgErr *pgconn.PgError
+		if err == nil {
+			return
+		}
+		if !errors.As(err, &pgErr) || pgErr.Code != "55006" || attempt == 50 {
+			t.Error(err)
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
 
