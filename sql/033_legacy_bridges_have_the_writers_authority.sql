@@ -32,11 +32,11 @@ alter table lifecycle.namespace_state_updates
 {{ template "functions/legacy_bridge_refuse.sql" . }}
 {{ template "functions/legacy_bridge_usable.sql" . }}
 {{ template "functions/legacy_bridge_lock.sql" . }}
-{{ template "functions/transition_refusal.sql" . }}
+{{ template "snapshots/033/transition_refusal.sql" . }}
 drop function lifecycle.namespace_change_state(bigint, text, text, bigint, jsonb, text, timestamptz);
 {{ template "functions/namespace_change_state.sql" . }}
 {{ template "functions/namespace_lock_path.sql" . }}
-{{ template "functions/namespace_lock.sql" . }}
+{{ template "snapshots/033/namespace_lock.sql" . }}
 {{ template "functions/legacy_bridge_holds.sql" . }}
 {{ template "functions/legacy_bridge_apply.sql" . }}
 {{ template "functions/legacy_bridge_sync.sql" . }}
