@@ -59,7 +59,7 @@ var (
 )
 
 // sqlText returns the text without its comments (as spaces, lines kept), and the same with every
-// single-quoted string blanked to ''. Dollar-quoted text is code here: function bodies.
+// single-quoted string emptied (its quotes kept). Dollar-quoted text is code here: function bodies.
 func sqlText(src string) (withStrings, code string) {
 	var ws, c strings.Builder
 	for i := 0; i < len(src); i++ {

@@ -5,6 +5,10 @@
 begin;
 select plan(4);
 select lifecycle_test.lock_rule_tables();
+-- The indexes that ask state_is_own and state_sets_effective go first (the trigger refuses the
+-- change below while they are there), before this test holds any row another test may wait for.
+drop index lifecycle.namespaces_stateful_idx;
+drop index lifecycle.namespaces_own_state_idx;
 
 select lifecycle_test.create_mixed_tree();
 select lifecycle_test.id_of('acme/ops/runbooks') as runbooks \gset
@@ -17,10 +21,7 @@ select results_eq(format('execute effective(%s)', :runbooks), $$values ('mainten
 select ok((select generic_plans > 0 from pg_prepared_statements where name = 'effective'),
   'the statement runs a cached generic plan');
 
--- Maintenance made no state of its own (the indexes that ask it dropped first: the trigger
--- refuses the change while they are there).
-drop index lifecycle.namespaces_stateful_idx;
-drop index lifecycle.namespaces_own_state_idx;
+-- Maintenance made no state of its own.
 update lifecycle.states set inherited = true where name = 'maintenance';
 select results_eq(format('execute effective(%s)', :runbooks), $$values ('active'::text, false)$$,
   'the cached plan no longer takes maintenance from the path');

@@ -59,17 +59,18 @@ select matches(pg_temp.plan_of(
      order by n.deletion_scheduled_at limit 10$$),
   'namespaces_deletion_scheduled_idx', 'the sweep''s due deletions are read from namespaces_deletion_scheduled_idx');
 
--- Without the guard's own index, its statement still never takes the effective state's.
-drop index lifecycle.namespaces_own_state_idx;
-select doesnt_match(pg_temp.plan_of(format(
-  $$select y.id from lifecycle.namespaces y
-     where lifecycle.state_is_own(y.state) and y.state = any ('{3,5}'::smallint[])
-       and y.traversal_ids > %L and y.traversal_ids < %L$$,
-  array[lifecycle_test.id_of('plain')], array[lifecycle_test.id_of('plain') + 1])),
-  'namespaces_stateful_idx', 'the guard''s predicate does not imply the effective state''s index''s');
+-- The guard's statement never takes the effective state's index: on a table with that index
+-- alone (namespaces itself is left alone: dropping its index would wait for the other tests),
+-- the planner, told to avoid a scan, still has no index for state_is_own.
+create temp table shadow as select id, state, traversal_ids from lifecycle.namespaces;
+create index on pg_temp.shadow (id) include (state) where lifecycle.state_sets_effective(state);
+analyze pg_temp.shadow;
 select doesnt_match(pg_temp.plan_of(
-  $$select y.id from lifecycle.namespaces y where lifecycle.state_is_own(y.state)$$),
-  'namespaces_stateful_idx', 'nor does state_is_own alone');
+  $$select y.id from pg_temp.shadow y where lifecycle.state_is_own(y.state) and y.state = any ('{3,5}'::smallint[])$$),
+  'Index', 'the guard''s predicate does not imply the effective state''s index''s');
+select matches(pg_temp.plan_of(
+  $$select y.id from pg_temp.shadow y where y.id = any ('{1,2,3}') and lifecycle.state_sets_effective(y.state)$$),
+  'Index Only Scan', 'while the effective state''s own predicate does');
 
 select * from finish();
 rollback;
