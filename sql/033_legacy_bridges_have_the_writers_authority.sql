@@ -32,7 +32,7 @@ alter table lifecycle.namespace_state_updates
 {{ template "functions/legacy_bridge_refuse.sql" . }}
 {{ template "functions/legacy_bridge_usable.sql" . }}
 {{ template "snapshots/033/legacy_bridge_lock.sql" . }}
-{{ template "functions/transition_refusal.sql" . }}
+{{ template "snapshots/033/transition_refusal.sql" . }}
 drop function lifecycle.namespace_change_state(bigint, text, text, bigint, jsonb, text, timestamptz);
 {{ template "functions/namespace_change_state.sql" . }}
 {{ template "snapshots/033/namespace_lock_path.sql" . }}

@@ -75,7 +75,7 @@ comment on column lifecycle.legacy_bridges.insert_missing is
 {{ template "functions/legacy_tree_bridge_add.sql" . }}
 {{ template "functions/legacy_tree_bridge_drop.sql" . }}
 {{ template "functions/legacy_bridge_lock.sql" . }}
-{{ template "functions/namespace_lock.sql" . }}
+{{ template "snapshots/037/namespace_lock.sql" . }}
 {{ template "functions/legacy_tree_holds.sql" . }}
 {{ template "functions/legacy_bridge_holds.sql" . }}
 {{ template "functions/legacy_bridge_rows.sql" . }}
