@@ -6,7 +6,7 @@
 -- The predicates are IMMUTABLE SQL functions whose bodies the statement triggers of
 -- lifecycle.states and lifecycle.namespace_types rewrite (states_digest_write,
 -- namespace_types_digest_write), as state_names() is: every caller inlines them, so a transition
--- runs the same expressions as before, and the indexes (041) ask the same predicates as the
+-- runs the same expressions as before, and the indexes (042) ask the same predicates as the
 -- queries, which is how the planner matches them.
 --
 -- The properties that were only literals become columns: states.inherited (ancestor_inherited,
@@ -15,9 +15,9 @@
 -- deletes it after the creation timeout); the four types, listed in four places, become the table
 -- lifecycle.namespace_types with what each may do.
 --
--- Until 041 rebuilds the indexes on the predicates, the queries still meet 003's and 002's index
+-- Until 042 rebuilds the indexes on the predicates, the queries still meet 003's and 002's index
 -- predicates (the predicates inline to the same expressions: state <> 2 and state <> 4, state <>
--- 0, state = 2), except namespace_effective_state's probe, whose index 041 builds anew: in between
+-- 0, state = 2), except namespace_effective_state's probe, whose index 042 builds anew: in between
 -- it reads the path's rows by primary key.
 
 alter table lifecycle.states
@@ -69,6 +69,15 @@ insert into lifecycle.namespace_types (name, description, root_only, transferabl
 {{ template "functions/check_invariants.sql" . }}
 {{ template "functions/sweep_deletion_candidates.sql" . }}
 {{ template "functions/sweep_stuck_operations.sql" . }}
+{{ template "functions/legacy_path_redirect.sql" . }}
+{{ template "functions/legacy_tree_final_path.sql" . }}
+{{ template "functions/legacy_tree_delete.sql" . }}
+{{ template "functions/legacy_tree_bridge_add.sql" . }}
+{{ template "functions/legacy_bridge_sync.sql" . }}
+{{ template "functions/organization_move_out_start.sql" . }}
+{{ template "functions/organization_move_in.sql" . }}
+{{ template "functions/namespace_resolve.sql" . }}
+{{ template "functions/legacy_bridge_add.sql" . }}
 
 ---- create above / drop below ----
 
@@ -80,6 +89,11 @@ insert into lifecycle.namespace_types (name, description, root_only, transferabl
 {{ template "snapshots/011/transfer_target_refusal.sql" . }}
 {{ template "snapshots/028/namespace_effective_state.sql" . }}
 {{ template "snapshots/011/check_invariants.sql" . }}
+{{ template "snapshots/037/legacy_bridge_sync.sql" . }}
+{{ template "snapshots/039/organization_move_out_start.sql" . }}
+{{ template "snapshots/039/organization_move_in.sql" . }}
+{{ template "snapshots/037/namespace_resolve.sql" . }}
+{{ template "snapshots/037/legacy_bridge_add.sql" . }}
 -- Their earlier versions say create, not create or replace, and grants depend on them: replaced
 -- in place.
 do $down$
@@ -89,6 +103,14 @@ begin
   execute pg_catalog.replace($snapshot${{ template "snapshots/005/sweep_deletion_candidates.sql" . }}$snapshot$,
                              'create function', 'create or replace function');
   execute pg_catalog.replace($snapshot${{ template "snapshots/005/sweep_stuck_operations.sql" . }}$snapshot$,
+                             'create function', 'create or replace function');
+  execute pg_catalog.replace($snapshot${{ template "snapshots/037/legacy_path_redirect.sql" . }}$snapshot$,
+                             'create function', 'create or replace function');
+  execute pg_catalog.replace($snapshot${{ template "snapshots/037/legacy_tree_final_path.sql" . }}$snapshot$,
+                             'create function', 'create or replace function');
+  execute pg_catalog.replace($snapshot${{ template "snapshots/037/legacy_tree_delete.sql" . }}$snapshot$,
+                             'create function', 'create or replace function');
+  execute pg_catalog.replace($snapshot${{ template "snapshots/037/legacy_tree_bridge_add.sql" . }}$snapshot$,
                              'create function', 'create or replace function');
 end
 $down$;

@@ -927,10 +927,10 @@ begin
       detail = pg_catalog.format('state=%s', state),
       hint = 'Bridge archived, deletion_scheduled, deletion_in_progress or maintenance.';
   end if;
-  if namespace_types is not null and not namespace_types <@ array['organization', 'group', 'project', 'user'] then
+  if exists (select from pg_catalog.unnest(namespace_types) t where not coalesce(lifecycle.namespace_type_known(t), false)) then
     raise exception using errcode = 'NS010', message = 'unknown namespace type in namespace_types',
       detail = pg_catalog.format('namespace_types=%s', namespace_types),
-      hint = 'Use organization, group, project or user.';
+      hint = pg_catalog.format('Use the types of lifecycle.namespace_types: %s.', pg_catalog.array_to_string(lifecycle.namespace_type_names(), ', '));
   end if;
 
   -- Each column: it exists (not dropped), with a type the bridge can read and write.
@@ -1718,7 +1718,7 @@ begin
       perform lifecycle.legacy_bridge_refuse(b, pg_catalog.format('writing it failed: %s (%s)', failure, failure_state), ns.id);
   end;
   -- Unsaid: some bridged condition follows from the state, and no bridge says any of them.
-  if ns.state <> 0 and exists (select from lifecycle.legacy_tree_bridges)
+  if lifecycle.state_is_own(ns.state) and exists (select from lifecycle.legacy_tree_bridges)
      and not lifecycle.transaction_flag_raised('legacy_tree_deleting')
      and exists (select from lifecycle.legacy_bridges y where lifecycle.legacy_bridge_says(y.state, ns.state, preserved))
      and not exists (select from lifecycle.legacy_bridges y
@@ -1941,7 +1941,7 @@ begin
   if pg_catalog.lower(legacy) <> ns.path
      and not exists (select from lifecycle.namespaces n
                       where coalesce(n.parent_id, 0) = coalesce(ns.parent_id, 0) and n.path = pg_catalog.lower(legacy)
-                        and n.state <> 2 and n.state <> 4) then
+                        and lifecycle.state_path_live(n.state)) then
     insert into lifecycle.namespace_redirects (old_full_path, namespace_id, kind, actor_id, new_full_path)
     values (parent_path || pg_catalog.lower(legacy), ns.id, 'import', actor_id, new_path);
   end if;
@@ -1997,9 +1997,10 @@ begin
     end if;
     select pg_catalog.array_agg(distinct t.value order by t.value) into mapped from pg_catalog.jsonb_each_text(types) t;
   end if;
-  if mapped is null or not mapped <@ array['organization', 'group', 'project', 'user'] then
+  if mapped is null
+     or exists (select from pg_catalog.unnest(mapped) t where not coalesce(lifecycle.namespace_type_known(t), false)) then
     raise exception using errcode = 'NS010', message = 'unknown namespace type in types',
-      detail = pg_catalog.format('types=%s', types), hint = 'Map to organization, group, project or user.';
+      detail = pg_catalog.format('types=%s', types), hint = pg_catalog.format('Map to the types of lifecycle.namespace_types: %s.', pg_catalog.array_to_string(lifecycle.namespace_type_names(), ', '));
   end if;
   speaks_for := coalesce(speaks_for, mapped);
   if not speaks_for <@ mapped then
@@ -2258,12 +2259,12 @@ begin
 
   select a.* into pending
     from lifecycle.namespaces a
-   where a.id = any (ns.traversal_ids[1:pg_catalog.cardinality(ns.traversal_ids) - 1]) and a.state in (2, 4)
+   where a.id = any (ns.traversal_ids[1:pg_catalog.cardinality(ns.traversal_ids) - 1]) and not lifecycle.state_path_live(a.state)
    order by pg_catalog.cardinality(a.traversal_ids) desc
    limit 1;
-  if ns.state <> 4 and pending.id is not null and ns.state <> 2 then
+  if lifecycle.state_path_live(ns.state) and pending.id is not null then
     -- Deleted as part of an ancestor's deletion: that one starts (it may be running already).
-    if pending.state = 2 then
+    if lifecycle.state_deletion_adjourned(pending.state) then
       perform lifecycle.namespace_change_state(pending.id, null, 'deletion_start', null, reason, null, null, 'bridge');
     end if;
     ns := lifecycle.namespace_lock(ns_id);
@@ -2276,7 +2277,7 @@ begin
             ns.deletion_scheduled_by, ns.deletion_scheduled_at, total);
     delete from lifecycle.namespaces d where d.traversal_ids >= ns.traversal_ids and d.traversal_ids < upper_bound;
   else
-    if ns.state <> 4 then
+    if lifecycle.state_operation(ns.state) is distinct from 'hard_delete' then
       if not ns.state = any ((lifecycle.event_rule('deletion_start')).from_states) then
         perform lifecycle.namespace_change_state(ns_id, null, 'schedule_deletion', null, reason, null, null, 'bridge');
       end if;
@@ -2322,7 +2323,7 @@ begin
   if lifecycle.path_refusal(wanted, parent_id) is not null
      or exists (select from lifecycle.namespaces n
                  where coalesce(n.parent_id, 0) = coalesce(parent_id, 0) and n.path = wanted
-                   and n.state <> 2 and n.state <> 4 and n.id <> ns_id) then
+                   and lifecycle.state_path_live(n.state) and n.id <> ns_id) then
     return lifecycle.legacy_path_suffixed(legacy, ns_id);
   end if;
   return wanted;
@@ -4269,7 +4270,7 @@ begin
         from lifecycle.namespaces n
        where coalesce(n.parent_id, 0) = coalesce(current_id, 0)
          and n.path = seg
-         and n.state <> 2 and n.state <> 4;
+         and lifecycle.state_path_live(n.state);
       exit when not found;
       walked := walked + 1;
     end loop;
@@ -5679,7 +5680,7 @@ begin
           pg_temp.lifecycle_move_requests;
 
   select * into root from pg_temp.lifecycle_move_namespaces n where n.id = org;
-  if not found or root.parent_id is not null or root.type <> 'organization' or root.traversal_ids <> array[org] then
+  if not found or root.parent_id is not null or not lifecycle.namespace_type_root_only(root.type) or root.traversal_ids <> array[org] then
     raise exception using errcode = 'NS010', message = 'the staged rows hold no such organization',
       detail = pg_catalog.format('organization_id=%s header_organization_id=%s', org, header ->> 'organization_id'),
       hint = 'Stage the rows of lifecycle.organization_export for this organization.';
@@ -5699,7 +5700,7 @@ begin
       from walk p
       join pg_temp.lifecycle_move_namespaces c on c.parent_id = p.id
       join lifecycle.visibility_levels v on v.name = c.visibility
-     where c.traversal_ids = p.traversal_ids || c.id and p.type <> 'project' and c.type in ('group', 'project')
+     where c.traversal_ids = p.traversal_ids || c.id and lifecycle.namespace_type_can_be_parent(p.type) and c.type in ('group', 'project')
        and pg_catalog.cardinality(c.traversal_ids) <= lifecycle.namespace_max_depth() and v.rank <= p.rank
   )
   select w.id from walk w;
@@ -5773,9 +5774,9 @@ begin
             union all
             select 'namespace', n.id, pg_catalog.format('path %s is held by another live sibling', n.path)
               from pg_temp.lifecycle_move_namespaces n
-             where n.state <> 2 and n.state <> 4
+             where lifecycle.state_path_live(n.state)
                and exists (select from pg_temp.lifecycle_move_namespaces o
-                            where o.parent_id = n.parent_id and o.path = n.path and o.id < n.id and o.state <> 2 and o.state <> 4)) y
+                            where o.parent_id = n.parent_id and o.path = n.path and o.id < n.id and lifecycle.state_path_live(o.state))) y
      order by y.kind, y.id
      limit 1;
   end if;
@@ -5825,7 +5826,7 @@ begin
   -- Its path, as a creation claims one (step 3 of the global lock order): a creation of the same
   -- path here waits for this, or this for it, and the second finds the first's row.
   noted := lifecycle.namespace_lock_sibling_path(null, root.path)::text;
-  if exists (select from lifecycle.namespaces x where x.parent_id is null and x.path = root.path and x.state <> 2 and x.state <> 4) then
+  if exists (select from lifecycle.namespaces x where x.parent_id is null and x.path = root.path and lifecycle.state_path_live(x.state)) then
     raise exception using errcode = 'NS006', message = pg_catalog.format('path %s is taken', root.path),
       detail = pg_catalog.format('organization_id=%s path=%s', org, root.path),
       hint = 'Rename the organization here or there first.';
@@ -5995,7 +5996,7 @@ begin
       detail = 'peer=', hint = 'Name the cluster the organization moves to (cmd/orgmove passes its host, port and database).';
   end if;
   select * into org from lifecycle.namespaces n
-   where n.parent_id is null and n.path = organization_move_out_start.path and n.state <> 2 and n.state <> 4;
+   where n.parent_id is null and n.path = organization_move_out_start.path and lifecycle.state_path_live(n.state);
   if not found then
     select * into gone from lifecycle.organization_moves o
      where o.path = organization_move_out_start.path and o.direction = 'out' and o.finished_at is not null
@@ -6009,7 +6010,7 @@ begin
       detail = pg_catalog.format('path=%s', organization_move_out_start.path),
       hint = 'Pass the path of a live organization (a root; not one scheduled for deletion).';
   end if;
-  if org.type <> 'organization' then
+  if not lifecycle.namespace_type_root_only(org.type) then
     raise exception using errcode = 'NS010', message = pg_catalog.format('only an organization moves between clusters, not a %s', org.type),
       detail = pg_catalog.format('namespace_id=%s path=%s type=%s', org.id, org.path, org.type),
       hint = 'A group or project moves within a cluster by a transfer.';
@@ -6032,7 +6033,7 @@ begin
     from lifecycle.namespaces n
     join lifecycle.states s on s.code = n.state
    where n.traversal_ids >= array[org.id] and n.traversal_ids < array[org.id + 1]
-     and n.state <> 0 and (s.operation is not null or s.name = 'creation_in_progress')
+     and lifecycle.state_is_own(n.state) and (s.operation is not null or s.being_created)
    order by n.traversal_ids
    limit 1;
   if found then

@@ -41,6 +41,18 @@ select matches(pg_temp.plan_of(format(
 select matches(pg_temp.plan_of(format('select * from lifecycle.namespace_effective_state(%s)',
                                       lifecycle_test.id_of('acme/eng/platform/infra/storage/backup/agent'))),
   'Index Only Scan using namespaces_stateful_idx', 'the effective state reads namespaces_stateful_idx, index only');
+select diag('DIAG plan default: ' || pg_temp.plan_of(format('select * from lifecycle.namespace_effective_state(%s)', lifecycle_test.id_of('acme/eng/platform/infra/storage/backup/agent'))));
+create function pg_temp.plan_costs(q text) returns text language plpgsql as $f$
+declare line text; plan text := '';
+begin
+  for line in execute 'explain ' || q loop plan := plan || line || e'\n'; end loop;
+  return plan;
+end $f$;
+select diag('DIAG plan costs: ' || pg_temp.plan_costs(format('select * from lifecycle.namespace_effective_state(%s)', lifecycle_test.id_of('acme/eng/platform/infra/storage/backup/agent'))));
+set local enable_indexscan to off;
+select diag('DIAG plan noindexscan: ' || pg_temp.plan_of(format('select * from lifecycle.namespace_effective_state(%s)', lifecycle_test.id_of('acme/eng/platform/infra/storage/backup/agent'))));
+set local enable_indexscan to on;
+select diag('DIAG stats: ' || (select string_agg(c.relname || ' pages=' || c.relpages || ' tuples=' || c.reltuples || ' allvis=' || c.relallvisible, '; ') from pg_class c where c.relname in ('namespaces', 'namespaces_pkey', 'namespaces_stateful_idx')));
 select matches(pg_temp.plan_of(format(
   $$select n.id from lifecycle.namespaces n
      where coalesce(n.parent_id, 0) = %s and n.path = 'p7' and lifecycle.state_path_live(n.state)$$,
