@@ -23,8 +23,8 @@ const Latest = migration.Latest
 // a client may wait behind a migration's lock request.
 const DefaultLockTimeout = migration.DefaultLockTimeout
 
-// MigrateOptions bound what a migration makes others wait for: every statement of a step runs
-// with LockTimeout, and a step that could not get a lock in time (55P03) or lost a deadlock
+// MigrateOptions bound what a migration makes others wait for: a client's call waits at most
+// LockTimeout behind a step (its statements run with four fifths of it as lock_timeout), and a step that could not get a lock in time (55P03) or lost a deadlock
 // (40P01) is tried again, Attempts times, after a growing Backoff. Zero fields take the defaults.
 type MigrateOptions = migration.Options
 

@@ -39,7 +39,7 @@ func flagSet(o *options) *flag.FlagSet {
 	fs.IntVar(&o.to, "to", -1, "target version (default: latest)")
 	fs.BoolVar(&o.status, "status", false, "print the current and latest schema versions and exit")
 	fs.StringVar(&o.render, "render", "", "write each migration's up and down SQL, templates filled in, into this directory (NNN_name.up.sql, .down.sql) and exit; needs no database")
-	fs.DurationVar(&o.lock.LockTimeout, "lock-timeout", nslifecycle.DefaultLockTimeout, "lock_timeout of every migration step: the longest a client waits behind a lock the migration asks for")
+	fs.DurationVar(&o.lock.LockTimeout, "lock-timeout", nslifecycle.DefaultLockTimeout, "the longest a client's call waits behind a lock a migration step asks for (the step's lock_timeout is four fifths of it)")
 	fs.IntVar(&o.lock.Attempts, "attempts", 10, "tries of a step that could not get a lock within -lock-timeout (or was a deadlock's victim) before the run fails")
 	fs.DurationVar(&o.lock.Backoff, "backoff", time.Second, "pause after a step's first failed try, doubled after each (at most 10s)")
 	fs.StringVar(&o.logFormat, "log-format", "text", "log format: text or json")

@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -231,7 +233,7 @@ func renderRun(w io.Writer, r *Results) {
 		p("\n### Upgrade under load\n\n")
 		p("Migrations %s down to %d and up again, %d rounds, each while %d clients toggled archive/unarchive through the API and %d read "+
 			"`namespace_effective_state` of random namespaces, and one reader held a transaction that had read `lifecycle.namespaces` "+
-			"open for %.0f s from a second before the migration (the migrator's lock timeout %.0f ms). Latency of every call that overlapped "+
+			"open for %.0f s from a second before the migration (the migrator's -lock-timeout %.0f ms: a step's lock_timeout is four fifths of it). Latency of every call that overlapped "+
 			"a migration, against the same clients' calls before the long reader opened:\n\n",
 			strings.ReplaceAll(u.Migrations, " ", ", "), u.From, len(u.Rounds), u.Writers, u.Readers, u.HoldSeconds, u.LockTimeoutMS)
 		p("| calls | during: calls | p50 / p99 / max ms | before: calls | p50 / p99 / max ms |\n| --- | --- | --- | --- | --- |\n")
@@ -247,6 +249,9 @@ func renderRun(w io.Writer, r *Results) {
 			p("| %d | %.3f | %.3f | %d |\n", k+1, rd.DownSeconds, rd.UpSeconds, rd.Retries)
 		}
 		p("\nCalls refused while a migration ran: %s; at other times: %s.\n", sqlstates(u.ErrorsDuring), sqlstates(u.ErrorsOther))
+		for _, code := range slices.Sorted(maps.Keys(u.Refusals)) {
+			p("\n- `%s`: %s\n", code, u.Refusals[code])
+		}
 	}
 	if v := r.Vacuum; v != nil {
 		renderVacuum(w, v)

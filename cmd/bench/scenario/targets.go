@@ -137,8 +137,10 @@ func evaluateTargets(r *Results) []TargetCheck {
 		for _, n := range u.ErrorsDuring {
 			refused += n
 		}
-		add("writes while migrations run (issue 25)", "every call within the lock timeout, none refused", true, u.WriteDuring.Max/1000,
-			u.WriteDuring.Max <= u.LockTimeoutMS && refused == 0, fmt.Sprintf("%s, %d refused", how(u.WriteDuring), refused))
+		add("writes while migrations run (issue 25)", "every call within the lock timeout", true, u.WriteDuring.Max/1000,
+			u.WriteDuring.Max <= u.LockTimeoutMS, how(u.WriteDuring))
+		add("calls refused while migrations run", "none", true, float64(refused), refused == 0,
+			fmt.Sprintf("%d refused (%s)", refused, sqlstates(u.ErrorsDuring)))
 	}
 	return out
 }

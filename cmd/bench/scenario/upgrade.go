@@ -37,6 +37,8 @@ type UpgradeResult struct {
 	// Calls the database refused (by SQLSTATE) while a migration ran, and at other times.
 	ErrorsDuring map[string]int `json:"errors_during,omitempty"`
 	ErrorsOther  map[string]int `json:"errors_other,omitempty"`
+	// The first refusal of each SQLSTATE, its message and where it was raised, to say what refused.
+	Refusals map[string]string `json:"refusals,omitempty"`
 }
 
 // UpgradeRound is one down-and-up under the load.
@@ -83,7 +85,7 @@ func runUpgrade(ctx context.Context, e *env) error {
 	opts := migration.Options{Log: e.log}
 	res := &UpgradeResult{From: from, To: latest, Migrations: strings.Join(files[from:latest], " "), Writers: upgradeClients / 2,
 		Readers: upgradeClients / 2, HoldSeconds: hold.Seconds(), LockTimeoutMS: float64(migration.DefaultLockTimeout.Milliseconds()),
-		ErrorsDuring: map[string]int{}, ErrorsOther: map[string]int{}}
+		ErrorsDuring: map[string]int{}, ErrorsOther: map[string]int{}, Refusals: map[string]string{}}
 	e.res.Upgrade = res
 
 	if _, err := e.chooseTargets(ctx, res.Writers*perClient); err != nil {
@@ -120,6 +122,9 @@ func runUpgrade(ctx context.Context, e *env) error {
 			}
 			before := c.start.Before(loadStart.Add(e.cfg.Duration))
 			during := c.start.Before(window.end) && c.start.Add(c.took).After(window.start)
+			if _, seen := res.Refusals[c.code]; c.code != "" && !seen {
+				res.Refusals[c.code] = c.msg
+			}
 			switch {
 			case during && c.code != "":
 				res.ErrorsDuring[c.code]++
@@ -217,7 +222,8 @@ type call struct {
 	took  time.Duration
 	write bool
 	code  string
-	err   error // a failure that is not the database's answer: the scenario fails
+	msg   string // the refusal's message and context
+	err   error  // a failure that is not the database's answer: the scenario fails
 }
 
 type upgradeLoad struct {
@@ -269,6 +275,7 @@ func startUpgradeLoad(ctx context.Context, url string, writers, readers int, ids
 					return // cut off by stop: not a call that ended
 				case errors.As(err, &pgErr):
 					c.code = pgErr.Code
+					c.msg = strings.TrimSpace(pgErr.Message + "; " + pgErr.Where)
 				case err != nil:
 					c.err = err
 					l.calls[i] = append(l.calls[i], c)
