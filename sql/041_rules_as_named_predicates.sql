@@ -2,7 +2,8 @@
 -- or a namespace type that a statement, a check or an index asks is a named predicate written from
 -- the rows (lifecycle.state_path_live(code), state_is_own, state_sets_effective,
 -- state_deletion_adjourned, state_being_created, state_operation; namespace_type_known,
--- _root_only, _transferable, _can_be_parent), and no live function compares a state with a code.
+-- _root_only, _transferable, _can_be_parent), and no live function compares a state with a code
+-- but those sql/literals_test.go lists as pending, each with its reason.
 -- The predicates are IMMUTABLE SQL functions whose bodies the statement triggers of
 -- lifecycle.states and lifecycle.namespace_types rewrite (states_digest_write,
 -- namespace_types_digest_write), as state_names() is: every caller inlines them, so a transition
