@@ -49,7 +49,7 @@ drop function lifecycle.namespace_change_state(bigint, text, text, bigint, jsonb
 {{ template "snapshots/014/legacy_bridge_source.sql" . }}
 {{ template "snapshots/014/legacy_bridge_state.sql" . }}
 {{ template "snapshots/014/legacy_bridge_rows.sql" . }}
-{{ template "functions/legacy_bridge_check.sql" . }}
+{{ template "snapshots/014/legacy_bridge_check.sql" . }}
 {{ template "snapshots/014/legacy_bridge_backfill.sql" . }}
 {{ template "snapshots/014/legacy_bridge_add.sql" . }}
 {{ template "functions/legacy_bridge_drop.sql" . }}

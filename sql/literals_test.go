@@ -37,7 +37,7 @@ var pendingLiterals = map[string]string{
 		"lifecycle.namespace_types says which types an organization move carries (its states and the other types are predicates)",
 }
 
-// The namespace types of 041's seed rows.
+// The namespace types of 042's seed rows.
 var typeNames = []string{"organization", "group", "project", "user"}
 
 var (
@@ -186,7 +186,7 @@ func TestNoStateCodeOrTypeLiteralInLiveSQL(t *testing.T) {
 	}
 }
 
-// Every form the live SQL used before 041 is found, and what is not a literal of a state or a
+// Every form the live SQL used before 042 is found, and what is not a literal of a state or a
 // type is not.
 func TestTheLiteralPatternsFindEveryFormAndNothingElse(t *testing.T) {
 	found := []string{

@@ -1358,14 +1358,16 @@ CREATE FUNCTION lifecycle.legacy_bridge_check() RETURNS TABLE(namespace_id bigin
     join lifecycle.legacy_bridges b on b.id = v.bridge_id
     left join lifecycle.namespace_details d on d.namespace_id = n.id
    where v.legacy_on <> lifecycle.legacy_bridge_says(v.state, n.state, d.state_metadata ->> 'preserved_state')
-   order by v.ns, v.state
+  union all
+  select c.namespace_id, c.source, c.legacy_says, c.state from lifecycle.legacy_members_check() c
+   order by 1, 3
 $$;
 
 --
 -- Name: FUNCTION legacy_bridge_check(); Type: COMMENT; Schema: lifecycle; Owner: -
 --
 
-COMMENT ON FUNCTION lifecycle.legacy_bridge_check() IS 'Every disagreement between the bridged legacy data and the states (empty when they agree).';
+COMMENT ON FUNCTION lifecycle.legacy_bridge_check() IS 'Every disagreement between the bridged legacy data and the states or memberships (empty when they agree).';
 
 --
 -- Name: legacy_bridge_column(regclass, smallint); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -1871,6 +1873,251 @@ begin
   end if;
 end
 $_$;
+
+--
+-- Name: legacy_members(regclass, regclass, bigint, bigint, jsonb); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_members(members regclass, projects regclass, of_user bigint DEFAULT NULL::bigint, on_namespace bigint DEFAULT NULL::bigint, member_row jsonb DEFAULT NULL::jsonb) RETURNS TABLE(namespace_id bigint, user_id bigint, access_level smallint, created_at timestamp with time zone, held boolean)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $_$
+begin
+  return query execute pg_catalog.format($q$
+    select g.ns, g.user_id, g.access_level::smallint, g.created_at,
+           n.id is not null and g.access_level = any (array[10, 20, 30, 40, 50])
+      from (select s.ns, m.user_id, pg_catalog.max(m.access_level) as access_level,
+                   coalesce(pg_catalog.min(m.created_at)::timestamptz, pg_catalog.now()) as created_at
+              from %1$s m
+              left join %2$s p on m.source_type = 'Project' and p.id = m.source_id
+              cross join lateral (select case m.source_type when 'Namespace' then m.source_id
+                                                            when 'Project' then p.project_namespace_id end) s (ns)
+             where m.requested_at is null and m.invite_token is null and m.user_id is not null and s.ns is not null
+               and ($1::bigint is null or m.user_id = $1) and ($2::bigint is null or s.ns = $2)
+             group by s.ns, m.user_id) g
+      left join lifecycle.namespaces n on n.id = g.ns$q$,
+    case when member_row is null then members::text
+         else pg_catalog.format('(select * from pg_catalog.jsonb_populate_record(null::%s, $3))', members) end,
+    projects)
+  using of_user, on_namespace, member_row;
+end
+$_$;
+
+--
+-- Name: FUNCTION legacy_members(members regclass, projects regclass, of_user bigint, on_namespace bigint, member_row jsonb); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.legacy_members(members regclass, projects regclass, of_user bigint, on_namespace bigint, member_row jsonb) IS 'GitLab''s memberships (members rows that are memberships, on their namespace, the higher level winning), and whether the lifecycle can hold each.';
+
+--
+-- Name: legacy_members_bridge_add(regclass, regclass); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_members_bridge_add(members regclass, projects regclass) RETURNS bigint
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_variable
+declare
+  t regclass;
+  owner_role name;
+  missing text;
+  bridge_id bigint;
+begin
+  if members is null or projects is null then
+    raise exception using errcode = 'NS010', message = 'members and projects are required',
+      hint = 'lifecycle.legacy_members_bridge_add(''schema.members''::regclass, ''schema.projects''::regclass)';
+  end if;
+  foreach t in array array[members, projects] loop
+    if (select c.relkind not in ('r', 'p') or c.relnamespace = 'lifecycle'::regnamespace from pg_catalog.pg_class c where c.oid = t) then
+      raise exception using errcode = 'NS010', message = pg_catalog.format('%s is not a table of the application', t),
+        detail = pg_catalog.format('source=%s', t), hint = 'Bridge an ordinary (or partitioned) table outside schema lifecycle.';
+    end if;
+  end loop;
+  -- The columns legacy_members reads, with the types it reads them as.
+  select pg_catalog.string_agg(pg_catalog.format('%s.%s (%s)', r.rel, r.col, r.kind), ', ' order by r.rel::text, r.col)
+    into missing
+    from (values (members, 'source_id', 'integer', array['int2', 'int4', 'int8']::regtype[]),
+                 (members, 'source_type', 'text', array['text', 'varchar']::regtype[]),
+                 (members, 'user_id', 'integer', array['int2', 'int4', 'int8']::regtype[]),
+                 (members, 'access_level', 'integer', array['int2', 'int4', 'int8']::regtype[]),
+                 (members, 'requested_at', 'time', array['timestamp', 'timestamptz']::regtype[]),
+                 (members, 'invite_token', 'text', array['text', 'varchar']::regtype[]),
+                 (members, 'created_at', 'time', array['timestamp', 'timestamptz']::regtype[]),
+                 (projects, 'id', 'integer', array['int2', 'int4', 'int8']::regtype[]),
+                 (projects, 'project_namespace_id', 'integer', array['int2', 'int4', 'int8']::regtype[])) r (rel, col, kind, types)
+   where not exists (select from pg_catalog.pg_attribute a
+                      where a.attrelid = r.rel and a.attname = r.col and a.attnum > 0 and not a.attisdropped
+                        and a.atttypid = any (r.types));
+  if missing is not null then
+    raise exception using errcode = 'NS010', message = 'the tables are not GitLab''s members and projects',
+      detail = pg_catalog.format('missing, or of another type: %s', missing),
+      hint = 'Pass GitLab''s members and projects tables.';
+  end if;
+  if exists (select from lifecycle.legacy_members_bridges) then
+    raise exception using errcode = 'NS010', message = 'a members bridge exists already',
+      detail = pg_catalog.format('source=%s', (select b.source from lifecycle.legacy_members_bridges b)),
+      hint = 'Drop it first (lifecycle.legacy_members_bridge_drop): one table holds every membership.';
+  end if;
+  select r.rolname into owner_role from pg_catalog.pg_proc p join pg_catalog.pg_roles r on r.oid = p.proowner
+   where p.oid = 'lifecycle.legacy_members_source()'::regprocedure;
+  foreach t in array array[members, projects] loop
+    if not pg_catalog.has_table_privilege(owner_role, t, 'SELECT') then
+      raise exception using errcode = 'NS005', message = pg_catalog.format('the lifecycle schema''s owner %s cannot read %s', owner_role, t),
+        detail = pg_catalog.format('source=%s owner=%s', t, owner_role),
+        hint = pg_catalog.format('GRANT SELECT ON %s TO %I;', t, owner_role);
+    end if;
+  end loop;
+
+  insert into lifecycle.legacy_members_bridges as b (source, projects) values (members, projects) returning b.id into bridge_id;
+  -- Only the columns that decide a membership fire it: GitLab's other updates of members
+  -- (notification_level, expiry notices) cost nothing.
+  execute pg_catalog.format(
+    'create trigger lifecycle_legacy_members after insert or delete or update of source_id, source_type, user_id, access_level, '
+    'requested_at, invite_token on %s for each row execute function lifecycle.legacy_members_source()', members);
+  return bridge_id;
+end
+$$;
+
+--
+-- Name: FUNCTION legacy_members_bridge_add(members regclass, projects regclass); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.legacy_members_bridge_add(members regclass, projects regclass) IS 'Keep lifecycle.namespace_members in step with GitLab''s members table, in the same transaction; returns the bridge id.';
+
+--
+-- Name: legacy_members_bridge_drop(regclass); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_members_bridge_drop(members regclass) RETURNS integer
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_variable
+declare
+  dropped int;
+begin
+  delete from lifecycle.legacy_members_bridges b where b.source = members;
+  get diagnostics dropped = row_count;
+  if exists (select from pg_catalog.pg_trigger t where t.tgrelid = members and t.tgname = 'lifecycle_legacy_members') then
+    execute pg_catalog.format('drop trigger lifecycle_legacy_members on %s', members);
+  end if;
+  return dropped;
+end
+$$;
+
+--
+-- Name: FUNCTION legacy_members_bridge_drop(members regclass); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.legacy_members_bridge_drop(members regclass) IS 'End the members bridge of a table (its trigger); returns how many.';
+
+--
+-- Name: legacy_members_check(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_members_check() RETURNS TABLE(namespace_id bigint, source regclass, legacy_says text, state text)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select d.namespace_id, b.source, d.legacy_says, d.state
+    from lifecycle.legacy_members_bridges b
+    cross join lateral (
+      select coalesce(g.namespace_id, l.namespace_id),
+             case when g.user_id is null then pg_catalog.format('not member %s', l.user_id)
+                  else pg_catalog.format('member %s at level %s', g.user_id, g.access_level) end,
+             case when l.user_id is null then pg_catalog.format('not member %s', g.user_id)
+                  else pg_catalog.format('member %s at level %s', l.user_id, l.access_level) end
+        from (select m.namespace_id, m.user_id, m.access_level
+                from lifecycle.legacy_members(b.source, b.projects) m where m.held) g
+        full join lifecycle.namespace_members l on l.namespace_id = g.namespace_id and l.user_id = g.user_id
+       where g.access_level is distinct from l.access_level) d (namespace_id, legacy_says, state)
+$$;
+
+--
+-- Name: FUNCTION legacy_members_check(); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.legacy_members_check() IS 'Every disagreement between GitLab''s memberships (the bridged members table) and lifecycle.namespace_members (empty when they agree).';
+
+--
+-- Name: legacy_members_source(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_members_source() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  b lifecycle.legacy_members_bridges;
+  caller name := coalesce(nullif(pg_catalog.current_setting('role'), 'none'), session_user)::name;
+  pairs bigint[] := '{}'::bigint[];
+  pair bigint[];
+  touched record;
+  want record;
+  have lifecycle.namespace_members;
+  failure text;
+  failure_state text;
+begin
+  select * into b from lifecycle.legacy_members_bridges x where x.source = tg_relid;
+  if not found then
+    return null;
+  end if;
+  begin
+    -- (old is null for an INSERT, new for a DELETE: an empty row then, which is no membership.)
+    for touched in select m.namespace_id, m.user_id
+                  from lifecycle.legacy_members(b.source, b.projects, member_row => coalesce(pg_catalog.to_jsonb(old), '{}')) m
+                 where tg_op <> 'INSERT'
+                union
+                select m.namespace_id, m.user_id
+                  from lifecycle.legacy_members(b.source, b.projects, member_row => coalesce(pg_catalog.to_jsonb(new), '{}')) m
+                 where tg_op <> 'DELETE' loop
+      pairs := pairs || array[array[touched.namespace_id, touched.user_id]];
+    end loop;
+    if pg_catalog.cardinality(pairs) = 0 then
+      return null;  -- the row was and is no membership: GitLab's request or invitation, nothing to carry
+    end if;
+    foreach pair slice 1 in array pairs loop
+      -- Locked: a concurrent carrying of the same pair waits, then sees this one's row.
+      select * into have from lifecycle.namespace_members x where x.namespace_id = pair[1] and x.user_id = pair[2] for update;
+      select * into want from lifecycle.legacy_members(b.source, b.projects, pair[2], pair[1]) m where m.held;
+      if want.namespace_id is not null and have.namespace_id is null then
+        if not pg_catalog.has_table_privilege(caller, 'lifecycle.namespace_members', 'INSERT') then
+          raise exception using errcode = 'NS005', message = pg_catalog.format('role %s may not add members, through a legacy members bridge neither', caller),
+            detail = pg_catalog.format('namespace_id=%s user_id=%s role=%s source=%s', pair[1], pair[2], caller, b.source),
+            hint = 'Write as a member of lifecycle_app (or lifecycle_worker).';
+        end if;
+        insert into lifecycle.namespace_members (namespace_id, user_id, access_level, created_at)
+        values (want.namespace_id, want.user_id, want.access_level, want.created_at);
+      elsif want.namespace_id is not null and have.access_level <> want.access_level then
+        if not pg_catalog.has_column_privilege(caller, 'lifecycle.namespace_members', 'access_level', 'UPDATE') then
+          raise exception using errcode = 'NS005', message = pg_catalog.format('role %s may not change members, through a legacy members bridge neither', caller),
+            detail = pg_catalog.format('namespace_id=%s user_id=%s role=%s source=%s', pair[1], pair[2], caller, b.source),
+            hint = 'Write as a member of lifecycle_app (or lifecycle_worker).';
+        end if;
+        update lifecycle.namespace_members x set access_level = want.access_level, updated_at = pg_catalog.now()
+         where x.namespace_id = pair[1] and x.user_id = pair[2];
+      elsif want.namespace_id is null and have.namespace_id is not null then
+        if not pg_catalog.has_table_privilege(caller, 'lifecycle.namespace_members', 'DELETE') then
+          raise exception using errcode = 'NS005', message = pg_catalog.format('role %s may not remove members, through a legacy members bridge neither', caller),
+            detail = pg_catalog.format('namespace_id=%s user_id=%s role=%s source=%s', pair[1], pair[2], caller, b.source),
+            hint = 'Write as a member of lifecycle_app (or lifecycle_worker).';
+        end if;
+        delete from lifecycle.namespace_members x where x.namespace_id = pair[1] and x.user_id = pair[2];
+      end if;
+    end loop;
+  exception
+    when data_exception or integrity_constraint_violation or syntax_error_or_access_rule_violation then
+      get stacked diagnostics failure = message_text, failure_state = returned_sqlstate;
+      raise exception using errcode = 'NS010',
+        message = pg_catalog.format('legacy members bridge %s (%s) cannot carry the change: %s (%s)', b.id, b.source, failure, failure_state),
+        detail = pg_catalog.format('members_bridge_id=%s source=%s projects=%s', b.id, b.source, b.projects),
+        hint = pg_catalog.format('Restore GitLab''s columns of %s and %s, or end the bridge: select lifecycle.legacy_members_bridge_drop(%L::regclass);',
+                                 b.source, b.projects, b.source);
+  end;
+  return null;
+end
+$$;
 
 --
 -- Name: path_normalised(text); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -8100,6 +8347,36 @@ ALTER TABLE lifecycle.legacy_bridges ALTER COLUMN id ADD GENERATED ALWAYS AS IDE
 );
 
 --
+-- Name: legacy_members_bridges; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.legacy_members_bridges (
+    id bigint NOT NULL,
+    source regclass NOT NULL,
+    projects regclass NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: TABLE legacy_members_bridges; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.legacy_members_bridges IS 'GitLab''s members table, kept in step with lifecycle.namespace_members (lifecycle.legacy_members_bridge_add).';
+
+--
+-- Name: legacy_members_bridges_id_seq; Type: SEQUENCE; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE lifecycle.legacy_members_bridges ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME lifecycle.legacy_members_bridges_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: legacy_tree_bridges_id_seq; Type: SEQUENCE; Schema: lifecycle; Owner: -
 --
 
@@ -8639,6 +8916,20 @@ ALTER TABLE ONLY lifecycle.legacy_bridges
     ADD CONSTRAINT legacy_bridges_source_state_key UNIQUE (source, state);
 
 --
+-- Name: legacy_members_bridges legacy_members_bridges_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.legacy_members_bridges
+    ADD CONSTRAINT legacy_members_bridges_pkey PRIMARY KEY (id);
+
+--
+-- Name: legacy_members_bridges legacy_members_bridges_source_key; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.legacy_members_bridges
+    ADD CONSTRAINT legacy_members_bridges_source_key UNIQUE (source);
+
+--
 -- Name: legacy_tree_bridges legacy_tree_bridges_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
 --
 
@@ -8899,6 +9190,12 @@ CREATE INDEX audit_events_namespace_id_idx ON lifecycle.audit_events USING btree
 --
 
 CREATE INDEX effective_states_full_path_idx ON lifecycle.effective_states USING btree (full_path text_pattern_ops);
+
+--
+-- Name: legacy_members_bridges_one; Type: INDEX; Schema: lifecycle; Owner: -
+--
+
+CREATE UNIQUE INDEX legacy_members_bridges_one ON lifecycle.legacy_members_bridges USING btree ((true));
 
 --
 -- Name: namespace_imports_parent_id_idx; Type: INDEX; Schema: lifecycle; Owner: -
@@ -9693,6 +9990,37 @@ REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_usable(b lifecycle.legacy_bridges
 --
 
 REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_write(b lifecycle.legacy_bridges, ns_id bigint, holds boolean, at timestamp with time zone, actor bigint) FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_members(members regclass, projects regclass, of_user bigint, on_namespace bigint, member_row jsonb); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_members(members regclass, projects regclass, of_user bigint, on_namespace bigint, member_row jsonb) FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_members_bridge_add(members regclass, projects regclass); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_members_bridge_add(members regclass, projects regclass) FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_members_bridge_drop(members regclass); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_members_bridge_drop(members regclass) FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_members_check(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_members_check() FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.legacy_members_check() TO lifecycle_worker;
+
+--
+-- Name: FUNCTION legacy_members_source(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_members_source() FROM PUBLIC;
 
 --
 -- Name: FUNCTION path_normalised(legacy text); Type: ACL; Schema: lifecycle; Owner: -
@@ -10591,6 +10919,13 @@ GRANT SELECT ON TABLE lifecycle.id_range TO lifecycle_worker;
 
 GRANT SELECT ON TABLE lifecycle.json_schemas TO lifecycle_app;
 GRANT SELECT ON TABLE lifecycle.json_schemas TO lifecycle_worker;
+
+--
+-- Name: TABLE legacy_members_bridges; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.legacy_members_bridges TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.legacy_members_bridges TO lifecycle_worker;
 
 --
 -- Name: TABLE namespace_details; Type: ACL; Schema: lifecycle; Owner: -

@@ -20,9 +20,12 @@ import (
 // granted lifecycle_app and lifecycle_worker and its own tables, with its schema in search_path.
 // Each path is written as the SQL GitLab's services issue (read from GitLab's
 // Projects::DestroyService, ProjectDestroyWorker, Groups::DestroyService and Users::DestroyService:
-// the statements, not their code), in the order they issue it. Every one works, no raw SQLSTATE
+// the statements, not their code), in the order they issue it; and its membership statements
+// (Members::CreateService on a group and a project, UpdateService, RequestAccessService,
+// InviteService by email and the acceptance, DestroyService), which the members bridge carries. Every one works, no raw SQLSTATE
 // comes out of a bridge, and afterwards the lifecycle and GitLab's tables agree:
-// legacy_bridge_check() and check_invariants() are empty.
+// legacy_bridge_check() and check_invariants() are empty, and lifecycle.namespace_members holds
+// GitLab's memberships.
 func TestGitLabsCodePathsRunUnchangedAsGitLabsRole(t *testing.T) {
 	ctx := context.Background()
 	dbURL := dbtest.NewDatabase(t)
@@ -69,7 +72,8 @@ func TestGitLabsCodePathsRunUnchangedAsGitLabsRole(t *testing.T) {
 		select lifecycle.legacy_tree_bridge_add('legacy.namespaces', 'id', 'parent_id', 'path', 'name', 'visibility_level', 'type',
 		  '{"Group": "group", "User": "user", "Project": "project"}', array['group', 'user'], 42, '{"organization_id": 1}');
 		select lifecycle.legacy_tree_bridge_add('legacy.projects', 'project_namespace_id', 'namespace_id', 'path', 'name',
-		  'visibility_level', null, '"project"', null, 42, '{"organization_id": 1}')`); err != nil {
+		  'visibility_level', null, '"project"', null, 42, '{"organization_id": 1}');
+		select lifecycle.legacy_members_bridge_add('legacy.members', 'legacy.projects')`); err != nil {
 		t.Fatal(err)
 	}
 	gitlab, err := pgx.Connect(ctx, gitlabURL)
@@ -112,6 +116,22 @@ func TestGitLabsCodePathsRunUnchangedAsGitLabsRole(t *testing.T) {
 		if n := count(t, `select count(*) from lifecycle.legacy_bridge_check()`); n != 0 {
 			t.Errorf("legacy_bridge_check() returned %d rows", n)
 		}
+		// The memberships, read here without the product's definition: every active, accepted
+		// members row on a namespace the lifecycle has, on its namespace (a project's:
+		// project_namespace_id), is the lifecycle's membership at its level, and no other.
+		if n := count(t, `with gitlab as (
+			    select coalesce(p.project_namespace_id, m.source_id) as namespace_id, m.user_id, max(m.access_level) as access_level
+			      from legacy.members m left join legacy.projects p on m.source_type = 'Project' and p.id = m.source_id
+			     where m.user_id is not null and m.invite_token is null and m.requested_at is null
+			       and (m.source_type = 'Namespace' or p.id is not null)
+			     group by 1, 2)
+			select count(*) from (
+			  (select * from gitlab g where exists (select from lifecycle.namespaces n where n.id = g.namespace_id)
+			   except select namespace_id, user_id, access_level from lifecycle.namespace_members)
+			  union all
+			  (select namespace_id, user_id, access_level from lifecycle.namespace_members except select * from gitlab)) d`); n != 0 {
+			t.Errorf("GitLab's members and lifecycle.namespace_members differ in %d memberships", n)
+		}
 		if n := count(t, `select count(*) from lifecycle.check_invariants()`); n != 0 {
 			t.Errorf("check_invariants() returned %d rows", n)
 		}
@@ -140,13 +160,78 @@ func TestGitLabsCodePathsRunUnchangedAsGitLabsRole(t *testing.T) {
 			`insert into projects (id, name, path, namespace_id, project_namespace_id, visibility_level, organization_id, created_at, updated_at)
 			values (`+itoa(projectID)+`, '`+path+`', '`+path+`', `+itoa(parent)+`, `+itoa(nsID)+`, `+itoa(level)+`, 1, now(), now())`)
 	}
+	// GitLab's member rows, as Members::CreatorService writes them (GroupMember, ProjectMember),
+	// with the columns of a request or an invitation in extraColumns and extraValues.
+	member := func(source int64, sourceType string, user any, level int64, extraColumns, extraValues string) string {
+		kind, ns := "GroupMember", itoa(source)
+		if sourceType == "Project" {
+			kind, ns = "ProjectMember", `(select project_namespace_id from projects where id = `+itoa(source)+`)`
+		}
+		return `insert into members (access_level, source_id, source_type, user_id, notification_level, type, created_at, updated_at,
+			created_by_id, member_namespace_id` + extraColumns + `)
+			values (` + itoa(level) + `, ` + itoa(source) + `, '` + sourceType + `', ` + sqlOrNull(user) + `, 3, '` + kind +
+			`', now(), now(), 42, ` + ns + extraValues + `)`
+	}
+	levelOf := func(t *testing.T, ns, user int64) int64 {
+		t.Helper()
+		return count(t, `select coalesce((select access_level from lifecycle.namespace_members where namespace_id = `+itoa(ns)+
+			` and user_id = `+itoa(user)+`), 0)`)
+	}
 	group(t, 1, nil, "acme")
-	if _, err := owner.Exec(ctx, `insert into lifecycle.namespace_members (namespace_id, user_id, access_level) values (1, 42, 50)`); err != nil {
-		t.Fatal(err)
+	// The creator, an owner (Groups::CreateService adds them): the bridges' actor's membership.
+	mustRun(t, member(1, "Namespace", int64(42), 50, "", ""))
+	if l := levelOf(t, 1, 42); l != 50 {
+		t.Fatalf("the group's creator: level %d in the lifecycle, want 50", l)
 	}
 	project(t, 100, 10, 1, "site", 20)
 	project(t, 101, 11, 1, "docs", 20)
 	agree(t)
+
+	t.Run("memberships: add, change, request, invite and accept, remove", func(t *testing.T) {
+		facts := func() int64 { return count(t, `select count(*) from lifecycle.facts where action like 'member_%'`) }
+		before := facts()
+		// Members::CreateService on a group, then on a project (its namespace is 10).
+		mustRun(t, member(1, "Namespace", int64(70), 30, "", ""))
+		mustRun(t, member(100, "Project", int64(71), 20, "", ""))
+		if a, b := levelOf(t, 1, 70), levelOf(t, 10, 71); a != 30 || b != 20 {
+			t.Fatalf("group member at %d (want 30), project member at %d on the project's namespace (want 20)", a, b)
+		}
+		agree(t)
+		// Members::UpdateService: a level.
+		mustRun(t, `update members set access_level = 40, updated_at = now() where source_type = 'Project' and source_id = 100 and user_id = 71`)
+		if l := levelOf(t, 10, 71); l != 40 {
+			t.Fatalf("after the level change: %d, want 40", l)
+		}
+		agree(t)
+		// Members::RequestAccessService: not a membership.
+		mustRun(t, member(1, "Namespace", int64(72), 30, ", requested_at", ", now()"))
+		if l := levelOf(t, 1, 72); l != 0 {
+			t.Fatalf("an access request is a membership at %d", l)
+		}
+		agree(t)
+		// Members::InviteService by email, then Member#accept_invite! by the user who signed up.
+		mustRun(t, member(1, "Namespace", nil, 20, ", invite_email, invite_token", ", 'bob@example.com', 'tok3n'"))
+		if n := count(t, `select count(*) from lifecycle.namespace_members where namespace_id = 1`); n != 2 {
+			t.Fatalf("after an invitation by email: %d memberships of the group, want 2 (42, 70)", n)
+		}
+		agree(t)
+		mustRun(t, `update members set user_id = 73, invite_token = null, invite_accepted_at = now(), updated_at = now()
+			where invite_email = 'bob@example.com'`)
+		if l := levelOf(t, 1, 73); l != 20 {
+			t.Fatalf("the accepted invitation: level %d, want 20", l)
+		}
+		agree(t)
+		// Members::DestroyService.
+		mustRun(t, `delete from members where source_type = 'Namespace' and source_id = 1 and user_id = 70`)
+		if l := levelOf(t, 1, 70); l != 0 {
+			t.Fatalf("a removed member is still a member at %d", l)
+		}
+		agree(t)
+		// Each carried change is audited as the API's are: 2 added, 1 changed, 1 accepted, 1 removed.
+		if n := facts() - before; n != 5 {
+			t.Errorf("%d member facts for the five membership changes, want 5", n)
+		}
+	})
 
 	t.Run("delete immediately, then ProjectDestroyWorker", func(t *testing.T) {
 		// Projects::DestroyService#async_execute on a project not marked for deletion.

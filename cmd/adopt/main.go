@@ -3,7 +3,8 @@
 //
 //	adopt -preset gitlab -schema public -actor-id 1
 //
-// installs the bridges that keep the lifecycle in step with GitLab's tables in that schema (kept
+// installs the bridges that keep the lifecycle in step with GitLab's tables in that schema (states,
+// tree and memberships; kept
 // when installed already as configured), stages the namespaces the lifecycle does not have and
 // imports them in committed batches (an interrupted run resumes), imports GitLab's memberships
 // quietly, backfills, runs
@@ -139,7 +140,8 @@ func summary(w io.Writer, o options, a *adopt.Adoption, took time.Duration) {
 		bridges = "kept (installed already as configured)"
 	}
 	fmt.Fprintf(w, "adopt -preset %s -schema %s: %s\n", o.preset, o.schema, took.Round(time.Millisecond))
-	fmt.Fprintf(w, "bridges:      %d state bridges, %d tree bridges, %s\n", a.StateBridges, a.TreeBridges, bridges)
+	fmt.Fprintf(w, "bridges:      %d state bridges, %d tree bridges, %d members bridge, %s\n", a.StateBridges, a.TreeBridges,
+		a.MembersBridges, bridges)
 	fmt.Fprintf(w, "staged:       %d namespaces the lifecycle did not have\n", a.Staged)
 	fmt.Fprintf(w, "imported:     %d (rejected %d)\n", a.Imported, a.Rejections)
 	fmt.Fprintf(w, "memberships:  %d written (skipped %d: no such namespace, or a level the lifecycle has not)\n", a.Members, a.MembersSkipped)

@@ -138,6 +138,7 @@ func TestAdoptGitLabPreset(t *testing.T) {
 			count(`select count(*) from gitlab.projects where pending_delete`)},
 		{"state bridges", `select count(*) from lifecycle.legacy_bridges`, 5},
 		{"tree bridges", `select count(*) from lifecycle.legacy_tree_bridges`, 2},
+		{"members bridge", `select count(*) from lifecycle.legacy_members_bridges where source = 'gitlab.members'::regclass`, 1},
 		// GitLab's memberships, quietly: the group's and the project's (on its namespace); no
 		// access request, invitation, level the lifecycle has not, or unknown namespace.
 		{"memberships", `select count(*) from lifecycle.namespace_members`, 3},
@@ -213,7 +214,8 @@ func TestAdoptGitLabPreset(t *testing.T) {
 	}
 
 	// Again: nothing to do, the bridges kept (same ids), exit 0.
-	ids := count(`select sum(id) from (select id from lifecycle.legacy_bridges union all select id from lifecycle.legacy_tree_bridges) b`)
+	ids := count(`select sum(id) from (select id from lifecycle.legacy_bridges union all select id from lifecycle.legacy_tree_bridges
+		union all select id from lifecycle.legacy_members_bridges) b`)
 	code, out = adoptRun(t, dbURL, "-preset", "gitlab", "-schema", "gitlab", "-actor-id", "42")
 	if code != exitOK {
 		t.Fatalf("second run: exit %d, want 0", code)
@@ -224,14 +226,20 @@ func TestAdoptGitLabPreset(t *testing.T) {
 	if !strings.Contains(out, "memberships:  0 written") {
 		t.Errorf("second run: memberships written again")
 	}
-	// The facts trigger is on again for everyone else: a membership added now is audited.
-	if _, err := gitlab.Exec(ctx, `insert into lifecycle.namespace_members (namespace_id, user_id, access_level) values (2, 60, 30)`); err != nil {
+	// The facts trigger is on again for everyone else, and the members bridge carries GitLab's
+	// own membership writes: a member GitLab adds now is a membership, audited.
+	if _, err := gitlab.Exec(ctx, `insert into members (id, access_level, source_id, source_type, user_id, notification_level, type,
+		created_at, member_namespace_id) values (9, 30, 2, 'Namespace', 60, 3, 'GroupMember', now(), 2)`); err != nil {
 		t.Fatal(err)
+	}
+	if n := count(`select count(*) from lifecycle.namespace_members where (namespace_id, user_id, access_level) = (2, 60, 30)`); n != 1 {
+		t.Errorf("a member GitLab added after the adoption is not a membership")
 	}
 	if n := count(`select count(*) from lifecycle.facts where action = 'member_added'`); n != 1 {
 		t.Errorf("a membership added after the adoption: %d member_added facts, want 1", n)
 	}
-	if got := count(`select sum(id) from (select id from lifecycle.legacy_bridges union all select id from lifecycle.legacy_tree_bridges) b`); got != ids {
+	if got := count(`select sum(id) from (select id from lifecycle.legacy_bridges union all select id from lifecycle.legacy_tree_bridges
+		union all select id from lifecycle.legacy_members_bridges) b`); got != ids {
 		t.Errorf("second run: the bridges were replaced (ids sum %d, was %d)", got, ids)
 	}
 	// Another actor: the bridges are added again, with it.

@@ -41,6 +41,7 @@ type Adoption struct {
 	BridgesKept          bool // the bridges were there as configured and were left alone
 	StateBridges         int64
 	TreeBridges          int64
+	MembersBridges       int64 // 1 when GitLab's members table is bridged (legacy_members_bridge_add)
 	Staged               int64 // rows staged by this run (namespaces the lifecycle did not have)
 	Imported, Rejections int64 // of this run's import
 	Members              int64 // memberships imported or changed by this run
@@ -79,7 +80,9 @@ var gitlabBridges = []string{
 const bridgesNow = `select coalesce((select jsonb_agg(to_jsonb(b) - 'id' - 'created_at' order by b.source::text, b.state)
                                  from lifecycle.legacy_bridges b where b.source = any ($1::text[]::regclass[])), '[]'),
                           coalesce((select jsonb_agg(to_jsonb(t) - 'id' - 'created_at' order by t.source::text)
-                                 from lifecycle.legacy_tree_bridges t where t.source = any ($1::text[]::regclass[])), '[]')`
+                                 from lifecycle.legacy_tree_bridges t where t.source = any ($1::text[]::regclass[])), '[]'),
+                          coalesce((select jsonb_agg(to_jsonb(m) - 'id' - 'created_at' order by m.source::text)
+                                 from lifecycle.legacy_members_bridges m where m.source = any ($1::text[]::regclass[])), '[]')`
 
 // AdoptGitLab adopts the GitLab tables of g.Schema, as the schema's owner (conn, outside a
 // transaction; the import's progress arrives as its NOTICEs): it installs the bridges that keep the lifecycle in step with them (kept when they
@@ -121,14 +124,24 @@ func AdoptGitLab(ctx context.Context, conn *pgx.Conn, g GitLab) (*Adoption, erro
 		return nil, fmt.Errorf("%s is neither a superuser nor a member of lifecycle_worker, and the backfill acts as the system: "+
 			"GRANT lifecycle_worker TO %s", who, pgx.Identifier{who}.Sanitize())
 	}
+	// GitLab's members, when the schema has it: bridged and imported with the namespaces.
+	membersTable := table("members")
+	var hasMembers bool
+	if err := conn.QueryRow(ctx, `select to_regclass($1) is not null`, membersTable).Scan(&hasMembers); err != nil {
+		return nil, fmt.Errorf("look for %s: %w", membersTable, err)
+	}
+	if !hasMembers {
+		membersTable = ""
+		g.Log.Info("no members table: memberships neither bridged nor imported", "schema", g.Schema)
+	}
 	a := &Adoption{}
-	if err := a.bridges(ctx, conn, g, tables); err != nil {
+	if err := a.bridges(ctx, conn, g, tables, membersTable); err != nil {
 		return a, err
 	}
 	if err := a.stageAndImport(ctx, conn, g); err != nil {
 		return a, err
 	}
-	if err := a.members(ctx, conn, g); err != nil {
+	if err := a.members(ctx, conn, g, membersTable, tables[2]); err != nil {
 		return a, err
 	}
 	if err := conn.QueryRow(ctx, `select backfilled, refused from lifecycle.legacy_bridge_backfill()`).
@@ -142,12 +155,16 @@ func AdoptGitLab(ctx context.Context, conn *pgx.Conn, g GitLab) (*Adoption, erro
 	return a, nil
 }
 
-func (a *Adoption) bridges(ctx context.Context, conn *pgx.Conn, g GitLab, tables []string) error {
+func (a *Adoption) bridges(ctx context.Context, conn *pgx.Conn, g GitLab, tables []string, membersTable string) error {
 	rowDefaults := fmt.Sprintf(`{"organization_id": %d}`, g.OrganizationID)
 	errKept := errors.New("kept")
+	sources := tables
+	if membersTable != "" {
+		sources = append(append([]string{}, tables...), membersTable)
+	}
 	err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-		var stateBefore, treeBefore []byte
-		if err := tx.QueryRow(ctx, bridgesNow, tables).Scan(&stateBefore, &treeBefore); err != nil {
+		var stateBefore, treeBefore, membersBefore []byte
+		if err := tx.QueryRow(ctx, bridgesNow, sources).Scan(&stateBefore, &treeBefore, &membersBefore); err != nil {
 			return fmt.Errorf("read the bridges: %w", err)
 		}
 		for _, t := range tables {
@@ -161,23 +178,34 @@ func (a *Adoption) bridges(ctx context.Context, conn *pgx.Conn, g GitLab, tables
 				return fmt.Errorf("bridge: %w", err)
 			}
 		}
-		var stateAfter, treeAfter []byte
-		if err := tx.QueryRow(ctx, bridgesNow, tables).Scan(&stateAfter, &treeAfter); err != nil {
+		// The members bridge (one per database: any other is dropped), carrying GitLab's
+		// membership changes from now on; the import below brings in what is there already.
+		if membersTable != "" {
+			if _, err := tx.Exec(ctx, `select lifecycle.legacy_members_bridge_drop(b.source) from lifecycle.legacy_members_bridges b`); err != nil {
+				return fmt.Errorf("drop the members bridge: %w", err)
+			}
+			if _, err := tx.Exec(ctx, `select lifecycle.legacy_members_bridge_add($1::regclass, $2::regclass)`, membersTable, tables[2]); err != nil {
+				return fmt.Errorf("bridge %s: %w", membersTable, err)
+			}
+		}
+		var stateAfter, treeAfter, membersAfter []byte
+		if err := tx.QueryRow(ctx, bridgesNow, sources).Scan(&stateAfter, &treeAfter, &membersAfter); err != nil {
 			return fmt.Errorf("read the bridges: %w", err)
 		}
 		if err := tx.QueryRow(ctx, `select (select count(*) from lifecycle.legacy_bridges where source = any ($1::text[]::regclass[])),
-		                                   (select count(*) from lifecycle.legacy_tree_bridges where source = any ($1::text[]::regclass[]))`,
-			tables).Scan(&a.StateBridges, &a.TreeBridges); err != nil {
+		                                   (select count(*) from lifecycle.legacy_tree_bridges where source = any ($1::text[]::regclass[])),
+		                                   (select count(*) from lifecycle.legacy_members_bridges where source = any ($1::text[]::regclass[]))`,
+			sources).Scan(&a.StateBridges, &a.TreeBridges, &a.MembersBridges); err != nil {
 			return err
 		}
-		if jsonEqual(stateBefore, stateAfter) && jsonEqual(treeBefore, treeAfter) {
+		if jsonEqual(stateBefore, stateAfter) && jsonEqual(treeBefore, treeAfter) && jsonEqual(membersBefore, membersAfter) {
 			// The same bridges were there: leave them (and their ids) untouched.
 			g.Log.Info("bridges kept: installed already as configured", "schema", g.Schema, "state_bridges", a.StateBridges,
-				"tree_bridges", a.TreeBridges)
+				"tree_bridges", a.TreeBridges, "members_bridges", a.MembersBridges)
 			return errKept // rolled back
 		}
 		g.Log.Info("bridges installed", "schema", g.Schema, "state_bridges", a.StateBridges, "tree_bridges", a.TreeBridges,
-			"actor_id", g.ActorID)
+			"members_bridges", a.MembersBridges, "actor_id", g.ActorID)
 		return nil
 	})
 	if errors.Is(err, errKept) {
@@ -261,54 +289,36 @@ func (a *Adoption) checks(ctx context.Context, conn *pgx.Conn, g GitLab) error {
 	return nil
 }
 
-// gitlabMembers is GitLab's memberships as the lifecycle's (namespace, user, level): a
-// Namespace member on its namespace, a Project member on the project's namespace
-// (projects.project_namespace_id); access requests (requested_at) and pending invitations
-// (invite_token, or no user yet) are not memberships, as in GitLab. Where GitLab has two rows for
-// one namespace and user, the higher level. $1 and $2 are members and projects (quoted names).
-const gitlabMembers = `
-select distinct on (ns, m.user_id) ns as namespace_id, m.user_id, m.access_level, coalesce(m.created_at::timestamptz, now()) as created_at
-  from %[1]s m
-  left join %[2]s p on m.source_type = 'Project' and p.id = m.source_id
-  cross join lateral (select case m.source_type when 'Namespace' then m.source_id when 'Project' then p.project_namespace_id end as ns) s
- where m.requested_at is null and m.invite_token is null and m.user_id is not null and s.ns is not null
- order by ns, m.user_id, m.access_level desc`
-
-// members imports GitLab's memberships quietly: one transaction, set-based, each row checked as
-// lifecycle.namespace_members_validate checks it (a known namespace, a GitLab level the lifecycle
-// has) in the statement, with the facts trigger disabled for that transaction only. The trigger's
-// state is catalog data, so no other session ever sees it disabled: theirs fire as before (they
-// wait for the lock ALTER TABLE takes, SHARE ROW EXCLUSIVE, for the length of the statement).
-// Nothing is audited or notified per membership, as nothing is per imported namespace. A level
-// changed since the last run is brought in step; a membership GitLab removed is not removed.
-func (a *Adoption) members(ctx context.Context, conn *pgx.Conn, g GitLab) error {
-	var exists bool
-	membersTable := pgx.Identifier{g.Schema, "members"}.Sanitize()
-	if err := conn.QueryRow(ctx, `select to_regclass($1) is not null`, membersTable).Scan(&exists); err != nil {
-		return err
-	}
-	if !exists {
-		g.Log.Info("no members table: memberships not imported", "schema", g.Schema)
+// members imports GitLab's memberships quietly: one transaction, set-based, with the definition
+// the members bridge and the check use (lifecycle.legacy_members: no access request, no pending
+// invitation, a Project member on the project's namespace, the higher level of a pair), the rows
+// the lifecycle cannot hold (a namespace it has not, GitLab's minimal access) counted and skipped,
+// and the facts trigger disabled for that transaction only. The trigger's state is catalog data,
+// so no other session ever sees it disabled: theirs fire as before (they wait for the lock ALTER
+// TABLE takes, SHARE ROW EXCLUSIVE, for the length of the statement). Nothing is audited or
+// notified per membership, as nothing is per imported namespace. A level changed since the last
+// run is brought in step; a membership GitLab removed is left to the check to report (the bridge
+// carries removals from its installation on).
+func (a *Adoption) members(ctx context.Context, conn *pgx.Conn, g GitLab, membersTable, projectsTable string) error {
+	if membersTable == "" {
 		return nil
 	}
-	source := fmt.Sprintf(gitlabMembers, membersTable, pgx.Identifier{g.Schema, "projects"}.Sanitize())
 	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `alter table lifecycle.namespace_members disable trigger namespace_members_facts`); err != nil {
 			return fmt.Errorf("members: %w", err)
 		}
 		tag, err := tx.Exec(ctx, `insert into lifecycle.namespace_members (namespace_id, user_id, access_level, created_at, updated_at)
-			select g.namespace_id, g.user_id, g.access_level, g.created_at, now() from (`+source+`) g
-			  join lifecycle.namespaces n on n.id = g.namespace_id
-			 where g.access_level in (10, 20, 30, 40, 50)
+			select g.namespace_id, g.user_id, g.access_level, g.created_at, now()
+			  from lifecycle.legacy_members($1::regclass, $2::regclass) g
+			 where g.held
 			on conflict (namespace_id, user_id) do update set access_level = excluded.access_level, updated_at = now()
-			 where namespace_members.access_level <> excluded.access_level`)
+			 where namespace_members.access_level <> excluded.access_level`, membersTable, projectsTable)
 		if err != nil {
 			return fmt.Errorf("members: %w", err)
 		}
 		a.Members = tag.RowsAffected()
-		if err := tx.QueryRow(ctx, `select count(*) from (`+source+`) g
-			where not exists (select from lifecycle.namespaces n where n.id = g.namespace_id) or g.access_level not in (10, 20, 30, 40, 50)`).
-			Scan(&a.MembersSkipped); err != nil {
+		if err := tx.QueryRow(ctx, `select count(*) from lifecycle.legacy_members($1::regclass, $2::regclass) g where not g.held`,
+			membersTable, projectsTable).Scan(&a.MembersSkipped); err != nil {
 			return fmt.Errorf("members: %w", err)
 		}
 		if _, err := tx.Exec(ctx, `alter table lifecycle.namespace_members enable trigger namespace_members_facts`); err != nil {

@@ -143,6 +143,14 @@ type LifecycleLegacyBridge struct {
 	InsertMissing bool
 }
 
+// GitLab's members table, kept in step with lifecycle.namespace_members (lifecycle.legacy_members_bridge_add).
+type LifecycleLegacyMembersBridge struct {
+	ID        int64
+	Source    interface{}
+	Projects  interface{}
+	CreatedAt time.Time
+}
+
 // Legacy tables whose rows name namespaces, kept in step with the tree both ways (lifecycle.legacy_tree_bridge_add).
 type LifecycleLegacyTreeBridge struct {
 	ID               int64

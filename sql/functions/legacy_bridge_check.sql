@@ -1,9 +1,11 @@
 -- Where the legacy data and the states disagree (docs/design.md §10): one row per namespace and
 -- bridged state on which they differ, naming a bridge's table (one saying "in the state" when the
 -- legacy data does), what the legacy data says ("archived" or "not archived") and the
--- namespace's state. Empty when they all agree. Reads every bridged table and every namespace:
--- for checks, not for a request path.
-create function lifecycle.legacy_bridge_check()
+-- namespace's state. Then, in the same form, every membership GitLab's members table and
+-- lifecycle.namespace_members disagree on (legacy_members_check: "member 7 at level 30" against
+-- "not member 7"). Empty when they all agree. Reads every bridged table and every namespace: for
+-- checks, not for a request path.
+create or replace function lifecycle.legacy_bridge_check()
 returns table (namespace_id bigint, source regclass, legacy_says text, state text)
 language sql
 stable
@@ -24,8 +26,10 @@ as $$
     join lifecycle.legacy_bridges b on b.id = v.bridge_id
     left join lifecycle.namespace_details d on d.namespace_id = n.id
    where v.legacy_on <> lifecycle.legacy_bridge_says(v.state, n.state, d.state_metadata ->> 'preserved_state')
-   order by v.ns, v.state
+  union all
+  select c.namespace_id, c.source, c.legacy_says, c.state from lifecycle.legacy_members_check() c
+   order by 1, 3
 $$;
 
 comment on function lifecycle.legacy_bridge_check() is
-  'Every disagreement between the bridged legacy data and the states (empty when they agree).';
+  'Every disagreement between the bridged legacy data and the states or memberships (empty when they agree).';

@@ -42,6 +42,11 @@ insert into justified values
   ('lifecycle.legacy_bridge_rows()', 'OUT variable "holds" is maybe unmodified', 'return query execute'),
   ('lifecycle.legacy_bridge_rows()', 'OUT variable "at" is maybe unmodified', 'return query execute'),
   ('lifecycle.legacy_bridge_rows()', 'OUT variable "actor" is maybe unmodified', 'return query execute'),
+  ('lifecycle.legacy_members(regclass,regclass,bigint,bigint,jsonb)', 'OUT variable "namespace_id" is maybe unmodified', 'return query execute'),
+  ('lifecycle.legacy_members(regclass,regclass,bigint,bigint,jsonb)', 'OUT variable "user_id" is maybe unmodified', 'return query execute'),
+  ('lifecycle.legacy_members(regclass,regclass,bigint,bigint,jsonb)', 'OUT variable "access_level" is maybe unmodified', 'return query execute'),
+  ('lifecycle.legacy_members(regclass,regclass,bigint,bigint,jsonb)', 'OUT variable "created_at" is maybe unmodified', 'return query execute'),
+  ('lifecycle.legacy_members(regclass,regclass,bigint,bigint,jsonb)', 'OUT variable "held" is maybe unmodified', 'return query execute'),
   -- Its loop is left only by RETURN (the row locked on the path just locked) or by RAISE (NS004).
   ('lifecycle.namespace_lock(bigint)', 'control reached end of function without RETURN', 'the loop returns or raises');
 

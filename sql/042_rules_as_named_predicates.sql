@@ -7,7 +7,7 @@
 -- The predicates are IMMUTABLE SQL functions whose bodies the statement triggers of
 -- lifecycle.states and lifecycle.namespace_types rewrite (states_digest_write,
 -- namespace_types_digest_write), as state_names() is: every caller inlines them, so a transition
--- runs the same expressions as before, and the indexes (042) ask the same predicates as the
+-- runs the same expressions as before, and the indexes (043) ask the same predicates as the
 -- queries, which is how the planner matches them.
 --
 -- The properties that were only literals become columns: states.inherited (ancestor_inherited,
@@ -16,9 +16,9 @@
 -- deletes it after the creation timeout); the four types, listed in four places, become the table
 -- lifecycle.namespace_types with what each may do.
 --
--- Until 042 rebuilds the indexes on the predicates, the queries still meet 003's and 002's index
+-- Until 043 rebuilds the indexes on the predicates, the queries still meet 003's and 002's index
 -- predicates (the predicates inline to the same expressions: state <> 2 and state <> 4, state <>
--- 0, state = 2), except namespace_effective_state's probe, whose index 042 builds anew: in between
+-- 0, state = 2), except namespace_effective_state's probe, whose index 043 builds anew: in between
 -- it reads the path's rows by primary key.
 
 alter table lifecycle.states

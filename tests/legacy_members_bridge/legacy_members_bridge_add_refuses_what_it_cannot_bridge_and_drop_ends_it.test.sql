@@ -1,0 +1,31 @@
+-- legacy_members_bridge_add takes GitLab's members and projects only (their columns, with types it
+-- reads: NS010), one members bridge per database (NS010: one table holds every membership), and
+-- puts its trigger on members; legacy_members_bridge_drop takes the trigger away, and GitLab's
+-- writes then carry nothing. A column the trigger names cannot be dropped without CASCADE; another
+-- it reads (created_at) dropped later refuses
+-- a membership write with NS010 naming the bridge, not a raw SQLSTATE.
+begin;
+select plan(9);
+select lifecycle_test.create_gitlab_tables();
+select throws_ok($$select lifecycle.legacy_members_bridge_add('legacy.namespaces', 'legacy.projects')$$, 'NS010', null,
+                 'a table without GitLab''s member columns: NS010');
+select throws_ok($$select lifecycle.legacy_members_bridge_add('legacy.members', 'legacy.namespaces')$$, 'NS010', null,
+                 'a projects table without project_namespace_id: NS010');
+select throws_ok($$select lifecycle.legacy_members_bridge_add('lifecycle.namespace_members', 'legacy.projects')$$, 'NS010', null,
+                 'a table of the lifecycle: NS010');
+select ok(lifecycle.legacy_members_bridge_add('legacy.members', 'legacy.projects') > 0, 'GitLab''s members and projects are bridged');
+select throws_ok($$select lifecycle.legacy_members_bridge_add('legacy.members', 'legacy.projects')$$, 'NS010', null,
+                 'a second members bridge: NS010');
+select is(lifecycle.legacy_members_bridge_drop('legacy.members'), 1, 'dropped');
+select hasnt_trigger('legacy', 'members', 'lifecycle_legacy_members', 'its trigger is gone');
+insert into legacy.members (access_level, source_id, source_type, user_id, notification_level, member_namespace_id)
+values (30, 900002, 'Namespace', 7, 3, 900002);
+select is((select count(*) from lifecycle.namespace_members where user_id = 7), 0::bigint, 'without the bridge, nothing is carried');
+
+select lifecycle.legacy_members_bridge_add('legacy.members', 'legacy.projects');
+alter table legacy.members drop column created_at;
+select throws_ok($$insert into legacy.members (access_level, source_id, source_type, user_id, notification_level, member_namespace_id)
+                   values (30, 900002, 'Namespace', 8, 3, 900002)$$, 'NS010', null,
+                 'a column of members dropped: a membership write is refused with NS010');
+select * from finish();
+rollback;
