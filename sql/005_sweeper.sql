@@ -20,10 +20,10 @@ as $$
   select pg_catalog.pg_advisory_unlock(pg_catalog.hashtextextended('lifecycle sweep ' || namespace_id, 0))
 $$;
 
-{{ template "functions/sweep_deletion_candidates.sql" . }}
+{{ template "snapshots/005/sweep_deletion_candidates.sql" . }}
 {{ template "functions/sweep_adjourned_deletion.sql" . }}
 {{ template "functions/sweep_deletion_failed.sql" . }}
-{{ template "functions/sweep_stuck_operations.sql" . }}
+{{ template "snapshots/005/sweep_stuck_operations.sql" . }}
 {{ template "functions/sweep_abandoned_creation.sql" . }}
 
 -- attempt_count belongs to one deletion: a namespace back in a permanent state starts afresh.

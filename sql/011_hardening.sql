@@ -34,14 +34,14 @@ update lifecycle.states set operation = 'transfer' where code = 5;
 {{ template "snapshots/011/namespaces_visibility.sql" . }}
 {{ template "snapshots/011/namespaces_facts.sql" . }}
 {{ template "snapshots/011/namespaces_traversal_ids_maintain.sql" . }}
-{{ template "functions/transfer_target_refusal.sql" . }}
+{{ template "snapshots/011/transfer_target_refusal.sql" . }}
 {{ template "snapshots/011/transition_refusal.sql" . }}
 drop function lifecycle.namespace_change_state(bigint, text, text, bigint, jsonb);
 {{ template "snapshots/011/namespace_change_state.sql" . }}
 {{ template "snapshots/011/namespace_lock.sql" . }}
 {{ template "snapshots/011/namespaces_state_record.sql" . }}
 {{ template "snapshots/011/namespace_transfer_execute.sql" . }}
-{{ template "functions/check_invariants.sql" . }}
+{{ template "snapshots/011/check_invariants.sql" . }}
 {{ template "snapshots/011/namespace_resolve.sql" . }}
 drop function lifecycle.namespace_walk(text[]);
 {{ template "snapshots/011/webhooks_validate.sql" . }}

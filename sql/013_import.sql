@@ -50,7 +50,7 @@ alter table lifecycle.namespace_redirects
 {{ template "functions/path_refusal.sql" . }}
 {{ template "functions/path_normalised.sql" . }}
 {{ template "snapshots/013/namespaces_traversal_ids_maintain.sql" . }}
-{{ template "triggers/namespaces_paths.sql" . }}
+{{ template "snapshots/013/namespaces_paths.sql" . }}
 {{ template "snapshots/013/namespaces_state_gate.sql" . }}
 {{ template "triggers/namespaces_visibility.sql" . }}
 {{ template "snapshots/013/namespaces_state_record.sql" . }}

@@ -12,7 +12,7 @@
 -- squawk-ignore constraint-missing-not-valid
 alter table lifecycle.states add constraint states_code_is_a_bit check (code between 0 and 63);
 
-{{ template "functions/states_digest_write.sql" . }}
+{{ template "snapshots/021/states_digest_write.sql" . }}
 revoke all on function lifecycle.states_digest_write() from public;
 {{ template "triggers/states_digest.sql" . }}
 select lifecycle.states_digest_write();

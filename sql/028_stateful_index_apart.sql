@@ -32,7 +32,7 @@ comment on index lifecycle.namespaces_stateful_idx is
 
 -- tern splits this file at every semicolon outside quotes, and a SQL-standard body has semicolons
 -- of its own: the function goes in through one dollar-quoted EXECUTE.
-do $do$ begin execute $fn${{ template "functions/namespace_effective_state.sql" . }}$fn$; end $do$;
+do $do$ begin execute $fn${{ template "snapshots/028/namespace_effective_state.sql" . }}$fn$; end $do$;
 
 ---- create above / drop below ----
 

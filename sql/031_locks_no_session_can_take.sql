@@ -56,7 +56,7 @@ comment on table lifecycle.sweep_claims is
 {{ template "snapshots/031/namespace_lock_path.sql" . }}
 {{ template "functions/namespace_lock_sibling_path.sql" . }}
 {{ template "snapshots/031/namespace_lock.sql" . }}
-{{ template "triggers/namespaces_traversal_ids_maintain.sql" . }}
+{{ template "snapshots/031/namespaces_traversal_ids_maintain.sql" . }}
 {{ template "functions/effective_states_refresh.sql" . }}
 {{ template "snapshots/031/effective_states_apply.sql" . }}
 {{ template "triggers/namespaces_effective_states.sql" . }}

@@ -9,7 +9,7 @@
 -- from all of them); namespace_effective_states_below becomes that for one id, so the walk is
 -- written once. docs/benchmarks.md has the figures.
 
-{{ template "functions/namespace_effective_states_below_any.sql" . }}
+{{ template "snapshots/034/namespace_effective_states_below_any.sql" . }}
 {{ template "functions/namespace_effective_states_below.sql" . }}
 {{ template "functions/effective_states_write.sql" . }}
 

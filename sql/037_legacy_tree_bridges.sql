@@ -61,30 +61,30 @@ comment on column lifecycle.legacy_bridges.insert_missing is
 
 {{ template "functions/legacy_path_suffixed.sql" . }}
 {{ template "functions/legacy_path_matches.sql" . }}
-{{ template "functions/legacy_path_redirect.sql" . }}
-{{ template "functions/legacy_tree_final_path.sql" . }}
+{{ template "snapshots/037/legacy_path_redirect.sql" . }}
+{{ template "snapshots/037/legacy_tree_final_path.sql" . }}
 {{ template "functions/legacy_tree_broken.sql" . }}
 {{ template "functions/legacy_tree_refuse.sql" . }}
 {{ template "functions/legacy_tree_row.sql" . }}
 {{ template "functions/legacy_tree_update.sql" . }}
 {{ template "functions/legacy_tree_create.sql" . }}
-{{ template "functions/legacy_tree_delete.sql" . }}
+{{ template "snapshots/037/legacy_tree_delete.sql" . }}
 {{ template "functions/legacy_tree_write.sql" . }}
 {{ template "triggers/legacy_tree_source.sql" . }}
 {{ template "triggers/legacy_tree_state.sql" . }}
-{{ template "functions/legacy_tree_bridge_add.sql" . }}
+{{ template "snapshots/037/legacy_tree_bridge_add.sql" . }}
 {{ template "functions/legacy_tree_bridge_drop.sql" . }}
 {{ template "functions/legacy_bridge_lock.sql" . }}
-{{ template "functions/namespace_lock.sql" . }}
+{{ template "snapshots/037/namespace_lock.sql" . }}
 {{ template "functions/legacy_tree_holds.sql" . }}
 {{ template "functions/legacy_bridge_holds.sql" . }}
 {{ template "functions/legacy_bridge_rows.sql" . }}
 {{ template "functions/legacy_bridge_write.sql" . }}
 {{ template "functions/legacy_bridge_apply.sql" . }}
-{{ template "functions/legacy_bridge_sync.sql" . }}
+{{ template "snapshots/037/legacy_bridge_sync.sql" . }}
 drop function lifecycle.legacy_bridge_add(regclass, name, text, name, name, name, text[], bigint);
 {{ template "snapshots/037/legacy_bridge_add.sql" . }}
-{{ template "functions/namespace_resolve.sql" . }}
+{{ template "snapshots/037/namespace_resolve.sql" . }}
 {{ template "snapshots/037/namespace_import_batch.sql" . }}
 
 revoke all on function lifecycle.legacy_path_suffixed(text, bigint), lifecycle.legacy_path_matches(text, text, bigint),

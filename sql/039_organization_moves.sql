@@ -60,9 +60,9 @@ insert into lifecycle.lock_rows (name, why) values
 {{ template "triggers/organization_moving_guard.sql" . }}
 {{ template "functions/id_range_set.sql" . }}
 {{ template "functions/organization_move_claim.sql" . }}
-{{ template "functions/organization_move_out_start.sql" . }}
+{{ template "snapshots/039/organization_move_out_start.sql" . }}
 {{ template "functions/organization_export.sql" . }}
-{{ template "functions/organization_move_in.sql" . }}
+{{ template "snapshots/039/organization_move_in.sql" . }}
 {{ template "functions/organization_move_out_finish.sql" . }}
 {{ template "functions/organization_move_out_cancel.sql" . }}
 

@@ -10,7 +10,7 @@
 -- a short SHARE ROW EXCLUSIVE lock on each.
 
 {{ template "functions/legacy_bridge_watch.sql" . }}
-{{ template "functions/legacy_bridge_add.sql" . }}
+{{ template "snapshots/044/legacy_bridge_add.sql" . }}
 {{ template "functions/legacy_bridge_drop.sql" . }}
 revoke all on function lifecycle.legacy_bridge_watch(regclass) from public;
 

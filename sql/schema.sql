@@ -152,7 +152,8 @@ CREATE FUNCTION lifecycle.check_invariants() RETURNS TABLE(namespace_id bigint, 
                            lifecycle.namespace_full_path(a.id), lifecycle.state_name(a.state))
     from lifecycle.namespaces n
     join lifecycle.namespaces a on a.id = any (n.traversal_ids[1:pg_catalog.cardinality(n.traversal_ids) - 1])
-   where n.state = 5 and a.state in (2, 4, 5)
+   where lifecycle.state_operation(n.state) = 'transfer'
+     and (not lifecycle.state_path_live(a.state) or lifecycle.state_operation(a.state) is not null)
   union all
   select n.id, 'traversal_ids_inconsistent',
          pg_catalog.format('traversal_ids %s, parent %s has %s', n.traversal_ids, n.parent_id, p.traversal_ids)
@@ -168,9 +169,9 @@ CREATE FUNCTION lifecycle.check_invariants() RETURNS TABLE(namespace_id bigint, 
          pg_catalog.format('path %s is held by %s live siblings', n.path, c.holders)
     from lifecycle.namespaces n
     join (select coalesce(x.parent_id, 0) as parent, x.path, count(*) as holders
-            from lifecycle.namespaces x where x.state <> 2 and x.state <> 4
+            from lifecycle.namespaces x where lifecycle.state_path_live(x.state)
            group by 1, 2 having count(*) > 1) c
-      on c.parent = coalesce(n.parent_id, 0) and c.path = n.path and n.state <> 2 and n.state <> 4
+      on c.parent = coalesce(n.parent_id, 0) and c.path = n.path and lifecycle.state_path_live(n.state)
   union all
   select n.id, 'history_count_mismatch',
          pg_catalog.format('%s state changes counted, %s history rows', n.state_changes, coalesce(h.rows, 0))
@@ -927,10 +928,10 @@ begin
       detail = pg_catalog.format('state=%s', state),
       hint = 'Bridge archived, deletion_scheduled, deletion_in_progress or maintenance.';
   end if;
-  if namespace_types is not null and not namespace_types <@ array['organization', 'group', 'project', 'user'] then
+  if exists (select from pg_catalog.unnest(namespace_types) t where not coalesce(lifecycle.namespace_type_known(t), false)) then
     raise exception using errcode = 'NS010', message = 'unknown namespace type in namespace_types',
       detail = pg_catalog.format('namespace_types=%s', namespace_types),
-      hint = 'Use organization, group, project or user.';
+      hint = pg_catalog.format('Use the types of lifecycle.namespace_types: %s.', pg_catalog.array_to_string(lifecycle.namespace_type_names(), ', '));
   end if;
 
   -- Each column: it exists (not dropped), with a type the bridge can read and write.
@@ -1904,7 +1905,7 @@ begin
       perform lifecycle.legacy_bridge_refuse(b, pg_catalog.format('writing it failed: %s (%s)', failure, failure_state), ns.id);
   end;
   -- Unsaid: some bridged condition follows from the state, and no bridge says any of them.
-  if ns.state <> 0 and exists (select from lifecycle.legacy_tree_bridges)
+  if lifecycle.state_is_own(ns.state) and exists (select from lifecycle.legacy_tree_bridges)
      and not lifecycle.transaction_flag_raised('legacy_tree_deleting')
      and exists (select from lifecycle.legacy_bridges y where lifecycle.legacy_bridge_says(y.state, ns.state, preserved))
      and not exists (select from lifecycle.legacy_bridges y
@@ -2443,7 +2444,7 @@ begin
   if pg_catalog.lower(legacy) <> ns.path
      and not exists (select from lifecycle.namespaces n
                       where coalesce(n.parent_id, 0) = coalesce(ns.parent_id, 0) and n.path = pg_catalog.lower(legacy)
-                        and n.state <> 2 and n.state <> 4) then
+                        and lifecycle.state_path_live(n.state)) then
     insert into lifecycle.namespace_redirects (old_full_path, namespace_id, kind, actor_id, new_full_path)
     values (parent_path || pg_catalog.lower(legacy), ns.id, 'import', actor_id, new_path);
   end if;
@@ -2499,9 +2500,10 @@ begin
     end if;
     select pg_catalog.array_agg(distinct t.value order by t.value) into mapped from pg_catalog.jsonb_each_text(types) t;
   end if;
-  if mapped is null or not mapped <@ array['organization', 'group', 'project', 'user'] then
+  if mapped is null
+     or exists (select from pg_catalog.unnest(mapped) t where not coalesce(lifecycle.namespace_type_known(t), false)) then
     raise exception using errcode = 'NS010', message = 'unknown namespace type in types',
-      detail = pg_catalog.format('types=%s', types), hint = 'Map to organization, group, project or user.';
+      detail = pg_catalog.format('types=%s', types), hint = pg_catalog.format('Map to the types of lifecycle.namespace_types: %s.', pg_catalog.array_to_string(lifecycle.namespace_type_names(), ', '));
   end if;
   speaks_for := coalesce(speaks_for, mapped);
   if not speaks_for <@ mapped then
@@ -2760,12 +2762,12 @@ begin
 
   select a.* into pending
     from lifecycle.namespaces a
-   where a.id = any (ns.traversal_ids[1:pg_catalog.cardinality(ns.traversal_ids) - 1]) and a.state in (2, 4)
+   where a.id = any (ns.traversal_ids[1:pg_catalog.cardinality(ns.traversal_ids) - 1]) and not lifecycle.state_path_live(a.state)
    order by pg_catalog.cardinality(a.traversal_ids) desc
    limit 1;
-  if ns.state <> 4 and pending.id is not null and ns.state <> 2 then
+  if lifecycle.state_path_live(ns.state) and pending.id is not null then
     -- Deleted as part of an ancestor's deletion: that one starts (it may be running already).
-    if pending.state = 2 then
+    if lifecycle.state_deletion_adjourned(pending.state) then
       perform lifecycle.namespace_change_state(pending.id, null, 'deletion_start', null, reason, null, null, 'bridge');
     end if;
     ns := lifecycle.namespace_lock(ns_id);
@@ -2778,7 +2780,7 @@ begin
             ns.deletion_scheduled_by, ns.deletion_scheduled_at, total);
     delete from lifecycle.namespaces d where d.traversal_ids >= ns.traversal_ids and d.traversal_ids < upper_bound;
   else
-    if ns.state <> 4 then
+    if lifecycle.state_operation(ns.state) is distinct from 'hard_delete' then
       if not ns.state = any ((lifecycle.event_rule('deletion_start')).from_states) then
         perform lifecycle.namespace_change_state(ns_id, null, 'schedule_deletion', null, reason, null, null, 'bridge');
       end if;
@@ -2824,7 +2826,7 @@ begin
   if lifecycle.path_refusal(wanted, parent_id) is not null
      or exists (select from lifecycle.namespaces n
                  where coalesce(n.parent_id, 0) = coalesce(parent_id, 0) and n.path = wanted
-                   and n.state <> 2 and n.state <> 4 and n.id <> ns_id) then
+                   and lifecycle.state_path_live(n.state) and n.id <> ns_id) then
     return lifecycle.legacy_path_suffixed(legacy, ns_id);
   end if;
   return wanted;
@@ -3425,6 +3427,34 @@ end
 $$;
 
 --
+-- Name: namespace_type_known(text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_type_known(type text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN (type = ANY ('{group,organization,project,user}'::text[]));
+
+--
+-- Name: FUNCTION namespace_type_known(type text); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.namespace_type_known(type text) IS 'Whether this is a namespace type (a row of lifecycle.namespace_types): a digest of lifecycle.namespace_types rewritten by its trigger namespace_types_digest, never by hand.';
+
+--
+-- Name: namespace_type_root_only(text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_type_root_only(type text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN (type = ANY ('{organization}'::text[]));
+
+--
+-- Name: FUNCTION namespace_type_root_only(type text); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.namespace_type_root_only(type text) IS 'Whether a namespace of this type is only ever a root (lifecycle.namespace_types.root_only): a digest of lifecycle.namespace_types rewritten by its trigger namespace_types_digest, never by hand.';
+
+--
 -- Name: state_flag_mask(text); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -3453,6 +3483,20 @@ CREATE FUNCTION lifecycle.state_names() RETURNS text[]
 COMMENT ON FUNCTION lifecycle.state_names() IS 'Each state code''s name, subscripted by code: a digest of lifecycle.states rewritten by its trigger states_digest, never by hand.';
 
 --
+-- Name: state_sets_effective(smallint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.state_sets_effective(code smallint) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN ((((1)::bigint << (code)::integer) & '1'::bigint) = 0);
+
+--
+-- Name: FUNCTION state_sets_effective(code smallint); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.state_sets_effective(code smallint) IS 'state_is_own''s answer as a bit test, for namespace_effective_state and namespaces_stateful_idx: a digest of lifecycle.states rewritten by its trigger states_digest, never by hand.';
+
+--
 -- Name: namespaces; Type: TABLE; Schema: lifecycle; Owner: -
 --
 
@@ -3471,8 +3515,8 @@ CREATE TABLE lifecycle.namespaces (
     deletion_scheduled_by bigint,
     state_changes bigint DEFAULT 0 NOT NULL,
     CONSTRAINT namespaces_no_self_parent CHECK ((parent_id <> id)),
-    CONSTRAINT namespaces_organization_is_root CHECK (((type <> 'organization'::text) OR (parent_id IS NULL))),
-    CONSTRAINT namespaces_type_check CHECK ((type = ANY (ARRAY['organization'::text, 'group'::text, 'project'::text, 'user'::text])))
+    CONSTRAINT namespaces_root_only_type_is_root CHECK (((parent_id IS NULL) OR (NOT lifecycle.namespace_type_root_only(type)))),
+    CONSTRAINT namespaces_type_known CHECK (lifecycle.namespace_type_known(type))
 )
 WITH (autovacuum_vacuum_scale_factor='0.01', autovacuum_analyze_scale_factor='0.02');
 
@@ -3506,7 +3550,7 @@ CREATE FUNCTION lifecycle.namespace_effective_state(namespace_id bigint) RETURNS
       CROSS JOIN LATERAL ( SELECT max(((array_position(n.traversal_ids, a.id) * 64) + a.state)) AS nearest,
              bit_or(((1)::bigint << (a.state)::integer)) AS codes
             FROM lifecycle.namespaces a
-           WHERE ((a.id = ANY (n.traversal_ids)) AND (a.state > 0))) p)
+           WHERE ((a.id = ANY (n.traversal_ids)) AND lifecycle.state_sets_effective(a.state))) p)
    WHERE (n.id = namespace_effective_state.namespace_id);
 END;
 
@@ -3530,6 +3574,9 @@ CREATE TABLE lifecycle.states (
     pending_deletion boolean NOT NULL,
     operation text,
     operation_enters boolean DEFAULT false NOT NULL,
+    inherited boolean DEFAULT false NOT NULL,
+    deletion_adjourned boolean DEFAULT false NOT NULL,
+    being_created boolean DEFAULT false NOT NULL,
     CONSTRAINT states_code_is_a_bit CHECK (((code >= 0) AND (code <= 63)))
 );
 
@@ -3550,6 +3597,24 @@ COMMENT ON COLUMN lifecycle.states.operation IS 'The operation that owns this st
 --
 
 COMMENT ON COLUMN lifecycle.states.operation_enters IS 'The operation (states.operation) also enters this state itself: only its own code path, or a superuser, moves a namespace into it (the transfer writes the accepted request that finishes it).';
+
+--
+-- Name: COLUMN states.inherited; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON COLUMN lifecycle.states.inherited IS 'No state of its own: a namespace in it takes its effective state from the path (lifecycle.state_is_own is false).';
+
+--
+-- Name: COLUMN states.deletion_adjourned; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON COLUMN lifecycle.states.deletion_adjourned IS 'A soft deletion: restorable by a user until the grace period (settings.deletion_adjourned_period_days) ends, then hard-deleted by the sweeper; entering it from a permanent state records deletion_scheduled_at/_by.';
+
+--
+-- Name: COLUMN states.being_created; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON COLUMN lifecycle.states.being_created IS 'The application is still creating the namespace; the sweeper deletes it after the creation timeout.';
 
 --
 -- Name: namespace_effective_states_below_any(bigint[]); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -3579,8 +3644,8 @@ CREATE FUNCTION lifecycle.namespace_effective_states_below_any(namespace_ids big
              c.read_only,
              c.parent_path
             FROM (parents p
-              CROSS JOIN LATERAL ( SELECT (array_agg(a.id ORDER BY (cardinality(a.traversal_ids)) DESC) FILTER (WHERE (a.state <> 0)))[1] AS source_id,
-                     (array_agg(a.state ORDER BY (cardinality(a.traversal_ids)) DESC) FILTER (WHERE (a.state <> 0)))[1] AS source_state,
+              CROSS JOIN LATERAL ( SELECT (array_agg(a.id ORDER BY (cardinality(a.traversal_ids)) DESC) FILTER (WHERE (NOT s.inherited)))[1] AS source_id,
+                     (array_agg(a.state ORDER BY (cardinality(a.traversal_ids)) DESC) FILTER (WHERE (NOT s.inherited)))[1] AS source_state,
                      COALESCE(bool_or((s.name = 'archived'::text)), false) AS archived,
                      COALESCE(bool_or(s.pending_deletion), false) AS pending_deletion,
                      COALESCE(bool_or(s.read_only), false) AS read_only,
@@ -3593,12 +3658,12 @@ CREATE FUNCTION lifecycle.namespace_effective_states_below_any(namespace_ids big
              r.state,
              (COALESCE((above.parent_path || '/'::text), ''::text) || r.path) AS full_path,
                  CASE
-                     WHEN (r.state <> 0) THEN r.id
-                     ELSE above.source_id
+                     WHEN s.inherited THEN above.source_id
+                     ELSE r.id
                  END AS source_id,
                  CASE
-                     WHEN (r.state <> 0) THEN r.state
-                     ELSE above.source_state
+                     WHEN s.inherited THEN above.source_state
+                     ELSE r.state
                  END AS source_state,
              (above.archived OR (s.name = 'archived'::text)) AS archived,
              (above.pending_deletion OR s.pending_deletion) AS pending_deletion,
@@ -3612,13 +3677,13 @@ CREATE FUNCTION lifecycle.namespace_effective_states_below_any(namespace_ids big
              c.state,
              ((t_1.full_path || '/'::text) || c.path),
                  CASE
-                     WHEN (c.state <> 0) THEN c.id
-                     ELSE t_1.source_id
-                 END AS source_id,
+                     WHEN s.inherited THEN t_1.source_id
+                     ELSE c.id
+                 END AS id,
                  CASE
-                     WHEN (c.state <> 0) THEN c.state
-                     ELSE t_1.source_state
-                 END AS source_state,
+                     WHEN s.inherited THEN t_1.source_state
+                     ELSE c.state
+                 END AS state,
              (t_1.archived OR (s.name = 'archived'::text)),
              (t_1.pending_deletion OR s.pending_deletion),
              (t_1.read_only OR s.read_only)
@@ -4435,7 +4500,7 @@ begin
         detail = pg_catalog.format('namespace_id=%s', namespace_lock.namespace_id),
         hint = 'Check the id; a hard-deleted namespace is gone for good.';
     end if;
-    if seen_state = 5 then -- transfer_in_progress
+    if lifecycle.state_operation(seen_state) = 'transfer' then
       -- (A namespace whose transfer is accepted between this read and the row lock below is
       -- changed without its request held first; closing the request then takes it after the row,
       -- which at worst meets a concurrent move in a deadlock PostgreSQL ends, 40P01, nothing done.)
@@ -4718,7 +4783,7 @@ begin
         from lifecycle.namespaces n
        where coalesce(n.parent_id, 0) = coalesce(current_id, 0)
          and n.path = seg
-         and n.state <> 2 and n.state <> 4;
+         and lifecycle.state_path_live(n.state);
       exit when not found;
       walked := walked + 1;
     end loop;
@@ -5143,6 +5208,181 @@ $$;
 COMMENT ON FUNCTION lifecycle.namespace_transition(namespace_id bigint, to_state text, actor_id bigint, metadata jsonb) IS 'Move a namespace to a state (names from lifecycle.states, or active). Errors: NS001 NS002 NS003 NS004 NS005 NS010.';
 
 --
+-- Name: namespace_type_can_be_parent(text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_type_can_be_parent(type text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN (type <> ALL ('{project}'::text[]));
+
+--
+-- Name: FUNCTION namespace_type_can_be_parent(type text); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.namespace_type_can_be_parent(type text) IS 'Whether a namespace of this type may have children (lifecycle.namespace_types.can_be_parent): a digest of lifecycle.namespace_types rewritten by its trigger namespace_types_digest, never by hand.';
+
+--
+-- Name: namespace_type_names(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_type_names() RETURNS text[]
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN '{group,organization,project,user}'::text[];
+
+--
+-- Name: FUNCTION namespace_type_names(); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.namespace_type_names() IS 'Every namespace type, in the order of their names: a digest of lifecycle.namespace_types rewritten by its trigger namespace_types_digest, never by hand.';
+
+--
+-- Name: namespace_type_transferable(text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_type_transferable(type text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN (type <> ALL ('{organization,user}'::text[]));
+
+--
+-- Name: FUNCTION namespace_type_transferable(type text); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.namespace_type_transferable(type text) IS 'Whether a namespace of this type may move to another parent (lifecycle.namespace_types.transferable): a digest of lifecycle.namespace_types rewritten by its trigger namespace_types_digest, never by hand.';
+
+--
+-- Name: namespace_types_digest(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_types_digest() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  perform lifecycle.namespace_types_digest_write();
+  return null;
+end
+$$;
+
+--
+-- Name: namespace_types_digest_write(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_types_digest_write() RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $_$
+declare
+  predicate record;
+  current_fn regprocedure;
+  old_names text[];
+  new_names text[];
+  compared text[];
+  old_answers boolean[];
+  new_answers boolean[];
+  users text;
+  indexed boolean;
+  rewritten oid[];
+  dependent regprocedure;
+begin
+  if pg_catalog.to_regprocedure('lifecycle.namespace_type_names()') is not null then
+    execute 'select lifecycle.namespace_type_names()' into old_names;
+  end if;
+  select coalesce(pg_catalog.array_agg(t.name order by t.name), '{}') into new_names from lifecycle.namespace_types t;
+
+  -- Each predicate's types whose answer differs from a missing row's (listed); fallback is that
+  -- answer.
+  for predicate in
+    select d.fn, d.fallback, d.description,
+           coalesce(pg_catalog.array_agg(t.name order by t.name)
+                      filter (where t.name is not null
+                                and case d.fn when 'namespace_type_known' then true
+                                              when 'namespace_type_root_only' then t.root_only
+                                              when 'namespace_type_transferable' then t.transferable
+                                              when 'namespace_type_can_be_parent' then t.can_be_parent
+                                    end is distinct from d.fallback),
+                    '{}') as listed
+      from (values
+        ('namespace_type_known', false, 'Whether this is a namespace type (a row of lifecycle.namespace_types)'),
+        ('namespace_type_root_only', false,
+         'Whether a namespace of this type is only ever a root (lifecycle.namespace_types.root_only)'),
+        ('namespace_type_transferable', true,
+         'Whether a namespace of this type may move to another parent (lifecycle.namespace_types.transferable)'),
+        ('namespace_type_can_be_parent', true,
+         'Whether a namespace of this type may have children (lifecycle.namespace_types.can_be_parent)')
+      ) d(fn, fallback, description)
+      left join lifecycle.namespace_types t on true
+     group by d.fn, d.fallback, d.description
+     order by d.fn
+  loop
+    current_fn := pg_catalog.to_regprocedure(pg_catalog.format('lifecycle.%I(text)', predicate.fn));
+    if current_fn is not null then
+      select pg_catalog.string_agg(coalesce('index ' || i.oid::regclass::text,
+                                            pg_catalog.format('constraint %I of %s', k.conname, k.conrelid::regclass)),
+                                   ', ' order by i.oid, k.oid),
+             coalesce(bool_or(i.oid is not null), false)
+        into users, indexed
+        from pg_catalog.pg_depend d
+        left join pg_catalog.pg_class i on d.classid = 'pg_catalog.pg_class'::regclass and i.oid = d.objid and i.relkind = 'i'
+        left join pg_catalog.pg_constraint k on d.classid = 'pg_catalog.pg_constraint'::regclass and k.oid = d.objid
+       where d.refclassid = 'pg_catalog.pg_proc'::regclass and d.refobjid = current_fn
+         and (i.oid is not null or k.oid is not null);
+      if users is not null then
+        compared := coalesce(old_names, '{}') || case when indexed then new_names else '{}' end;
+        execute pg_catalog.format('select pg_catalog.array_agg(lifecycle.%I(n) order by n) from pg_catalog.unnest($1) n', predicate.fn)
+          using compared into old_answers;
+        select pg_catalog.array_agg((n = any (predicate.listed)) <> predicate.fallback order by n)
+          into new_answers
+          from pg_catalog.unnest(compared) n;
+        if old_answers is distinct from new_answers then
+          raise exception using errcode = '2BP01',
+            message = pg_catalog.format('cannot change what lifecycle.%s answers while %s uses it', predicate.fn, users),
+            detail = pg_catalog.format('types whose answer would change: %s',
+                       (select pg_catalog.string_agg(pg_catalog.format('%s (%s -> %s)', n.name, n.was, n.will), ', ' order by n.name)
+                          from rows from (pg_catalog.unnest(compared), pg_catalog.unnest(old_answers), pg_catalog.unnest(new_answers))
+                               n(name, was, will)
+                         where n.was is distinct from n.will)),
+            hint = 'Drop those constraints and indexes, change lifecycle.namespace_types, then add them again (sql/README.md, Where a change goes).';
+        end if;
+      end if;
+    end if;
+    if predicate.fallback then
+      execute pg_catalog.format($f$
+        create or replace function lifecycle.%I(type text) returns boolean language sql immutable parallel safe
+        return type <> all (%L::text[])$f$, predicate.fn, predicate.listed);
+    else
+      execute pg_catalog.format($f$
+        create or replace function lifecycle.%I(type text) returns boolean language sql immutable parallel safe
+        return type = any (%L::text[])$f$, predicate.fn, predicate.listed);
+    end if;
+    execute pg_catalog.format('comment on function lifecycle.%I(text) is %L', predicate.fn,
+      predicate.description || ': a digest of lifecycle.namespace_types rewritten by its trigger namespace_types_digest, never by hand.');
+    rewritten := rewritten || pg_catalog.to_regprocedure(pg_catalog.format('lifecycle.%I(text)', predicate.fn))::oid;
+  end loop;
+
+  execute pg_catalog.format($f$
+    create or replace function lifecycle.namespace_type_names()
+    returns text[]
+    language sql
+    immutable
+    parallel safe
+    return %L::text[]$f$, new_names);
+  comment on function lifecycle.namespace_type_names() is
+    'Every namespace type, in the order of their names: a digest of lifecycle.namespace_types rewritten by its trigger namespace_types_digest, never by hand.';
+  rewritten := rewritten || 'lifecycle.namespace_type_names()'::regprocedure::oid;
+
+  for dependent in
+    select distinct d.objid::regprocedure
+      from pg_catalog.pg_depend d
+     where d.classid = 'pg_catalog.pg_proc'::regclass and d.refclassid = 'pg_catalog.pg_proc'::regclass
+       and d.refobjid = any (rewritten)
+  loop
+    execute pg_catalog.format('alter function %s cost %s', dependent,
+      (select x.procost from pg_catalog.pg_proc x where x.oid = dependent));
+  end loop;
+end
+$_$;
+
+--
 -- Name: namespaces_deletion_guard(); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -5264,8 +5504,8 @@ begin
   if tg_op = 'UPDATE' and new.path = old.path and new.parent_id is not distinct from old.parent_id then
     return new;
   end if;
-  -- A namespace pending deletion does not hold its path (lifecycle.states.pending_deletion).
-  if exists (select from lifecycle.states s where s.code = new.state and s.pending_deletion) then
+  -- A namespace pending deletion does not hold its path.
+  if not lifecycle.state_path_live(new.state) then
     return new;
   end if;
   -- (An assignment, not PERFORM, which would run a whole query to call it.)
@@ -5273,7 +5513,7 @@ begin
   select n.id into holder
     from lifecycle.namespaces n
    where coalesce(n.parent_id, 0) = coalesce(new.parent_id, 0) and n.path = new.path
-     and n.state <> 2 and n.state <> 4 and n.id <> new.id;
+     and lifecycle.state_path_live(n.state) and n.id <> new.id;
   if found then
     raise exception using errcode = 'NS006',
       message = pg_catalog.format('path %s is taken', coalesce(lifecycle.namespace_full_path(new.parent_id) || '/', '') || new.path),
@@ -5378,7 +5618,7 @@ begin
     if to_permanent then
       new.deletion_scheduled_at := null;
       new.deletion_scheduled_by := null;
-    elsif new.state = 2 and from_permanent then
+    elsif lifecycle.state_deletion_adjourned(new.state) and from_permanent then
       new.deletion_scheduled_at := happened;
       new.deletion_scheduled_by := actor;
     end if;
@@ -5537,19 +5777,20 @@ begin
     return new;
   end if;
 
-  if new.type is null or new.type not in ('organization', 'group', 'project', 'user') then
+  if new.type is null or not lifecycle.namespace_type_known(new.type) then
     raise exception using
       errcode = 'NS010',
       message = pg_catalog.format('unknown namespace type %L', new.type),
       detail = pg_catalog.format('type=%s', new.type),
-      hint = 'A namespace is an organization, a group, a project or a user namespace.';
+      hint = pg_catalog.format('A namespace is of one of the types in lifecycle.namespace_types: %s.',
+                               pg_catalog.array_to_string(lifecycle.namespace_type_names(), ', '));
   end if;
-  if new.type = 'organization' and new.parent_id is not null then
+  if new.parent_id is not null and lifecycle.namespace_type_root_only(new.type) then
     raise exception using
       errcode = 'NS010',
-      message = 'an organization has no parent',
-      detail = pg_catalog.format('parent_id=%s type=organization', new.parent_id),
-      hint = 'Create organizations at the root; groups go below them.';
+      message = pg_catalog.format('a namespace of type %s has no parent', new.type),
+      detail = pg_catalog.format('parent_id=%s type=%s', new.parent_id, new.type),
+      hint = pg_catalog.format('Create a namespace of type %s at the root.', new.type);
   end if;
 
   if new.parent_id is null then
@@ -5578,12 +5819,14 @@ begin
     exit when parent_traversal_ids = locked_path;
   end loop;
 
-  if parent_type = 'project' then
+  if not lifecycle.namespace_type_can_be_parent(parent_type) then
     raise exception using
       errcode = 'NS010',
-      message = 'a project cannot have children',
+      message = pg_catalog.format('a %s cannot have children', parent_type),
       detail = pg_catalog.format('parent_id=%s type=%s', new.parent_id, parent_type),
-      hint = 'Place the namespace under a group, an organization or a user namespace.';
+      hint = pg_catalog.format('Place the namespace under a namespace of a type that takes children: %s.',
+                               (select pg_catalog.string_agg(t.name, ', ' order by t.name)
+                                  from lifecycle.namespace_types t where t.can_be_parent));
   end if;
 
   if new.id = any (parent_traversal_ids) then
@@ -5952,7 +6195,7 @@ begin
           pg_temp.lifecycle_move_requests;
 
   select * into root from pg_temp.lifecycle_move_namespaces n where n.id = org;
-  if not found or root.parent_id is not null or root.type <> 'organization' or root.traversal_ids <> array[org] then
+  if not found or root.parent_id is not null or not lifecycle.namespace_type_root_only(root.type) or root.traversal_ids <> array[org] then
     raise exception using errcode = 'NS010', message = 'the staged rows hold no such organization',
       detail = pg_catalog.format('organization_id=%s header_organization_id=%s', org, header ->> 'organization_id'),
       hint = 'Stage the rows of lifecycle.organization_export for this organization.';
@@ -5972,7 +6215,7 @@ begin
       from walk p
       join pg_temp.lifecycle_move_namespaces c on c.parent_id = p.id
       join lifecycle.visibility_levels v on v.name = c.visibility
-     where c.traversal_ids = p.traversal_ids || c.id and p.type <> 'project' and c.type in ('group', 'project')
+     where c.traversal_ids = p.traversal_ids || c.id and lifecycle.namespace_type_can_be_parent(p.type) and c.type in ('group', 'project')
        and pg_catalog.cardinality(c.traversal_ids) <= lifecycle.namespace_max_depth() and v.rank <= p.rank
   )
   select w.id from walk w;
@@ -6046,9 +6289,9 @@ begin
             union all
             select 'namespace', n.id, pg_catalog.format('path %s is held by another live sibling', n.path)
               from pg_temp.lifecycle_move_namespaces n
-             where n.state <> 2 and n.state <> 4
+             where lifecycle.state_path_live(n.state)
                and exists (select from pg_temp.lifecycle_move_namespaces o
-                            where o.parent_id = n.parent_id and o.path = n.path and o.id < n.id and o.state <> 2 and o.state <> 4)) y
+                            where o.parent_id = n.parent_id and o.path = n.path and o.id < n.id and lifecycle.state_path_live(o.state))) y
      order by y.kind, y.id
      limit 1;
   end if;
@@ -6098,7 +6341,7 @@ begin
   -- Its path, as a creation claims one (step 3 of the global lock order): a creation of the same
   -- path here waits for this, or this for it, and the second finds the first's row.
   noted := lifecycle.namespace_lock_sibling_path(null, root.path)::text;
-  if exists (select from lifecycle.namespaces x where x.parent_id is null and x.path = root.path and x.state <> 2 and x.state <> 4) then
+  if exists (select from lifecycle.namespaces x where x.parent_id is null and x.path = root.path and lifecycle.state_path_live(x.state)) then
     raise exception using errcode = 'NS006', message = pg_catalog.format('path %s is taken', root.path),
       detail = pg_catalog.format('organization_id=%s path=%s', org, root.path),
       hint = 'Rename the organization here or there first.';
@@ -6268,7 +6511,7 @@ begin
       detail = 'peer=', hint = 'Name the cluster the organization moves to (cmd/orgmove passes its host, port and database).';
   end if;
   select * into org from lifecycle.namespaces n
-   where n.parent_id is null and n.path = organization_move_out_start.path and n.state <> 2 and n.state <> 4;
+   where n.parent_id is null and n.path = organization_move_out_start.path and lifecycle.state_path_live(n.state);
   if not found then
     select * into gone from lifecycle.organization_moves o
      where o.path = organization_move_out_start.path and o.direction = 'out' and o.finished_at is not null
@@ -6282,7 +6525,7 @@ begin
       detail = pg_catalog.format('path=%s', organization_move_out_start.path),
       hint = 'Pass the path of a live organization (a root; not one scheduled for deletion).';
   end if;
-  if org.type <> 'organization' then
+  if not lifecycle.namespace_type_root_only(org.type) then
     raise exception using errcode = 'NS010', message = pg_catalog.format('only an organization moves between clusters, not a %s', org.type),
       detail = pg_catalog.format('namespace_id=%s path=%s type=%s', org.id, org.path, org.type),
       hint = 'A group or project moves within a cluster by a transfer.';
@@ -6305,7 +6548,7 @@ begin
     from lifecycle.namespaces n
     join lifecycle.states s on s.code = n.state
    where n.traversal_ids >= array[org.id] and n.traversal_ids < array[org.id + 1]
-     and n.state <> 0 and (s.operation is not null or s.name = 'creation_in_progress')
+     and lifecycle.state_is_own(n.state) and (s.operation is not null or s.being_created)
    order by n.traversal_ids
    limit 1;
   if found then
@@ -6548,6 +6791,20 @@ end
 $$;
 
 --
+-- Name: state_being_created(smallint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.state_being_created(code smallint) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN (code = ANY ('{3}'::integer[]));
+
+--
+-- Name: FUNCTION state_being_created(code smallint); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.state_being_created(code smallint) IS 'Whether a namespace in this state is still being created (lifecycle.states.being_created): a digest of lifecycle.states rewritten by its trigger states_digest, never by hand.';
+
+--
 -- Name: state_code(text); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -6559,6 +6816,20 @@ begin
   return (select s.code from lifecycle.states s where state_code.name in (s.name, s.alias));
 end
 $$;
+
+--
+-- Name: state_deletion_adjourned(smallint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.state_deletion_adjourned(code smallint) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN (code = ANY ('{2}'::integer[]));
+
+--
+-- Name: FUNCTION state_deletion_adjourned(code smallint); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.state_deletion_adjourned(code smallint) IS 'Whether this state is a deletion adjourned for the grace period (lifecycle.states.deletion_adjourned): a digest of lifecycle.states rewritten by its trigger states_digest, never by hand.';
 
 --
 -- Name: state_diagram(); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -6585,6 +6856,20 @@ $$;
 --
 
 COMMENT ON FUNCTION lifecycle.state_diagram() IS 'The state machine as a mermaid stateDiagram (from lifecycle.state_transitions).';
+
+--
+-- Name: state_is_own(smallint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.state_is_own(code smallint) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN (code <> ALL ('{0}'::integer[]));
+
+--
+-- Name: FUNCTION state_is_own(code smallint); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.state_is_own(code smallint) IS 'Whether a namespace in this state has a state of its own (lifecycle.states.inherited is false): a digest of lifecycle.states rewritten by its trigger states_digest, never by hand.';
 
 --
 -- Name: state_metadata_refusal(jsonb); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -6621,6 +6906,34 @@ end
 $$;
 
 --
+-- Name: state_operation(smallint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.state_operation(code smallint) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN ('[0:6]={NULL,NULL,NULL,NULL,hard_delete,transfer,NULL}'::text[])[code];
+
+--
+-- Name: FUNCTION state_operation(code smallint); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.state_operation(code smallint) IS 'The operation that owns this state (lifecycle.states.operation), null for none: a digest of lifecycle.states rewritten by its trigger states_digest, never by hand.';
+
+--
+-- Name: state_path_live(smallint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.state_path_live(code smallint) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN (code <> ALL ('{2,4}'::integer[]));
+
+--
+-- Name: FUNCTION state_path_live(code smallint); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.state_path_live(code smallint) IS 'Whether a namespace in this state holds its path (lifecycle.states.pending_deletion is false): a digest of lifecycle.states rewritten by its trigger states_digest, never by hand.';
+
+--
 -- Name: states_digest(); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -6648,6 +6961,11 @@ declare
   archived bigint;
   pending_deletion bigint;
   read_only bigint;
+  predicate record;
+  current_fn regprocedure;
+  old_answers text[];
+  users text;
+  rewritten oid[];
 begin
   -- The array's subscripts are the codes themselves ('[0:6]={…}'), gaps null.
   select coalesce(pg_catalog.format('[0:%s]=%s', max(s.code), pg_catalog.array_agg(s.name order by c.code)), '{}'),
@@ -6672,19 +6990,107 @@ begin
     parallel safe
     return case flag when 'archived' then %s when 'pending_deletion' then %s when 'read_only' then %s end$f$,
     archived, pending_deletion, read_only);
-  for dependent in
-    select distinct d.objid::regprocedure
-      from pg_catalog.pg_depend d
-     where d.classid = 'pg_catalog.pg_proc'::regclass and d.refclassid = 'pg_catalog.pg_proc'::regclass
-       and d.refobjid in ('lifecycle.state_names()'::regprocedure, 'lifecycle.state_flag_mask(text)'::regprocedure)
-  loop
-    execute pg_catalog.format('alter function %s cost %s', dependent,
-      (select p.procost from pg_catalog.pg_proc p where p.oid = dependent));
-  end loop;
   comment on function lifecycle.state_names() is
     'Each state code''s name, subscripted by code: a digest of lifecycle.states rewritten by its trigger states_digest, never by hand.';
   comment on function lifecycle.state_flag_mask(text) is
     'The codes that carry a flag (archived, pending_deletion, read_only), a bit per code: a digest of lifecycle.states rewritten by its trigger states_digest, never by hand.';
+  rewritten := array['lifecycle.state_names()'::regprocedure, 'lifecycle.state_flag_mask(text)'::regprocedure]::oid[];
+
+  -- Each predicate's answer for every code (answers, as text) and what its body is written from:
+  -- the codes whose answer differs from a missing row's (listed), or their bits (mask), or every
+  -- answer (the array of them, subscripted by code). fallback is the answer of a code without a row.
+  for predicate in
+    with answers as (
+      select d.fn, d.form, d.fallback, d.description, c.code, coalesce(d.answer, d.fallback) as answer,
+             coalesce((select max(m.code) from lifecycle.states m), 0) as top
+        from pg_catalog.generate_series(0, 63) c(code)
+        left join lifecycle.states s on s.code = c.code
+       cross join lateral (values
+         ('state_is_own', 'list', (not s.inherited)::text, 'true',
+          'Whether a namespace in this state has a state of its own (lifecycle.states.inherited is false)'),
+         ('state_sets_effective', 'mask', (not s.inherited)::text, 'true',
+          'state_is_own''s answer as a bit test, for namespace_effective_state and namespaces_stateful_idx'),
+         ('state_path_live', 'list', (not s.pending_deletion)::text, 'true',
+          'Whether a namespace in this state holds its path (lifecycle.states.pending_deletion is false)'),
+         ('state_deletion_adjourned', 'list', s.deletion_adjourned::text, 'false',
+          'Whether this state is a deletion adjourned for the grace period (lifecycle.states.deletion_adjourned)'),
+         ('state_being_created', 'list', s.being_created::text, 'false',
+          'Whether a namespace in this state is still being created (lifecycle.states.being_created)'),
+         ('state_operation', 'array', s.operation, null,
+          'The operation that owns this state (lifecycle.states.operation), null for none')
+       ) d(fn, form, answer, fallback, description)
+    )
+    select a.fn, a.form, a.fallback, a.description,
+           pg_catalog.array_agg(a.answer order by a.code) as answers,
+           coalesce(pg_catalog.array_agg(a.code order by a.code) filter (where a.answer is distinct from a.fallback), '{}') as listed,
+           coalesce(bit_or(1::bigint << a.code) filter (where a.answer is distinct from a.fallback), 0) as mask,
+           -- Up to the highest code with a row; a subscript past it is null.
+           pg_catalog.format('[0:%s]=%s', a.top, pg_catalog.array_agg(a.answer order by a.code) filter (where a.code <= a.top)) as array_text
+      from answers a
+     group by a.fn, a.form, a.fallback, a.description, a.top
+     order by a.fn
+  loop
+    current_fn := pg_catalog.to_regprocedure(pg_catalog.format('lifecycle.%I(smallint)', predicate.fn));
+    if current_fn is not null then
+      execute pg_catalog.format(
+        'select pg_catalog.array_agg(lifecycle.%I(c::smallint)::text order by c) from pg_catalog.generate_series(0, 63) c', predicate.fn)
+        into old_answers;
+      continue when old_answers is not distinct from predicate.answers;
+      select pg_catalog.string_agg(coalesce('index ' || i.oid::regclass::text,
+                                            pg_catalog.format('constraint %I of %s', k.conname, k.conrelid::regclass)),
+                                   ', ' order by i.oid, k.oid)
+        into users
+        from pg_catalog.pg_depend d
+        left join pg_catalog.pg_class i on d.classid = 'pg_catalog.pg_class'::regclass and i.oid = d.objid and i.relkind = 'i'
+        left join pg_catalog.pg_constraint k on d.classid = 'pg_catalog.pg_constraint'::regclass and k.oid = d.objid
+       where d.refclassid = 'pg_catalog.pg_proc'::regclass and d.refobjid = current_fn
+         and (i.oid is not null or k.oid is not null);
+      if users is not null then
+        raise exception using errcode = '2BP01',
+          message = pg_catalog.format('cannot change what lifecycle.%s answers while %s uses it', predicate.fn, users),
+          detail = pg_catalog.format('codes whose answer would change: %s',
+                     (select pg_catalog.string_agg(pg_catalog.format('%s %s (%s -> %s)', c - 1, coalesce(s.name, '(no row)'),
+                                                                     old_answers[c], predicate.answers[c]), ', ' order by c)
+                        from pg_catalog.generate_series(1, 64) c
+                        left join lifecycle.states s on s.code = c - 1
+                       where old_answers[c] is distinct from predicate.answers[c])),
+          hint = 'Drop those indexes and constraints, change lifecycle.states, then build them again (sql/README.md, Where a change goes).';
+      end if;
+    end if;
+    -- The body of each form, from typed values only: the codes (int, as the literals in the
+    -- statements were, so an index on the predicate also serves a statement that still says
+    -- state <> 2 and state <> 4), the mask, the answers.
+    if predicate.form = 'mask' then
+      execute pg_catalog.format($f$
+        create or replace function lifecycle.%I(code smallint) returns boolean language sql immutable parallel safe
+        return ((1::bigint << code) & %L::bigint) = 0$f$, predicate.fn, predicate.mask);
+    elsif predicate.form = 'array' then
+      execute pg_catalog.format($f$
+        create or replace function lifecycle.%I(code smallint) returns text language sql immutable parallel safe
+        return (%L::text[])[code]$f$, predicate.fn, predicate.array_text);
+    elsif predicate.fallback = 'true' then
+      execute pg_catalog.format($f$
+        create or replace function lifecycle.%I(code smallint) returns boolean language sql immutable parallel safe
+        return code <> all (%L::int[])$f$, predicate.fn, predicate.listed);
+    else
+      execute pg_catalog.format($f$
+        create or replace function lifecycle.%I(code smallint) returns boolean language sql immutable parallel safe
+        return code = any (%L::int[])$f$, predicate.fn, predicate.listed);
+    end if;
+    execute pg_catalog.format('comment on function lifecycle.%I(smallint) is %L', predicate.fn,
+      predicate.description || ': a digest of lifecycle.states rewritten by its trigger states_digest, never by hand.');
+    rewritten := rewritten || pg_catalog.to_regprocedure(pg_catalog.format('lifecycle.%I(smallint)', predicate.fn))::oid;
+  end loop;
+
+  for dependent in
+    select distinct d.objid::regprocedure
+      from pg_catalog.pg_depend d
+     where d.classid = 'pg_catalog.pg_proc'::regclass and d.refclassid = 'pg_catalog.pg_proc'::regclass
+       and d.refobjid = any (rewritten)
+  loop
+    execute pg_catalog.format('alter function %s cost %s', dependent,
+      (select x.procost from pg_catalog.pg_proc x where x.oid = dependent));
+  end loop;
 end
 $_$;
 
@@ -6806,7 +7212,7 @@ CREATE FUNCTION lifecycle.sweep_deletion_candidates(as_of timestamp with time zo
          coalesce((d.state_metadata ->> 'attempt_count')::int, 0)
     from lifecycle.namespaces n
     left join lifecycle.namespace_details d on d.namespace_id = n.id
-   where n.state = 2
+   where lifecycle.state_deletion_adjourned(n.state)
      and n.deletion_scheduled_at < as_of - pg_catalog.make_interval(
            days => (select s.deletion_adjourned_period_days from lifecycle.settings s))
      and (after_scheduled_at is null or (n.deletion_scheduled_at, n.id) > (after_scheduled_at, after_id))
@@ -6866,17 +7272,25 @@ CREATE FUNCTION lifecycle.sweep_stuck_operations(as_of timestamp with time zone,
     LANGUAGE sql STABLE
     SET search_path TO ''
     AS $$
-  select n.id,
-         case n.state when 5 then 'transfer' when 4 then 'deletion' when 3 then 'creation' else 'failed_deletion' end,
-         lifecycle.namespace_full_path(n.id), n.updated_at,
+  select n.id, k.kind, lifecycle.namespace_full_path(n.id), n.updated_at,
          coalesce((d.state_metadata ->> 'attempt_count')::int, 0), d.state_metadata ->> 'last_error'
     from lifecycle.namespaces n
     left join lifecycle.namespace_details d on d.namespace_id = n.id
-   where n.state <> 0
-     and ((n.state in (4, 5) and n.updated_at < as_of - stuck_after)
-       or (n.state = 3 and n.updated_at < as_of - creation_timeout)
-       or (n.state = 2 and coalesce((d.state_metadata ->> 'attempt_count')::int, 0) >= max_attempts))
-   order by case n.state when 5 then 1 when 4 then 2 when 3 then 3 else 4 end, n.updated_at, n.id
+   cross join lateral (
+     select case lifecycle.state_operation(n.state)
+              when 'transfer' then 'transfer'
+              when 'hard_delete' then 'deletion'
+              else case when lifecycle.state_being_created(n.state) then 'creation'
+                        when lifecycle.state_deletion_adjourned(n.state) then 'failed_deletion' end
+            end as kind
+   ) k
+   where lifecycle.state_is_own(n.state)
+     and ((lifecycle.state_operation(n.state) is not null and n.updated_at < as_of - stuck_after)
+       or (lifecycle.state_being_created(n.state) and n.updated_at < as_of - creation_timeout)
+       or (lifecycle.state_deletion_adjourned(n.state)
+           and coalesce((d.state_metadata ->> 'attempt_count')::int, 0) >= max_attempts))
+   order by pg_catalog.array_position(array['transfer', 'deletion', 'creation', 'failed_deletion'], k.kind),
+            n.updated_at, n.id
 $$;
 
 --
@@ -7161,16 +7575,18 @@ begin
     hint := 'Pass the id of an existing group or organization as the new parent.';
     return next; return;
   end if;
-  if ns.type in ('organization', 'user') then
+  if not lifecycle.namespace_type_transferable(ns.type) then
     code := 'NS010'; message := pg_catalog.format('a namespace of type %s cannot be transferred', ns.type);
     detail := pg_catalog.format('namespace_id=%s type=%s', namespace_id, ns.type);
     hint := 'Transfer its groups and projects instead.';
     return next; return;
   end if;
-  if target.type = 'project' then
-    code := 'NS010'; message := 'a project cannot be a new parent';
-    detail := pg_catalog.format('namespace_id=%s to_parent_id=%s to_parent_type=project', namespace_id, to_parent_id);
-    hint := 'Choose a group, an organization or a user namespace.';
+  if not lifecycle.namespace_type_can_be_parent(target.type) then
+    code := 'NS010'; message := pg_catalog.format('a %s cannot be a new parent', target.type);
+    detail := pg_catalog.format('namespace_id=%s to_parent_id=%s to_parent_type=%s', namespace_id, to_parent_id, target.type);
+    hint := pg_catalog.format('Choose a namespace of a type that takes children: %s.',
+                              (select pg_catalog.string_agg(t.name, ', ' order by t.name)
+                                 from lifecycle.namespace_types t where t.can_be_parent));
     return next; return;
   end if;
   if target.id = ns.parent_id then
@@ -7208,7 +7624,7 @@ begin
   select a.id, s.name into blocker, blocker_state
     from lifecycle.namespaces a
     join lifecycle.states s on s.code = a.state
-   where a.id = any (target.traversal_ids) and a.state <> 0
+   where a.id = any (target.traversal_ids) and lifecycle.state_is_own(a.state)
    order by pg_catalog.cardinality(a.traversal_ids) desc
    limit 1;
   if found then
@@ -7222,7 +7638,7 @@ begin
   end if;
   select n.id into blocker
     from lifecycle.namespaces n
-   where n.parent_id = target.id and n.path = ns.path and n.state <> 2 and n.state <> 4;
+   where n.parent_id = target.id and n.path = ns.path and lifecycle.state_path_live(n.state);
   if found then
     code := 'NS006';
     message := pg_catalog.format('path %s/%s is taken', lifecycle.namespace_full_path(target.id), ns.path);
@@ -7299,7 +7715,7 @@ begin
   if allowed and from_state is not null and rule.descendant_forbidden <> '{}' then
     select y.id, y.state into descendant_id, descendant_state
       from lifecycle.namespaces y
-     where y.state <> 0
+     where lifecycle.state_is_own(y.state)
        and y.state = any (rule.descendant_forbidden)
        and y.traversal_ids > traversal_ids
        and y.traversal_ids < traversal_ids[1:depth - 1] || (traversal_ids[depth] + 1)
@@ -7378,7 +7794,7 @@ begin
 
       -- Soft delete (docs/design.md §5). A user's restore ends with the grace period; the system (the
       -- sweeper restoring a namespace whose scheduler lost the right to delete it) may restore later.
-      if from_state = 2 and actor_id is not null
+      if lifecycle.state_deletion_adjourned(from_state) and actor_id is not null
          and to_permanent
          and ns.deletion_scheduled_at + pg_catalog.make_interval(days => cfg.deletion_adjourned_period_days) < pg_catalog.now() then
         code := 'NS007';
@@ -7389,7 +7805,8 @@ begin
         return next;
         return;
       end if;
-      if from_state = 2 and to_state = 4 and actor_id is not null and not cfg.delete_now_allowed then
+      if lifecycle.state_deletion_adjourned(from_state) and lifecycle.state_operation(to_state) = 'hard_delete'
+         and actor_id is not null and not cfg.delete_now_allowed then
         code := 'NS005';
         message := 'deleting before the grace period ends is disabled';
         detail := pg_catalog.format('namespace_id=%s delete_now_allowed=false', namespace_id);
@@ -7435,7 +7852,7 @@ begin
     select n.id into hit_id
       from lifecycle.namespaces n
      where coalesce(n.parent_id, 0) = coalesce(ns.parent_id, 0) and n.path = ns.path
-       and n.state <> 2 and n.state <> 4 and n.id <> ns.id;
+       and lifecycle.state_path_live(n.state) and n.id <> ns.id;
     if found then
       code := 'NS006';
       message := pg_catalog.format('path %s was taken while the namespace was scheduled for deletion',
@@ -8397,6 +8814,42 @@ ALTER TABLE lifecycle.namespace_state_updates ALTER COLUMN id ADD GENERATED ALWA
 );
 
 --
+-- Name: namespace_types; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.namespace_types (
+    name text NOT NULL,
+    description text NOT NULL,
+    root_only boolean DEFAULT false NOT NULL,
+    transferable boolean DEFAULT true NOT NULL,
+    can_be_parent boolean DEFAULT true NOT NULL
+);
+
+--
+-- Name: TABLE namespace_types; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.namespace_types IS 'The namespace types (lifecycle.namespaces.type) and what a namespace of each may do; read through the predicates its trigger namespace_types_digest writes.';
+
+--
+-- Name: COLUMN namespace_types.root_only; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON COLUMN lifecycle.namespace_types.root_only IS 'Only ever a root: never below a parent.';
+
+--
+-- Name: COLUMN namespace_types.transferable; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON COLUMN lifecycle.namespace_types.transferable IS 'May move to another parent (a transfer).';
+
+--
+-- Name: COLUMN namespace_types.can_be_parent; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON COLUMN lifecycle.namespace_types.can_be_parent IS 'May have children.';
+
+--
 -- Name: namespaces_id_seq; Type: SEQUENCE; Schema: lifecycle; Owner: -
 --
 
@@ -8836,6 +9289,13 @@ ALTER TABLE lifecycle.namespace_state_updates
     ADD CONSTRAINT namespace_state_updates_source_check CHECK ((source = ANY (ARRAY['api'::text, 'sql'::text, 'import'::text, 'bridge'::text]))) NOT VALID;
 
 --
+-- Name: namespace_types namespace_types_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.namespace_types
+    ADD CONSTRAINT namespace_types_pkey PRIMARY KEY (name);
+
+--
 -- Name: namespaces namespaces_id_range; Type: CHECK CONSTRAINT; Schema: lifecycle; Owner: -
 --
 
@@ -9067,19 +9527,19 @@ CREATE INDEX namespace_state_updates_namespace_id_idx ON lifecycle.namespace_sta
 -- Name: namespaces_deletion_scheduled_idx; Type: INDEX; Schema: lifecycle; Owner: -
 --
 
-CREATE INDEX namespaces_deletion_scheduled_idx ON lifecycle.namespaces USING btree (deletion_scheduled_at) WHERE (state = 2);
+CREATE INDEX namespaces_deletion_scheduled_idx ON lifecycle.namespaces USING btree (deletion_scheduled_at) WHERE lifecycle.state_deletion_adjourned(state);
 
 --
 -- Name: namespaces_live_path_key; Type: INDEX; Schema: lifecycle; Owner: -
 --
 
-CREATE UNIQUE INDEX namespaces_live_path_key ON lifecycle.namespaces USING btree (COALESCE(parent_id, (0)::bigint), path) WHERE ((state <> 2) AND (state <> 4));
+CREATE UNIQUE INDEX namespaces_live_path_key ON lifecycle.namespaces USING btree (COALESCE(parent_id, (0)::bigint), path) WHERE lifecycle.state_path_live(state);
 
 --
 -- Name: namespaces_own_state_idx; Type: INDEX; Schema: lifecycle; Owner: -
 --
 
-CREATE INDEX namespaces_own_state_idx ON lifecycle.namespaces USING btree (state, traversal_ids) WHERE (state <> 0);
+CREATE INDEX namespaces_own_state_idx ON lifecycle.namespaces USING btree (state, traversal_ids) WHERE lifecycle.state_is_own(state);
 
 --
 -- Name: namespaces_parent_id_idx; Type: INDEX; Schema: lifecycle; Owner: -
@@ -9091,13 +9551,13 @@ CREATE INDEX namespaces_parent_id_idx ON lifecycle.namespaces USING btree (paren
 -- Name: namespaces_stateful_idx; Type: INDEX; Schema: lifecycle; Owner: -
 --
 
-CREATE INDEX namespaces_stateful_idx ON lifecycle.namespaces USING btree (id) INCLUDE (state) WHERE (state > 0);
+CREATE INDEX namespaces_stateful_idx ON lifecycle.namespaces USING btree (id) INCLUDE (state) WHERE lifecycle.state_sets_effective(state);
 
 --
 -- Name: INDEX namespaces_stateful_idx; Type: COMMENT; Schema: lifecycle; Owner: -
 --
 
-COMMENT ON INDEX lifecycle.namespaces_stateful_idx IS 'The own states on a path, for namespace_effective_state (id = any (traversal_ids) and state > 0). The predicate is state > 0, not state <> 0, so that the descendant guards (state <> 0, namespaces_own_state_idx) can never be planned on it.';
+COMMENT ON INDEX lifecycle.namespaces_stateful_idx IS 'The own states on a path, for namespace_effective_state (id = any (traversal_ids) and state_sets_effective(state)). The predicate is state_sets_effective, not state_is_own (the same codes as a bit test), so that the descendant guards (state_is_own, namespaces_own_state_idx) can never be planned on it.';
 
 --
 -- Name: namespaces_traversal_ids_idx; Type: INDEX; Schema: lifecycle; Owner: -
@@ -9224,6 +9684,12 @@ CREATE TRIGGER namespace_members_moving BEFORE INSERT OR DELETE OR UPDATE ON lif
 --
 
 CREATE TRIGGER namespace_members_validate BEFORE INSERT OR UPDATE ON lifecycle.namespace_members FOR EACH ROW EXECUTE FUNCTION lifecycle.namespace_members_validate();
+
+--
+-- Name: namespace_types namespace_types_digest; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER namespace_types_digest AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON lifecycle.namespace_types FOR EACH STATEMENT EXECUTE FUNCTION lifecycle.namespace_types_digest();
 
 --
 -- Name: namespaces namespaces_0_settings_confirmed; Type: TRIGGER; Schema: lifecycle; Owner: -
@@ -10284,6 +10750,12 @@ GRANT ALL ON FUNCTION lifecycle.namespace_transition(namespace_id bigint, to_sta
 GRANT ALL ON FUNCTION lifecycle.namespace_transition(namespace_id bigint, to_state text, actor_id bigint, metadata jsonb) TO lifecycle_worker;
 
 --
+-- Name: FUNCTION namespace_types_digest_write(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_types_digest_write() FROM PUBLIC;
+
+--
 -- Name: FUNCTION namespaces_deletion_guard(); Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -10817,6 +11289,13 @@ GRANT SELECT ON TABLE lifecycle.namespace_redirects TO lifecycle_worker;
 
 GRANT SELECT ON TABLE lifecycle.namespace_state_updates TO lifecycle_app;
 GRANT SELECT ON TABLE lifecycle.namespace_state_updates TO lifecycle_worker;
+
+--
+-- Name: TABLE namespace_types; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.namespace_types TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.namespace_types TO lifecycle_worker;
 
 --
 -- Name: TABLE notifications; Type: ACL; Schema: lifecycle; Owner: -

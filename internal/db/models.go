@@ -220,6 +220,18 @@ type LifecycleNamespaceStateUpdate struct {
 	CreatedAt   time.Time
 }
 
+// The namespace types (lifecycle.namespaces.type) and what a namespace of each may do; read through the predicates its trigger namespace_types_digest writes.
+type LifecycleNamespaceType struct {
+	Name        string
+	Description string
+	// Only ever a root: never below a parent.
+	RootOnly bool
+	// May move to another parent (a transfer).
+	Transferable bool
+	// May have children.
+	CanBeParent bool
+}
+
 type LifecycleNotification struct {
 	ID           int64
 	UserID       int64
@@ -296,6 +308,12 @@ type LifecycleState struct {
 	Operation *string
 	// The operation (states.operation) also enters this state itself: only its own code path, or a superuser, moves a namespace into it (the transfer writes the accepted request that finishes it).
 	OperationEnters bool
+	// No state of its own: a namespace in it takes its effective state from the path (lifecycle.state_is_own is false).
+	Inherited bool
+	// A soft deletion: restorable by a user until the grace period (settings.deletion_adjourned_period_days) ends, then hard-deleted by the sweeper; entering it from a permanent state records deletion_scheduled_at/_by.
+	DeletionAdjourned bool
+	// The application is still creating the namespace; the sweeper deletes it after the creation timeout.
+	BeingCreated bool
 }
 
 // docs/design.md §3 transition matrix (ADR 003), one row per allowed pair; from_state null = creation.

@@ -28,7 +28,8 @@ as $$
                            lifecycle.namespace_full_path(a.id), lifecycle.state_name(a.state))
     from lifecycle.namespaces n
     join lifecycle.namespaces a on a.id = any (n.traversal_ids[1:pg_catalog.cardinality(n.traversal_ids) - 1])
-   where n.state = 5 and a.state in (2, 4, 5)
+   where lifecycle.state_operation(n.state) = 'transfer'
+     and (not lifecycle.state_path_live(a.state) or lifecycle.state_operation(a.state) is not null)
   union all
   select n.id, 'traversal_ids_inconsistent',
          pg_catalog.format('traversal_ids %s, parent %s has %s', n.traversal_ids, n.parent_id, p.traversal_ids)
@@ -44,9 +45,9 @@ as $$
          pg_catalog.format('path %s is held by %s live siblings', n.path, c.holders)
     from lifecycle.namespaces n
     join (select coalesce(x.parent_id, 0) as parent, x.path, count(*) as holders
-            from lifecycle.namespaces x where x.state <> 2 and x.state <> 4
+            from lifecycle.namespaces x where lifecycle.state_path_live(x.state)
            group by 1, 2 having count(*) > 1) c
-      on c.parent = coalesce(n.parent_id, 0) and c.path = n.path and n.state <> 2 and n.state <> 4
+      on c.parent = coalesce(n.parent_id, 0) and c.path = n.path and lifecycle.state_path_live(n.state)
   union all
   select n.id, 'history_count_mismatch',
          pg_catalog.format('%s state changes counted, %s history rows', n.state_changes, coalesce(h.rows, 0))

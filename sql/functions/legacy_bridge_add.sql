@@ -68,10 +68,10 @@ begin
       detail = pg_catalog.format('state=%s', state),
       hint = 'Bridge archived, deletion_scheduled, deletion_in_progress or maintenance.';
   end if;
-  if namespace_types is not null and not namespace_types <@ array['organization', 'group', 'project', 'user'] then
+  if exists (select from pg_catalog.unnest(namespace_types) t where not coalesce(lifecycle.namespace_type_known(t), false)) then
     raise exception using errcode = 'NS010', message = 'unknown namespace type in namespace_types',
       detail = pg_catalog.format('namespace_types=%s', namespace_types),
-      hint = 'Use organization, group, project or user.';
+      hint = pg_catalog.format('Use the types of lifecycle.namespace_types: %s.', pg_catalog.array_to_string(lifecycle.namespace_type_names(), ', '));
   end if;
 
   -- Each column: it exists (not dropped), with a type the bridge can read and write.

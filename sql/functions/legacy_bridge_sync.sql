@@ -53,7 +53,7 @@ begin
       perform lifecycle.legacy_bridge_refuse(b, pg_catalog.format('writing it failed: %s (%s)', failure, failure_state), ns.id);
   end;
   -- Unsaid: some bridged condition follows from the state, and no bridge says any of them.
-  if ns.state <> 0 and exists (select from lifecycle.legacy_tree_bridges)
+  if lifecycle.state_is_own(ns.state) and exists (select from lifecycle.legacy_tree_bridges)
      and not lifecycle.transaction_flag_raised('legacy_tree_deleting')
      and exists (select from lifecycle.legacy_bridges y where lifecycle.legacy_bridge_says(y.state, ns.state, preserved))
      and not exists (select from lifecycle.legacy_bridges y

@@ -5,7 +5,7 @@
 -- lowercase form unless a live sibling holds that (resolution folds case: `acme` names the group).
 -- Nothing when the lowercase legacy path is the lifecycle path (`Docs` became `docs`: resolution
 -- finds it by folding case). Called by the tree bridges after a creation or a rename they carry.
-create function lifecycle.legacy_path_redirect(ns_id bigint, legacy text, actor_id bigint)
+create or replace function lifecycle.legacy_path_redirect(ns_id bigint, legacy text, actor_id bigint)
 returns void
 language plpgsql
 set search_path to ''
@@ -29,7 +29,7 @@ begin
   if pg_catalog.lower(legacy) <> ns.path
      and not exists (select from lifecycle.namespaces n
                       where coalesce(n.parent_id, 0) = coalesce(ns.parent_id, 0) and n.path = pg_catalog.lower(legacy)
-                        and n.state <> 2 and n.state <> 4) then
+                        and lifecycle.state_path_live(n.state)) then
     insert into lifecycle.namespace_redirects (old_full_path, namespace_id, kind, actor_id, new_full_path)
     values (parent_path || pg_catalog.lower(legacy), ns.id, 'import', actor_id, new_path);
   end if;

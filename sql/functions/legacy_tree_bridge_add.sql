@@ -20,7 +20,7 @@
 -- Identifiers are checked against the catalog and kept as attribute numbers (a renamed column stays
 -- bridged); anything else is refused with NS010. Run by the schema's owner, who must be able to
 -- write source (the bridge's triggers run with the owner's rights). Returns the bridge's id.
-create function lifecycle.legacy_tree_bridge_add(
+create or replace function lifecycle.legacy_tree_bridge_add(
   source regclass,
   id_column name,
   parent_column name,
@@ -72,9 +72,10 @@ begin
     end if;
     select pg_catalog.array_agg(distinct t.value order by t.value) into mapped from pg_catalog.jsonb_each_text(types) t;
   end if;
-  if mapped is null or not mapped <@ array['organization', 'group', 'project', 'user'] then
+  if mapped is null
+     or exists (select from pg_catalog.unnest(mapped) t where not coalesce(lifecycle.namespace_type_known(t), false)) then
     raise exception using errcode = 'NS010', message = 'unknown namespace type in types',
-      detail = pg_catalog.format('types=%s', types), hint = 'Map to organization, group, project or user.';
+      detail = pg_catalog.format('types=%s', types), hint = pg_catalog.format('Map to the types of lifecycle.namespace_types: %s.', pg_catalog.array_to_string(lifecycle.namespace_type_names(), ', '));
   end if;
   speaks_for := coalesce(speaks_for, mapped);
   if not speaks_for <@ mapped then

@@ -12,7 +12,7 @@
 -- hard_deleted in the outbox; the path is free at once. The states passed on the way are not
 -- written to the legacy data (legacy_bridge_applying is raised by the caller, legacy_tree_source),
 -- and the flag legacy_tree_deleting tells the state bridges not to ask whether they can say them.
-create function lifecycle.legacy_tree_delete(b lifecycle.legacy_tree_bridges, ns_id bigint)
+create or replace function lifecycle.legacy_tree_delete(b lifecycle.legacy_tree_bridges, ns_id bigint)
 returns void
 language plpgsql
 set search_path to ''
@@ -43,12 +43,12 @@ begin
 
   select a.* into pending
     from lifecycle.namespaces a
-   where a.id = any (ns.traversal_ids[1:pg_catalog.cardinality(ns.traversal_ids) - 1]) and a.state in (2, 4)
+   where a.id = any (ns.traversal_ids[1:pg_catalog.cardinality(ns.traversal_ids) - 1]) and not lifecycle.state_path_live(a.state)
    order by pg_catalog.cardinality(a.traversal_ids) desc
    limit 1;
-  if ns.state <> 4 and pending.id is not null and ns.state <> 2 then
+  if lifecycle.state_path_live(ns.state) and pending.id is not null then
     -- Deleted as part of an ancestor's deletion: that one starts (it may be running already).
-    if pending.state = 2 then
+    if lifecycle.state_deletion_adjourned(pending.state) then
       perform lifecycle.namespace_change_state(pending.id, null, 'deletion_start', null, reason, null, null, 'bridge');
     end if;
     ns := lifecycle.namespace_lock(ns_id);
@@ -61,7 +61,7 @@ begin
             ns.deletion_scheduled_by, ns.deletion_scheduled_at, total);
     delete from lifecycle.namespaces d where d.traversal_ids >= ns.traversal_ids and d.traversal_ids < upper_bound;
   else
-    if ns.state <> 4 then
+    if lifecycle.state_operation(ns.state) is distinct from 'hard_delete' then
       if not ns.state = any ((lifecycle.event_rule('deletion_start')).from_states) then
         perform lifecycle.namespace_change_state(ns_id, null, 'schedule_deletion', null, reason, null, null, 'bridge');
       end if;

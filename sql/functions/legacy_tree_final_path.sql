@@ -4,7 +4,7 @@
 -- (path_normalised: GitLab's `Docs`, `John.Doe`, `my project`), with the id appended when that is
 -- reserved or a live sibling holds it. A path with a control or bidirectional formatting
 -- character is refused (NS010), not normalised.
-create function lifecycle.legacy_tree_final_path(legacy text, parent_id bigint, ns_id bigint)
+create or replace function lifecycle.legacy_tree_final_path(legacy text, parent_id bigint, ns_id bigint)
 returns text
 language plpgsql
 stable
@@ -31,7 +31,7 @@ begin
   if lifecycle.path_refusal(wanted, parent_id) is not null
      or exists (select from lifecycle.namespaces n
                  where coalesce(n.parent_id, 0) = coalesce(parent_id, 0) and n.path = wanted
-                   and n.state <> 2 and n.state <> 4 and n.id <> ns_id) then
+                   and lifecycle.state_path_live(n.state) and n.id <> ns_id) then
     return lifecycle.legacy_path_suffixed(legacy, ns_id);
   end if;
   return wanted;

@@ -11,13 +11,13 @@
 -- Its cost is mostly the executor's setup of each node and aggregate per statement, so it has few:
 -- one primary-key read for the row and its traversal_ids; one probe per level of
 -- namespaces_stateful_idx, a partial index of only the namespaces with an own state (a few percent
--- of them), read index-only (its predicate is state > 0, which the probe repeats so the planner may
--- use it; the index's comment says why not <> 0), folded by two plain aggregates: the nearest one
--- as its position on the path and its code packed in one number (position * 64 + code), and the set
--- of codes on the path as a bit mask. Names and flags come from lifecycle.state_names() and
--- state_flag_mask(), the digest of lifecycle.states its trigger keeps (states_digest_write):
--- constants in the plan, where a join to states per ancestor and ordered aggregates cost more than
--- the probes.
+-- of them), read index-only (its predicate is lifecycle.state_sets_effective(state), which the
+-- probe repeats so the planner may use it; the index's comment says why not state_is_own), folded
+-- by two plain aggregates: the nearest one as its position on the path and its code packed in one
+-- number (position * 64 + code), and the set of codes on the path as a bit mask. Names and flags
+-- come from lifecycle.state_names() and state_flag_mask(), the digest of lifecycle.states its
+-- trigger keeps (states_digest_write): constants in the plan, where a join to states per ancestor
+-- and ordered aggregates cost more than the probes.
 create or replace function lifecycle.namespace_effective_state(namespace_id bigint)
 returns table (
   namespace_id bigint,
@@ -43,7 +43,7 @@ begin atomic
      select max(pg_catalog.array_position(n.traversal_ids, a.id) * 64 + a.state) as nearest,
             bit_or(1::bigint << a.state) as codes
        from lifecycle.namespaces a
-      where a.id = any (n.traversal_ids) and a.state > 0
+      where a.id = any (n.traversal_ids) and lifecycle.state_sets_effective(a.state)
    ) p
    where n.id = namespace_effective_state.namespace_id;
 end;

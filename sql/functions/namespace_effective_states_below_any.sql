@@ -22,7 +22,7 @@
 -- namespace_effective_states_below is this for one id; effective_states_write keeps
 -- lifecycle.effective_states from it. Plain SQL, run as the caller (who needs SELECT on the
 -- tables, as lifecycle_app and lifecycle_worker have). Ids of no namespace give no row.
-create function lifecycle.namespace_effective_states_below_any(namespace_ids bigint[])
+create or replace function lifecycle.namespace_effective_states_below_any(namespace_ids bigint[])
 returns table (
   namespace_id bigint,
   state text,
@@ -52,9 +52,9 @@ begin atomic
       from parents p
      cross join lateral (
        select (pg_catalog.array_agg(a.id order by pg_catalog.cardinality(a.traversal_ids) desc)
-                 filter (where a.state <> 0))[1] as source_id,
+                 filter (where not s.inherited))[1] as source_id,
               (pg_catalog.array_agg(a.state order by pg_catalog.cardinality(a.traversal_ids) desc)
-                 filter (where a.state <> 0))[1] as source_state,
+                 filter (where not s.inherited))[1] as source_state,
               coalesce(pg_catalog.bool_or(s.name = 'archived'), false) as archived,
               coalesce(pg_catalog.bool_or(s.pending_deletion), false) as pending_deletion,
               coalesce(pg_catalog.bool_or(s.read_only), false) as read_only,
@@ -66,8 +66,8 @@ begin atomic
   ), tree as (
     select r.id, r.state,
            coalesce(above.parent_path || '/', '') || r.path as full_path,
-           case when r.state <> 0 then r.id else above.source_id end as source_id,
-           case when r.state <> 0 then r.state else above.source_state end as source_state,
+           case when s.inherited then above.source_id else r.id end as source_id,
+           case when s.inherited then above.source_state else r.state end as source_state,
            above.archived or s.name = 'archived' as archived,
            above.pending_deletion or s.pending_deletion as pending_deletion,
            above.read_only or s.read_only as read_only
@@ -77,8 +77,8 @@ begin atomic
       join lifecycle.states s on s.code = r.state
     union all
     select c.id, c.state, t.full_path || '/' || c.path,
-           case when c.state <> 0 then c.id else t.source_id end,
-           case when c.state <> 0 then c.state else t.source_state end,
+           case when s.inherited then t.source_id else c.id end,
+           case when s.inherited then t.source_state else c.state end,
            t.archived or s.name = 'archived', t.pending_deletion or s.pending_deletion, t.read_only or s.read_only
       from tree t
      cross join lateral (select n.id, n.state, n.path from lifecycle.namespaces n where n.parent_id = t.id offset 0) c

@@ -30,7 +30,7 @@ begin
         detail = pg_catalog.format('namespace_id=%s', namespace_lock.namespace_id),
         hint = 'Check the id; a hard-deleted namespace is gone for good.';
     end if;
-    if seen_state = 5 then -- transfer_in_progress
+    if lifecycle.state_operation(seen_state) = 'transfer' then
       -- (A namespace whose transfer is accepted between this read and the row lock below is
       -- changed without its request held first; closing the request then takes it after the row,
       -- which at worst meets a concurrent move in a deadlock PostgreSQL ends, 40P01, nothing done.)

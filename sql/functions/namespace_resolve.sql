@@ -83,7 +83,7 @@ begin
         from lifecycle.namespaces n
        where coalesce(n.parent_id, 0) = coalesce(current_id, 0)
          and n.path = seg
-         and n.state <> 2 and n.state <> 4;
+         and lifecycle.state_path_live(n.state);
       exit when not found;
       walked := walked + 1;
     end loop;

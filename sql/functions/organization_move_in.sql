@@ -125,7 +125,7 @@ begin
           pg_temp.lifecycle_move_requests;
 
   select * into root from pg_temp.lifecycle_move_namespaces n where n.id = org;
-  if not found or root.parent_id is not null or root.type <> 'organization' or root.traversal_ids <> array[org] then
+  if not found or root.parent_id is not null or not lifecycle.namespace_type_root_only(root.type) or root.traversal_ids <> array[org] then
     raise exception using errcode = 'NS010', message = 'the staged rows hold no such organization',
       detail = pg_catalog.format('organization_id=%s header_organization_id=%s', org, header ->> 'organization_id'),
       hint = 'Stage the rows of lifecycle.organization_export for this organization.';
@@ -145,7 +145,7 @@ begin
       from walk p
       join pg_temp.lifecycle_move_namespaces c on c.parent_id = p.id
       join lifecycle.visibility_levels v on v.name = c.visibility
-     where c.traversal_ids = p.traversal_ids || c.id and p.type <> 'project' and c.type in ('group', 'project')
+     where c.traversal_ids = p.traversal_ids || c.id and lifecycle.namespace_type_can_be_parent(p.type) and c.type in ('group', 'project')
        and pg_catalog.cardinality(c.traversal_ids) <= lifecycle.namespace_max_depth() and v.rank <= p.rank
   )
   select w.id from walk w;
@@ -219,9 +219,9 @@ begin
             union all
             select 'namespace', n.id, pg_catalog.format('path %s is held by another live sibling', n.path)
               from pg_temp.lifecycle_move_namespaces n
-             where n.state <> 2 and n.state <> 4
+             where lifecycle.state_path_live(n.state)
                and exists (select from pg_temp.lifecycle_move_namespaces o
-                            where o.parent_id = n.parent_id and o.path = n.path and o.id < n.id and o.state <> 2 and o.state <> 4)) y
+                            where o.parent_id = n.parent_id and o.path = n.path and o.id < n.id and lifecycle.state_path_live(o.state))) y
      order by y.kind, y.id
      limit 1;
   end if;
@@ -271,7 +271,7 @@ begin
   -- Its path, as a creation claims one (step 3 of the global lock order): a creation of the same
   -- path here waits for this, or this for it, and the second finds the first's row.
   noted := lifecycle.namespace_lock_sibling_path(null, root.path)::text;
-  if exists (select from lifecycle.namespaces x where x.parent_id is null and x.path = root.path and x.state <> 2 and x.state <> 4) then
+  if exists (select from lifecycle.namespaces x where x.parent_id is null and x.path = root.path and lifecycle.state_path_live(x.state)) then
     raise exception using errcode = 'NS006', message = pg_catalog.format('path %s is taken', root.path),
       detail = pg_catalog.format('organization_id=%s path=%s', org, root.path),
       hint = 'Rename the organization here or there first.';

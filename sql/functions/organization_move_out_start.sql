@@ -34,7 +34,7 @@ begin
       detail = 'peer=', hint = 'Name the cluster the organization moves to (cmd/orgmove passes its host, port and database).';
   end if;
   select * into org from lifecycle.namespaces n
-   where n.parent_id is null and n.path = organization_move_out_start.path and n.state <> 2 and n.state <> 4;
+   where n.parent_id is null and n.path = organization_move_out_start.path and lifecycle.state_path_live(n.state);
   if not found then
     select * into gone from lifecycle.organization_moves o
      where o.path = organization_move_out_start.path and o.direction = 'out' and o.finished_at is not null
@@ -48,7 +48,7 @@ begin
       detail = pg_catalog.format('path=%s', organization_move_out_start.path),
       hint = 'Pass the path of a live organization (a root; not one scheduled for deletion).';
   end if;
-  if org.type <> 'organization' then
+  if not lifecycle.namespace_type_root_only(org.type) then
     raise exception using errcode = 'NS010', message = pg_catalog.format('only an organization moves between clusters, not a %s', org.type),
       detail = pg_catalog.format('namespace_id=%s path=%s type=%s', org.id, org.path, org.type),
       hint = 'A group or project moves within a cluster by a transfer.';
@@ -71,7 +71,7 @@ begin
     from lifecycle.namespaces n
     join lifecycle.states s on s.code = n.state
    where n.traversal_ids >= array[org.id] and n.traversal_ids < array[org.id + 1]
-     and n.state <> 0 and (s.operation is not null or s.name = 'creation_in_progress')
+     and lifecycle.state_is_own(n.state) and (s.operation is not null or s.being_created)
    order by n.traversal_ids
    limit 1;
   if found then

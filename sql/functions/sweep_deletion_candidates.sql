@@ -1,9 +1,10 @@
--- Namespaces whose adjourned deletion is due at as_of: own state deletion_scheduled, scheduled
+-- Namespaces whose adjourned deletion is due at as_of: an own state of an adjourned deletion
+-- (lifecycle.state_deletion_adjourned: deletion_scheduled), scheduled
 -- before as_of minus lifecycle.settings.deletion_adjourned_period_days, fewer than max_attempts
 -- failed attempts; oldest first, a page at a time (keyset: after the (scheduled_at, id) given),
 -- through namespaces_deletion_scheduled_idx. Listing claims nothing: sweep_adjourned_deletion
 -- re-checks each one under its lock.
-create function lifecycle.sweep_deletion_candidates(
+create or replace function lifecycle.sweep_deletion_candidates(
   as_of timestamptz,
   max_attempts int,
   page_size int,
@@ -20,7 +21,7 @@ as $$
          coalesce((d.state_metadata ->> 'attempt_count')::int, 0)
     from lifecycle.namespaces n
     left join lifecycle.namespace_details d on d.namespace_id = n.id
-   where n.state = 2
+   where lifecycle.state_deletion_adjourned(n.state)
      and n.deletion_scheduled_at < as_of - pg_catalog.make_interval(
            days => (select s.deletion_adjourned_period_days from lifecycle.settings s))
      and (after_scheduled_at is null or (n.deletion_scheduled_at, n.id) > (after_scheduled_at, after_id))

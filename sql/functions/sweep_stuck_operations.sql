@@ -1,8 +1,10 @@
--- Operations the sweep must finish or report, at as_of: transfers and deletions in progress whose
--- state has not changed for stuck_after (the move is re-run, the delete resumed); creations in
--- progress older than creation_timeout (a fatal creation failure: deleted); deletions requeued
--- max_attempts times (reported as stuck). Ordered by kind, then age.
-create function lifecycle.sweep_stuck_operations(
+-- Operations the sweep must finish or report, at as_of: namespaces in a state an operation owns
+-- (lifecycle.state_operation: transfers and deletions in progress) whose state has not changed for
+-- stuck_after (the move is re-run, the delete resumed); creations in progress
+-- (state_being_created) older than creation_timeout (a fatal creation failure: deleted);
+-- adjourned deletions (state_deletion_adjourned) requeued max_attempts times (reported as stuck).
+-- Ordered by kind, then age.
+create or replace function lifecycle.sweep_stuck_operations(
   as_of timestamptz,
   stuck_after interval,
   creation_timeout interval,
@@ -13,15 +15,23 @@ language sql
 stable
 set search_path to ''
 as $$
-  select n.id,
-         case n.state when 5 then 'transfer' when 4 then 'deletion' when 3 then 'creation' else 'failed_deletion' end,
-         lifecycle.namespace_full_path(n.id), n.updated_at,
+  select n.id, k.kind, lifecycle.namespace_full_path(n.id), n.updated_at,
          coalesce((d.state_metadata ->> 'attempt_count')::int, 0), d.state_metadata ->> 'last_error'
     from lifecycle.namespaces n
     left join lifecycle.namespace_details d on d.namespace_id = n.id
-   where n.state <> 0
-     and ((n.state in (4, 5) and n.updated_at < as_of - stuck_after)
-       or (n.state = 3 and n.updated_at < as_of - creation_timeout)
-       or (n.state = 2 and coalesce((d.state_metadata ->> 'attempt_count')::int, 0) >= max_attempts))
-   order by case n.state when 5 then 1 when 4 then 2 when 3 then 3 else 4 end, n.updated_at, n.id
+   cross join lateral (
+     select case lifecycle.state_operation(n.state)
+              when 'transfer' then 'transfer'
+              when 'hard_delete' then 'deletion'
+              else case when lifecycle.state_being_created(n.state) then 'creation'
+                        when lifecycle.state_deletion_adjourned(n.state) then 'failed_deletion' end
+            end as kind
+   ) k
+   where lifecycle.state_is_own(n.state)
+     and ((lifecycle.state_operation(n.state) is not null and n.updated_at < as_of - stuck_after)
+       or (lifecycle.state_being_created(n.state) and n.updated_at < as_of - creation_timeout)
+       or (lifecycle.state_deletion_adjourned(n.state)
+           and coalesce((d.state_metadata ->> 'attempt_count')::int, 0) >= max_attempts))
+   order by pg_catalog.array_position(array['transfer', 'deletion', 'creation', 'failed_deletion'], k.kind),
+            n.updated_at, n.id
 $$;

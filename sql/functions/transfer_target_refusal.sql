@@ -1,6 +1,7 @@
 -- Why namespace_id cannot move below to_parent_id now, or no row: checked at request, at accept and
--- again by the move itself. The target must exist (NS004); organizations and user namespaces do
--- not move, a project takes no children, the target must not be the current parent nor lie inside
+-- again by the move itself. The target must exist (NS004); a type that is not transferable
+-- (organizations, user namespaces) does not move, one that cannot be a parent (a project) takes
+-- no children (lifecycle.namespace_types), the target must not be the current parent nor lie inside
 -- the moving subtree, and no namespace of the subtree may end up deeper than
 -- lifecycle.namespace_max_depth() (NS010); the target and all its ancestors must have no own state
 -- (NS002); no live child of the target may have the namespace's path (NS006). A target less
@@ -28,16 +29,18 @@ begin
     hint := 'Pass the id of an existing group or organization as the new parent.';
     return next; return;
   end if;
-  if ns.type in ('organization', 'user') then
+  if not lifecycle.namespace_type_transferable(ns.type) then
     code := 'NS010'; message := pg_catalog.format('a namespace of type %s cannot be transferred', ns.type);
     detail := pg_catalog.format('namespace_id=%s type=%s', namespace_id, ns.type);
     hint := 'Transfer its groups and projects instead.';
     return next; return;
   end if;
-  if target.type = 'project' then
-    code := 'NS010'; message := 'a project cannot be a new parent';
-    detail := pg_catalog.format('namespace_id=%s to_parent_id=%s to_parent_type=project', namespace_id, to_parent_id);
-    hint := 'Choose a group, an organization or a user namespace.';
+  if not lifecycle.namespace_type_can_be_parent(target.type) then
+    code := 'NS010'; message := pg_catalog.format('a %s cannot be a new parent', target.type);
+    detail := pg_catalog.format('namespace_id=%s to_parent_id=%s to_parent_type=%s', namespace_id, to_parent_id, target.type);
+    hint := pg_catalog.format('Choose a namespace of a type that takes children: %s.',
+                              (select pg_catalog.string_agg(t.name, ', ' order by t.name)
+                                 from lifecycle.namespace_types t where t.can_be_parent));
     return next; return;
   end if;
   if target.id = ns.parent_id then
@@ -75,7 +78,7 @@ begin
   select a.id, s.name into blocker, blocker_state
     from lifecycle.namespaces a
     join lifecycle.states s on s.code = a.state
-   where a.id = any (target.traversal_ids) and a.state <> 0
+   where a.id = any (target.traversal_ids) and lifecycle.state_is_own(a.state)
    order by pg_catalog.cardinality(a.traversal_ids) desc
    limit 1;
   if found then
@@ -89,7 +92,7 @@ begin
   end if;
   select n.id into blocker
     from lifecycle.namespaces n
-   where n.parent_id = target.id and n.path = ns.path and n.state <> 2 and n.state <> 4;
+   where n.parent_id = target.id and n.path = ns.path and lifecycle.state_path_live(n.state);
   if found then
     code := 'NS006';
     message := pg_catalog.format('path %s/%s is taken', lifecycle.namespace_full_path(target.id), ns.path);

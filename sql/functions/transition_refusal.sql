@@ -24,7 +24,7 @@
 -- traversal_ids is the namespace's path, self included. Cost: the rules are constants (their
 -- digest, lifecycle.transition_rule), O(depth) for the access level and ancestors, plus the
 -- descendants in a forbidden state (namespaces_own_state_idx, the one partial index whose
--- predicate the guard's state <> 0 matches), not a scan of the subtree; with statistics from
+-- predicate, lifecycle.state_is_own, the guard's matches), not a scan of the subtree; with statistics from
 -- before a bulk write of states the planner may take the subtree's range instead, never more. The
 -- caller holds the locks that make the answer stable (namespace_lock_path).
 create or replace function lifecycle.transition_refusal(
@@ -106,7 +106,7 @@ begin
   if allowed and from_state is not null and rule.descendant_forbidden <> '{}' then
     select y.id, y.state into descendant_id, descendant_state
       from lifecycle.namespaces y
-     where y.state <> 0
+     where lifecycle.state_is_own(y.state)
        and y.state = any (rule.descendant_forbidden)
        and y.traversal_ids > traversal_ids
        and y.traversal_ids < traversal_ids[1:depth - 1] || (traversal_ids[depth] + 1)
@@ -185,7 +185,7 @@ begin
 
       -- Soft delete (docs/design.md §5). A user's restore ends with the grace period; the system (the
       -- sweeper restoring a namespace whose scheduler lost the right to delete it) may restore later.
-      if from_state = 2 and actor_id is not null
+      if lifecycle.state_deletion_adjourned(from_state) and actor_id is not null
          and to_permanent
          and ns.deletion_scheduled_at + pg_catalog.make_interval(days => cfg.deletion_adjourned_period_days) < pg_catalog.now() then
         code := 'NS007';
@@ -196,7 +196,8 @@ begin
         return next;
         return;
       end if;
-      if from_state = 2 and to_state = 4 and actor_id is not null and not cfg.delete_now_allowed then
+      if lifecycle.state_deletion_adjourned(from_state) and lifecycle.state_operation(to_state) = 'hard_delete'
+         and actor_id is not null and not cfg.delete_now_allowed then
         code := 'NS005';
         message := 'deleting before the grace period ends is disabled';
         detail := pg_catalog.format('namespace_id=%s delete_now_allowed=false', namespace_id);
@@ -242,7 +243,7 @@ begin
     select n.id into hit_id
       from lifecycle.namespaces n
      where coalesce(n.parent_id, 0) = coalesce(ns.parent_id, 0) and n.path = ns.path
-       and n.state <> 2 and n.state <> 4 and n.id <> ns.id;
+       and lifecycle.state_path_live(n.state) and n.id <> ns.id;
     if found then
       code := 'NS006';
       message := pg_catalog.format('path %s was taken while the namespace was scheduled for deletion',

@@ -35,8 +35,8 @@ begin
   if tg_op = 'UPDATE' and new.path = old.path and new.parent_id is not distinct from old.parent_id then
     return new;
   end if;
-  -- A namespace pending deletion does not hold its path (lifecycle.states.pending_deletion).
-  if exists (select from lifecycle.states s where s.code = new.state and s.pending_deletion) then
+  -- A namespace pending deletion does not hold its path.
+  if not lifecycle.state_path_live(new.state) then
     return new;
   end if;
   -- (An assignment, not PERFORM, which would run a whole query to call it.)
@@ -44,7 +44,7 @@ begin
   select n.id into holder
     from lifecycle.namespaces n
    where coalesce(n.parent_id, 0) = coalesce(new.parent_id, 0) and n.path = new.path
-     and n.state <> 2 and n.state <> 4 and n.id <> new.id;
+     and lifecycle.state_path_live(n.state) and n.id <> new.id;
   if found then
     raise exception using errcode = 'NS006',
       message = pg_catalog.format('path %s is taken', coalesce(lifecycle.namespace_full_path(new.parent_id) || '/', '') || new.path),

@@ -101,7 +101,7 @@ begin
     if to_permanent then
       new.deletion_scheduled_at := null;
       new.deletion_scheduled_by := null;
-    elsif new.state = 2 and from_permanent then
+    elsif lifecycle.state_deletion_adjourned(new.state) and from_permanent then
       new.deletion_scheduled_at := happened;
       new.deletion_scheduled_by := actor;
     end if;

@@ -1,9 +1,10 @@
 -- traversal_ids belongs to the database: computed from the parent on INSERT and when parent_id
 -- changes, refused when a client writes it directly. Also enforces the hierarchy rules, with NS010
--- rather than the check constraints' raw 23514 (which stay as the last line): a known type, an
--- organization only as a root, a project has no children, nothing is moved below itself, and
--- nothing is placed deeper than lifecycle.namespace_max_depth() (a move checks its whole subtree
--- beforehand, in transfer_target_refusal).
+-- rather than the check constraints' raw 23514 (which stay as the last line): a known type, a
+-- root-only type (an organization) only as a root, a type that takes no children (a project) has
+-- none (lifecycle.namespace_types), nothing is moved below itself, and nothing is placed deeper
+-- than lifecycle.namespace_max_depth() (a move checks its whole subtree beforehand, in
+-- transfer_target_refusal).
 -- PostgreSQL fires row triggers of one timing in name order; the number in each name on
 -- lifecycle.namespaces states that order: 1 traversal_ids, 2 the state gate, 3 the state record.
 create or replace function lifecycle.namespaces_traversal_ids_maintain()
@@ -30,19 +31,20 @@ begin
     return new;
   end if;
 
-  if new.type is null or new.type not in ('organization', 'group', 'project', 'user') then
+  if new.type is null or not lifecycle.namespace_type_known(new.type) then
     raise exception using
       errcode = 'NS010',
       message = pg_catalog.format('unknown namespace type %L', new.type),
       detail = pg_catalog.format('type=%s', new.type),
-      hint = 'A namespace is an organization, a group, a project or a user namespace.';
+      hint = pg_catalog.format('A namespace is of one of the types in lifecycle.namespace_types: %s.',
+                               pg_catalog.array_to_string(lifecycle.namespace_type_names(), ', '));
   end if;
-  if new.type = 'organization' and new.parent_id is not null then
+  if new.parent_id is not null and lifecycle.namespace_type_root_only(new.type) then
     raise exception using
       errcode = 'NS010',
-      message = 'an organization has no parent',
-      detail = pg_catalog.format('parent_id=%s type=organization', new.parent_id),
-      hint = 'Create organizations at the root; groups go below them.';
+      message = pg_catalog.format('a namespace of type %s has no parent', new.type),
+      detail = pg_catalog.format('parent_id=%s type=%s', new.parent_id, new.type),
+      hint = pg_catalog.format('Create a namespace of type %s at the root.', new.type);
   end if;
 
   if new.parent_id is null then
@@ -71,12 +73,14 @@ begin
     exit when parent_traversal_ids = locked_path;
   end loop;
 
-  if parent_type = 'project' then
+  if not lifecycle.namespace_type_can_be_parent(parent_type) then
     raise exception using
       errcode = 'NS010',
-      message = 'a project cannot have children',
+      message = pg_catalog.format('a %s cannot have children', parent_type),
       detail = pg_catalog.format('parent_id=%s type=%s', new.parent_id, parent_type),
-      hint = 'Place the namespace under a group, an organization or a user namespace.';
+      hint = pg_catalog.format('Place the namespace under a namespace of a type that takes children: %s.',
+                               (select pg_catalog.string_agg(t.name, ', ' order by t.name)
+                                  from lifecycle.namespace_types t where t.can_be_parent));
   end if;
 
   if new.id = any (parent_traversal_ids) then

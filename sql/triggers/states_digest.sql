@@ -1,5 +1,5 @@
--- Every change of lifecycle.states rewrites its digest (lifecycle.states_digest_write): the names
--- and flag masks the effective state reads as constants.
+-- Every change of lifecycle.states rewrites its digest (lifecycle.states_digest_write): the names,
+-- the flag masks and the named predicates the statements and the indexes read as constants.
 create or replace function lifecycle.states_digest()
 returns trigger
 language plpgsql

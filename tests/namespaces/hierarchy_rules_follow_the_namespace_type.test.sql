@@ -15,7 +15,7 @@ select throws_ok(
   format('insert into lifecycle.namespaces (parent_id, type, path, name) values (%s, %L, %L, %L)',
          lifecycle_test.id_of('acme'), 'organization', 'sub', 'sub'),
   'NS010',
-  'an organization has no parent',
+  'a namespace of type organization has no parent',
   'an organization has no parent'
 );
 select throws_ok(
