@@ -53,6 +53,7 @@ grant select on lifecycle.namespace_types to lifecycle_app, lifecycle_worker;
 {{ template "functions/namespace_types_digest_write.sql" . }}
 revoke all on function lifecycle.namespace_types_digest_write() from public;
 {{ template "triggers/namespace_types_digest.sql" . }}
+revoke all on function lifecycle.namespace_types_digest() from public;
 insert into lifecycle.namespace_types (name, description, root_only, transferable, can_be_parent) values
   ('organization', 'The root of a tree: an organization.', true, false, true),
   ('group', 'A group or subgroup.', false, true, true),

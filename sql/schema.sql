@@ -10750,6 +10750,12 @@ GRANT ALL ON FUNCTION lifecycle.namespace_transition(namespace_id bigint, to_sta
 GRANT ALL ON FUNCTION lifecycle.namespace_transition(namespace_id bigint, to_state text, actor_id bigint, metadata jsonb) TO lifecycle_worker;
 
 --
+-- Name: FUNCTION namespace_types_digest(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_types_digest() FROM PUBLIC;
+
+--
 -- Name: FUNCTION namespace_types_digest_write(); Type: ACL; Schema: lifecycle; Owner: -
 --
 
