@@ -9,7 +9,8 @@
 -- those rows' levels set; a removal deletes the pair's membership rows (access requests and
 -- pending invitations are no memberships and stay). Each statement touches only rows that
 -- disagree. The membership a hard delete of its namespace ends takes GitLab's rows with it, as the
--- tree bridge takes the namespace's row (GitLab's foreign keys would).
+-- tree bridge takes the namespace's row (GitLab's foreign keys would): no NS005 then, the deletion
+-- was authorised as such.
 --
 -- GitLab's columns the bridge maps get what GitLab writes for a direct member (read from
 -- app/models/member.rb and its subclasses): notification_level 3 (NotificationSetting's :global,
@@ -49,7 +50,9 @@ declare
   -- The pair's membership rows in GitLab's table, as lifecycle.legacy_members reads them.
   pair_rows constant text := 'm.user_id = $2 and m.requested_at is null and m.invite_token is null '
                              'and (m.source_type = ''Namespace'' and m.source_id = $1 '
-                             'or m.source_type = ''Project'' and m.source_id in (select p.id from %2$s p where p.project_namespace_id = $1))';
+                             'or m.source_type = ''Project'' and m.source_id in (select p.id from %2$s p where p.project_namespace_id = $1)%3$s)';
+  gone boolean;
+  gone_rows text := '';
   failure text;
   failure_state text;
 begin
@@ -67,9 +70,14 @@ begin
   raised := lifecycle.transaction_flag_raise('legacy_members_writing');
   begin
     if tg_op = 'DELETE' or tg_op = 'UPDATE' and (new.namespace_id <> old.namespace_id or new.user_id <> old.user_id) then
-      -- A membership its namespace's hard delete ends was authorised as that deletion.
-      if exists (select from lifecycle.namespaces n where n.id = old.namespace_id)
-         and not pg_catalog.has_table_privilege(caller, b.source, 'DELETE') then
+      -- A membership its namespace's hard delete ends was authorised as that deletion; a project's
+      -- rows are found by their member_namespace_id then, its projects row may have gone first.
+      gone := not exists (select from lifecycle.namespaces n where n.id = old.namespace_id);
+      if gone and exists (select from pg_catalog.pg_attribute a where a.attrelid = b.source and a.attname = 'member_namespace_id'
+                                                                and a.attnum > 0 and not a.attisdropped) then
+        gone_rows := ' or m.source_type = ''Project'' and m.member_namespace_id = $1';
+      end if;
+      if not gone and not pg_catalog.has_table_privilege(caller, b.source, 'DELETE') then
         raise exception using errcode = 'NS005', message = pg_catalog.format('role %s may not remove members of %s, so not through the API while it is bridged', caller, src),
           detail = pg_catalog.format('namespace_id=%s user_id=%s role=%s source=%s', old.namespace_id, old.user_id, caller, src),
           hint = pg_catalog.format('GRANT DELETE ON %s TO %I;', src, caller);
@@ -78,11 +86,11 @@ begin
       perform pg_catalog.set_config('search_path',
                  (select pg_catalog.quote_ident(s.nspname) from pg_catalog.pg_class c join pg_catalog.pg_namespace s on s.oid = c.relnamespace
                    where c.oid = b.source), true);
-      execute pg_catalog.format('delete from %1$s m where ' || pair_rows, b.source, b.projects) using old.namespace_id, old.user_id;
+      execute pg_catalog.format('delete from %1$s m where ' || pair_rows, b.source, b.projects, gone_rows) using old.namespace_id, old.user_id;
       perform pg_catalog.set_config('search_path', '', true);
     end if;
     if tg_op <> 'DELETE' then
-      execute pg_catalog.format('select exists (select from %1$s m where ' || pair_rows || ')', b.source, b.projects)
+      execute pg_catalog.format('select exists (select from %1$s m where ' || pair_rows || ')', b.source, b.projects, '')
         into has_rows using new.namespace_id, new.user_id;
       if not pg_catalog.has_table_privilege(caller, b.source, case when has_rows then 'UPDATE' else 'INSERT' end) then
         raise exception using errcode = 'NS005',
@@ -95,8 +103,8 @@ begin
                  (select pg_catalog.quote_ident(s.nspname) from pg_catalog.pg_class c join pg_catalog.pg_namespace s on s.oid = c.relnamespace
                    where c.oid = b.source), true);
       if has_rows then
-        execute pg_catalog.format('update %1$s m set access_level = $3%3$s where m.access_level <> $3 and ' || pair_rows,
-                                  b.source, b.projects,
+        execute pg_catalog.format('update %1$s m set access_level = $3%4$s where m.access_level <> $3 and ' || pair_rows,
+                                  b.source, b.projects, '',
                                   (select pg_catalog.format(', updated_at = %s',
                                             case when a.atttypid = 'timestamp'::regtype then 'pg_catalog.timezone(''UTC'', pg_catalog.now())'
                                                  else pg_catalog.format('pg_catalog.now()::%s', pg_catalog.format_type(a.atttypid, a.atttypmod)) end)
