@@ -2481,13 +2481,14 @@ begin
                  (select pg_catalog.quote_ident(s.nspname) from pg_catalog.pg_class c join pg_catalog.pg_namespace s on s.oid = c.relnamespace
                    where c.oid = b.source), true);
       if has_rows then
+        select pg_catalog.format(', updated_at = %s',
+                 case when a.atttypid = 'timestamp'::regtype then 'pg_catalog.timezone(''UTC'', pg_catalog.now())'
+                      else pg_catalog.format('pg_catalog.now()::%s', pg_catalog.format_type(a.atttypid, a.atttypmod)) end)
+          into vals
+          from pg_catalog.pg_attribute a
+         where a.attrelid = b.source and a.attname = 'updated_at' and a.attnum > 0 and not a.attisdropped;
         execute pg_catalog.format('update %1$s m set access_level = $3%4$s where m.access_level <> $3 and ' || pair_rows,
-                                  b.source, b.projects, '',
-                                  (select pg_catalog.format(', updated_at = %s',
-                                            case when a.atttypid = 'timestamp'::regtype then 'pg_catalog.timezone(''UTC'', pg_catalog.now())'
-                                                 else pg_catalog.format('pg_catalog.now()::%s', pg_catalog.format_type(a.atttypid, a.atttypmod)) end)
-                                     from pg_catalog.pg_attribute a
-                                    where a.attrelid = b.source and a.attname = 'updated_at' and a.attnum > 0 and not a.attisdropped))
+                                  b.source, b.projects, '', vals)
           using new.namespace_id, new.user_id, new.access_level;
       else
         select n.type into ns_type from lifecycle.namespaces n where n.id = new.namespace_id;
