@@ -2210,6 +2210,17 @@ begin
       detail = pg_catalog.format('missing, or of another type: %s', missing),
       hint = 'Pass GitLab''s members and projects tables.';
   end if;
+  select pg_catalog.string_agg(pg_catalog.quote_ident(a.attname), ', ' order by a.attnum) into missing
+    from pg_catalog.pg_attribute a
+   where a.attrelid = members and a.attnum > 0 and not a.attisdropped and a.attnotnull and not a.atthasdef
+     and a.attidentity = '' and a.attgenerated = ''
+     and not a.attname = any (array['source_id', 'source_type', 'user_id', 'access_level', 'notification_level', 'type',
+                                    'member_namespace_id', 'created_at', 'updated_at']::name[]);
+  if missing is not null then
+    raise exception using errcode = 'NS010', message = pg_catalog.format('rows of %s cannot be written back by the bridge', members),
+      detail = pg_catalog.format('source=%s required columns without a default: %s', members, missing),
+      hint = 'Give those columns defaults.';
+  end if;
   if exists (select from lifecycle.legacy_members_bridges) then
     raise exception using errcode = 'NS010', message = 'a members bridge exists already',
       detail = pg_catalog.format('source=%s', (select b.source from lifecycle.legacy_members_bridges b)),
@@ -2224,6 +2235,11 @@ begin
         hint = pg_catalog.format('GRANT SELECT ON %s TO %I;', t, owner_role);
     end if;
   end loop;
+  if not pg_catalog.has_table_privilege(owner_role, members, 'INSERT, UPDATE, DELETE') then
+    raise exception using errcode = 'NS005', message = pg_catalog.format('the lifecycle schema''s owner %s cannot write %s', owner_role, members),
+      detail = pg_catalog.format('source=%s owner=%s', members, owner_role),
+      hint = pg_catalog.format('GRANT SELECT, INSERT, UPDATE, DELETE ON %s TO %I;', members, owner_role);
+  end if;
 
   insert into lifecycle.legacy_members_bridges as b (source, projects) values (members, projects) returning b.id into bridge_id;
   -- Only the columns that decide a membership fire it: GitLab's other updates of members
@@ -2231,6 +2247,10 @@ begin
   execute pg_catalog.format(
     'create trigger lifecycle_legacy_members after insert or delete or update of source_id, source_type, user_id, access_level, '
     'requested_at, invite_token on %s for each row execute function lifecycle.legacy_members_source()', members);
+  -- Lifecycle -> GitLab: the memberships the application writes through the product.
+  create trigger namespace_members_legacy
+    after insert or delete or update of namespace_id, user_id, access_level on lifecycle.namespace_members
+    for each row execute function lifecycle.legacy_members_state();
   return bridge_id;
 end
 $$;
@@ -2257,6 +2277,9 @@ begin
   get diagnostics dropped = row_count;
   if exists (select from pg_catalog.pg_trigger t where t.tgrelid = members and t.tgname = 'lifecycle_legacy_members') then
     execute pg_catalog.format('drop trigger lifecycle_legacy_members on %s', members);
+  end if;
+  if not exists (select from lifecycle.legacy_members_bridges) then
+    drop trigger if exists namespace_members_legacy on lifecycle.namespace_members;
   end if;
   return dropped;
 end
@@ -2314,7 +2337,11 @@ declare
   have lifecycle.namespace_members;
   failure text;
   failure_state text;
+  raised boolean;
 begin
+  if lifecycle.transaction_flag_raised('legacy_members_writing') then
+    return null;
+  end if;
   select * into b from lifecycle.legacy_members_bridges x where x.source = tg_relid;
   if not found then
     return null;
@@ -2333,6 +2360,7 @@ begin
     if pg_catalog.cardinality(pairs) = 0 then
       return null;  -- the row was and is no membership: GitLab's request or invitation, nothing to carry
     end if;
+    raised := lifecycle.transaction_flag_raise('legacy_members_carrying');
     foreach pair slice 1 in array pairs loop
       -- Locked: a concurrent carrying of the same pair waits, then sees this one's row.
       select * into have from lifecycle.namespace_members x where x.namespace_id = pair[1] and x.user_id = pair[2] for update;
@@ -2362,6 +2390,9 @@ begin
         delete from lifecycle.namespace_members x where x.namespace_id = pair[1] and x.user_id = pair[2];
       end if;
     end loop;
+    if raised then
+      perform lifecycle.transaction_flag_lower('legacy_members_carrying');
+    end if;
   exception
     when data_exception or integrity_constraint_violation or syntax_error_or_access_rule_violation then
       get stacked diagnostics failure = message_text, failure_state = returned_sqlstate;
@@ -2374,6 +2405,147 @@ begin
   return null;
 end
 $$;
+
+--
+-- Name: legacy_members_state(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_members_state() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+declare
+  b lifecycle.legacy_members_bridges;
+  caller name := coalesce(nullif(pg_catalog.current_setting('role'), 'none'), session_user)::name;
+  src text;
+  raised boolean;
+  ns_type text;
+  src_type text;
+  src_id bigint;
+  has_rows boolean;
+  cols text := '';
+  vals text := '';
+  col record;
+  -- The pair's membership rows in GitLab's table, as lifecycle.legacy_members reads them.
+  pair_rows constant text := 'm.user_id = $2 and m.requested_at is null and m.invite_token is null '
+                             'and (m.source_type = ''Namespace'' and m.source_id = $1 '
+                             'or m.source_type = ''Project'' and m.source_id in (select p.id from %2$s p where p.project_namespace_id = $1)%3$s)';
+  gone boolean;
+  gone_rows text := '';
+  failure text;
+  failure_state text;
+begin
+  if tg_op = 'UPDATE' and new.namespace_id = old.namespace_id and new.user_id = old.user_id and new.access_level = old.access_level then
+    return null;
+  end if;
+  if lifecycle.transaction_flag_raised('legacy_members_carrying') or lifecycle.transaction_flag_raised('importing') then
+    return null;
+  end if;
+  select * into b from lifecycle.legacy_members_bridges x order by x.id limit 1;
+  if not found then
+    return null;
+  end if;
+  src := b.source::text;
+  raised := lifecycle.transaction_flag_raise('legacy_members_writing');
+  begin
+    if tg_op = 'DELETE' or tg_op = 'UPDATE' and (new.namespace_id <> old.namespace_id or new.user_id <> old.user_id) then
+      -- A membership its namespace's hard delete ends was authorised as that deletion; a project's
+      -- rows are found by their member_namespace_id then, its projects row may have gone first.
+      gone := not exists (select from lifecycle.namespaces n where n.id = old.namespace_id);
+      if gone and exists (select from pg_catalog.pg_attribute a where a.attrelid = b.source and a.attname = 'member_namespace_id'
+                                                                and a.attnum > 0 and not a.attisdropped) then
+        gone_rows := ' or m.source_type = ''Project'' and m.member_namespace_id = $1';
+      end if;
+      if not gone and not pg_catalog.has_table_privilege(caller, b.source, 'DELETE') then
+        raise exception using errcode = 'NS005', message = pg_catalog.format('role %s may not remove members of %s, so not through the API while it is bridged', caller, src),
+          detail = pg_catalog.format('namespace_id=%s user_id=%s role=%s source=%s', old.namespace_id, old.user_id, caller, src),
+          hint = pg_catalog.format('GRANT DELETE ON %s TO %I;', src, caller);
+      end if;
+      -- GitLab's own triggers (none on members today) name its tables unqualified: its schema first.
+      perform pg_catalog.set_config('search_path',
+                 (select pg_catalog.quote_ident(s.nspname) from pg_catalog.pg_class c join pg_catalog.pg_namespace s on s.oid = c.relnamespace
+                   where c.oid = b.source), true);
+      execute pg_catalog.format('delete from %1$s m where ' || pair_rows, b.source, b.projects, gone_rows) using old.namespace_id, old.user_id;
+      perform pg_catalog.set_config('search_path', '', true);
+    end if;
+    if tg_op <> 'DELETE' then
+      execute pg_catalog.format('select exists (select from %1$s m where ' || pair_rows || ')', b.source, b.projects, '')
+        into has_rows using new.namespace_id, new.user_id;
+      if not pg_catalog.has_table_privilege(caller, b.source, case when has_rows then 'UPDATE' else 'INSERT' end) then
+        raise exception using errcode = 'NS005',
+          message = pg_catalog.format('role %s may not %s members of %s, so not through the API while it is bridged', caller,
+                                      case when has_rows then 'change' else 'add' end, src),
+          detail = pg_catalog.format('namespace_id=%s user_id=%s role=%s source=%s', new.namespace_id, new.user_id, caller, src),
+          hint = pg_catalog.format('GRANT %s ON %s TO %I;', case when has_rows then 'UPDATE' else 'INSERT' end, src, caller);
+      end if;
+      perform pg_catalog.set_config('search_path',
+                 (select pg_catalog.quote_ident(s.nspname) from pg_catalog.pg_class c join pg_catalog.pg_namespace s on s.oid = c.relnamespace
+                   where c.oid = b.source), true);
+      if has_rows then
+        select pg_catalog.format(', updated_at = %s',
+                 case when a.atttypid = 'timestamp'::regtype then 'pg_catalog.timezone(''UTC'', pg_catalog.now())'
+                      else pg_catalog.format('pg_catalog.now()::%s', pg_catalog.format_type(a.atttypid, a.atttypmod)) end)
+          into vals
+          from pg_catalog.pg_attribute a
+         where a.attrelid = b.source and a.attname = 'updated_at' and a.attnum > 0 and not a.attisdropped;
+        execute pg_catalog.format('update %1$s m set access_level = $3%4$s where m.access_level <> $3 and ' || pair_rows,
+                                  b.source, b.projects, '', vals)
+          using new.namespace_id, new.user_id, new.access_level;
+      else
+        select n.type into ns_type from lifecycle.namespaces n where n.id = new.namespace_id;
+        if ns_type = 'project' then
+          execute pg_catalog.format('select p.id from %s p where p.project_namespace_id = $1', b.projects) into src_id using new.namespace_id;
+          if src_id is null then
+            raise exception using errcode = 'NS010',
+              message = pg_catalog.format('legacy members bridge %s (%s) cannot add a member to project namespace %s: %s has no project of it',
+                                          b.id, src, new.namespace_id, b.projects),
+              detail = pg_catalog.format('members_bridge_id=%s source=%s projects=%s namespace_id=%s user_id=%s',
+                                         b.id, src, b.projects, new.namespace_id, new.user_id),
+              hint = 'Create the project first (its projects row, or the tree bridge of projects writes it), then its members.';
+          end if;
+          src_type := 'Project';
+        else
+          src_id := new.namespace_id;
+          src_type := 'Namespace';
+        end if;
+        -- GitLab's columns beyond the ones legacy_members reads, those the table has, as a direct
+        -- member gets them ($3 the level, $5 the creation time).
+        for col in
+          select a.attname, v.val, a.atttypid, pg_catalog.format_type(a.atttypid, a.atttypmod) as typ
+            from (values ('notification_level', '3'),
+                         ('type', case src_type when 'Project' then '''ProjectMember''' else '''GroupMember''' end),
+                         ('member_namespace_id', '$1'),
+                         ('created_at', '$5'),
+                         ('updated_at', 'pg_catalog.now()')) v (name, val)
+            join pg_catalog.pg_attribute a on a.attrelid = b.source and a.attname = v.name and a.attnum > 0 and not a.attisdropped
+           order by a.attnum loop
+          cols := cols || pg_catalog.format(', %I', col.attname);
+          vals := vals || case when col.val in ('$5', 'pg_catalog.now()') and col.atttypid = 'timestamp'::regtype
+                                 then pg_catalog.format(', pg_catalog.timezone(''UTC'', %s::timestamptz)', col.val)
+                               else pg_catalog.format(', (%s)::%s', col.val, col.typ) end;
+        end loop;
+        execute pg_catalog.format('insert into %s (source_type, source_id, user_id, access_level%s) values ($4, $6, $2, $3%s)',
+                                  b.source, cols, vals)
+          using new.namespace_id, new.user_id, new.access_level, src_type, new.created_at, src_id;
+      end if;
+      perform pg_catalog.set_config('search_path', '', true);
+    end if;
+  exception
+    when data_exception or integrity_constraint_violation or syntax_error_or_access_rule_violation or undefined_column then
+      get stacked diagnostics failure = message_text, failure_state = returned_sqlstate;
+      raise exception using errcode = 'NS010',
+        message = pg_catalog.format('legacy members bridge %s (%s) cannot write the membership back: %s (%s)', b.id, src, failure, failure_state),
+        detail = pg_catalog.format('members_bridge_id=%s source=%s projects=%s namespace_id=%s user_id=%s', b.id, src, b.projects,
+                                   coalesce(new.namespace_id, old.namespace_id), coalesce(new.user_id, old.user_id)),
+        hint = pg_catalog.format('Restore GitLab''s columns of %s and %s, grant the schema''s owner their writes, or end the bridge: '
+                                 'select lifecycle.legacy_members_bridge_drop(%L::regclass);', src, b.projects, src);
+  end;
+  if raised then
+    perform lifecycle.transaction_flag_lower('legacy_members_writing');
+  end if;
+  return null;
+end
+$_$;
 
 --
 -- Name: path_normalised(text); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -10323,6 +10495,12 @@ GRANT ALL ON FUNCTION lifecycle.legacy_members_check() TO lifecycle_worker;
 --
 
 REVOKE ALL ON FUNCTION lifecycle.legacy_members_source() FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_members_state(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_members_state() FROM PUBLIC;
 
 --
 -- Name: FUNCTION path_normalised(legacy text); Type: ACL; Schema: lifecycle; Owner: -

@@ -12,6 +12,7 @@ import (
 
 	"github.com/nslifecycle/nslifecycle"
 	"github.com/nslifecycle/nslifecycle/internal/adopt"
+	"github.com/nslifecycle/nslifecycle/internal/db"
 	"github.com/nslifecycle/nslifecycle/internal/dbtest"
 )
 
@@ -22,7 +23,9 @@ import (
 // Projects::DestroyService, ProjectDestroyWorker, Groups::DestroyService and Users::DestroyService:
 // the statements, not their code), in the order they issue it; and its membership statements
 // (Members::CreateService on a group and a project, UpdateService, RequestAccessService,
-// InviteService by email and the acceptance, DestroyService), which the members bridge carries. Every one works, no raw SQLSTATE
+// InviteService by email and the acceptance, DestroyService), which the members bridge carries; and
+// the memberships the product's API adds, changes and removes, which it carries back to members.
+// Every one works, no raw SQLSTATE
 // comes out of a bridge, and afterwards the lifecycle and GitLab's tables agree:
 // legacy_bridge_check() and check_invariants() are empty, and lifecycle.namespace_members holds
 // GitLab's memberships.
@@ -231,6 +234,103 @@ func TestGitLabsCodePathsRunUnchangedAsGitLabsRole(t *testing.T) {
 		if n := facts() - before; n != 5 {
 			t.Errorf("%d member facts for the five membership changes, want 5", n)
 		}
+	})
+
+	t.Run("memberships through the API: add, change, remove, carried back to members", func(t *testing.T) {
+		// GitLab's row of a pair, as GitLab's code would read it back.
+		gitlabRow := func(t *testing.T, user int64) string {
+			t.Helper()
+			var row string
+			if err := owner.QueryRow(ctx, `select coalesce((select string_agg(format('%s %s %s %s n%s ns%s', source_type, source_id, access_level,
+				    type, notification_level, member_namespace_id), '; ' order by id)
+				  from legacy.members where user_id = $1 and created_at is not null and updated_at is not null), 'none')`, user).Scan(&row); err != nil {
+				t.Fatal(err)
+			}
+			return row
+		}
+		// As GitLab's one role, through the product's queries: a group member, a member of a
+		// project's namespace (11: project 101), a level change, a removal.
+		q := db.New(gitlab)
+		for _, m := range []db.MemberUpsertParams{{NamespaceID: 1, UserID: 80, AccessLevel: 30}, {NamespaceID: 11, UserID: 81, AccessLevel: 20}} {
+			if _, err := q.MemberUpsert(ctx, m); err != nil {
+				t.Fatalf("%+v: %v", m, err)
+			}
+		}
+		if a, b := gitlabRow(t, 80), gitlabRow(t, 81); a != "Namespace 1 30 GroupMember n3 ns1" || b != "Project 101 20 ProjectMember n3 ns11" {
+			t.Fatalf("GitLab's rows after the API's additions: %q, %q", a, b)
+		}
+		agree(t)
+		if _, err := q.MemberUpsert(ctx, db.MemberUpsertParams{NamespaceID: 11, UserID: 81, AccessLevel: 40}); err != nil {
+			t.Fatal(err)
+		}
+		if r := gitlabRow(t, 81); r != "Project 101 40 ProjectMember n3 ns11" {
+			t.Fatalf("GitLab's row after the API's level change: %q", r)
+		}
+		agree(t)
+		if err := q.MemberDelete(ctx, db.MemberDeleteParams{NamespaceID: 1, UserID: 80}); err != nil {
+			t.Fatal(err)
+		}
+		if r := gitlabRow(t, 80); r != "none" {
+			t.Fatalf("GitLab's row after the API's removal: %q", r)
+		}
+		agree(t)
+
+		// As a plain lifecycle_app login: without GitLab's table, refused with NS005 and nothing
+		// changes; granted it, the same calls are carried back.
+		appURL := dbtest.LoginAs(t, dbURL, "lifecycle_app")
+		au, err := url.Parse(appURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		appRole := pgx.Identifier{au.User.Username()}.Sanitize()
+		t.Cleanup(func() {
+			c, err := pgx.Connect(context.Background(), dbURL)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer c.Close(context.Background())
+			if _, err := c.Exec(context.Background(), "drop owned by "+appRole); err != nil {
+				t.Error(err)
+			}
+		})
+		app, err := pgx.Connect(ctx, appURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer app.Close(ctx)
+		aq := db.New(app)
+		_, err = aq.MemberUpsert(ctx, db.MemberUpsertParams{NamespaceID: 1, UserID: 82, AccessLevel: 20})
+		var e *nslifecycle.Error
+		if !errors.As(nslifecycle.FromDB(err), &e) || e.Code != "NS005" {
+			t.Fatalf("an API membership by a role that may not write GitLab's members: %v, want NS005", err)
+		}
+		if l, r := levelOf(t, 1, 82), gitlabRow(t, 82); l != 0 || r != "none" {
+			t.Fatalf("after the refusal: level %d in the lifecycle, GitLab's row %q", l, r)
+		}
+		if _, err := owner.Exec(ctx, `grant usage on schema legacy to `+appRole+`;
+			grant select on legacy.projects to `+appRole+`;
+			grant select, insert, update, delete on legacy.members to `+appRole+`;
+			grant usage on legacy.members_id_seq to `+appRole); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := aq.MemberUpsert(ctx, db.MemberUpsertParams{NamespaceID: 1, UserID: 82, AccessLevel: 20}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := aq.MemberUpsert(ctx, db.MemberUpsertParams{NamespaceID: 1, UserID: 82, AccessLevel: 10}); err != nil {
+			t.Fatal(err)
+		}
+		if r := gitlabRow(t, 82); r != "Namespace 1 10 GroupMember n3 ns1" {
+			t.Fatalf("GitLab's row after lifecycle_app's addition and change: %q", r)
+		}
+		agree(t)
+		if err := aq.MemberDelete(ctx, db.MemberDeleteParams{NamespaceID: 1, UserID: 82}); err != nil {
+			t.Fatal(err)
+		}
+		if r := gitlabRow(t, 82); r != "none" {
+			t.Fatalf("GitLab's row after lifecycle_app's removal: %q", r)
+		}
+		agree(t)
 	})
 
 	t.Run("delete immediately, then ProjectDestroyWorker", func(t *testing.T) {

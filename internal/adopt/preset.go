@@ -312,8 +312,10 @@ func (a *Adoption) members(ctx context.Context, conn *pgx.Conn, g GitLab, member
 		// level among GitLab's five; a user: in the statement below; the foreign key holds the
 		// namespace as the trigger would); the organization guard (its lock rows held shared and a
 		// move out refused with NS011, here, for every organization the memberships are in).
+		// The members bridge's write-back too: these memberships are GitLab's own already.
 		if _, err := tx.Exec(ctx, `alter table lifecycle.namespace_members disable trigger namespace_members_facts,
-			disable trigger namespace_members_validate, disable trigger namespace_members_moving`); err != nil {
+			disable trigger namespace_members_validate, disable trigger namespace_members_moving,
+			disable trigger namespace_members_legacy`); err != nil {
 			return fmt.Errorf("members: %w", err)
 		}
 		if _, err := tx.Exec(ctx, `select lifecycle.organization_moving_check(coalesce(array_agg(r.root), '{}'))
@@ -340,7 +342,8 @@ func (a *Adoption) members(ctx context.Context, conn *pgx.Conn, g GitLab, member
 			return fmt.Errorf("members: %w", err)
 		}
 		if _, err := tx.Exec(ctx, `alter table lifecycle.namespace_members enable trigger namespace_members_facts,
-			enable trigger namespace_members_validate, enable trigger namespace_members_moving`); err != nil {
+			enable trigger namespace_members_validate, enable trigger namespace_members_moving,
+			enable trigger namespace_members_legacy`); err != nil {
 			return fmt.Errorf("members: %w", err)
 		}
 		g.Log.Info("memberships imported", "written", a.Members, "skipped", a.MembersSkipped)

@@ -2,13 +2,17 @@
 -- UPDATE or DELETE of a row of members (GitLab's table, its column names) that makes, changes or
 -- ends a membership (lifecycle.legacy_members: the import's definition) is carried to
 -- lifecycle.namespace_members in the same transaction (legacy_members_source), audited and notified
--- as any membership change is. projects (GitLab's) gives a Project member's namespace. One members
+-- as any membership change is; and a membership the application adds, changes or removes through
+-- the product is written back to members in the same transaction (legacy_members_state, a trigger
+-- on lifecycle.namespace_members). projects (GitLab's) gives a Project member's namespace. One members
 -- bridge: it speaks for every membership of the lifecycle (legacy_members_check compares them all).
 -- The columns it reads are checked against the catalog here; one altered or dropped later makes a
 -- write of members that changes a membership fail with NS010 naming the bridge, not a raw error.
--- Run by the schema's owner, who must be able to read both tables (the trigger runs with the
+-- Every other required column of members needs a default (the write-back inserts rows as GitLab
+-- writes a direct member: legacy_members_state names the columns it fills). Run by the schema's
+-- owner, who must be able to read both tables and write members (the triggers run with the
 -- owner's rights). Returns the bridge's id.
-create function lifecycle.legacy_members_bridge_add(members regclass, projects regclass)
+create or replace function lifecycle.legacy_members_bridge_add(members regclass, projects regclass)
 returns bigint
 language plpgsql
 set search_path to ''
@@ -50,6 +54,17 @@ begin
       detail = pg_catalog.format('missing, or of another type: %s', missing),
       hint = 'Pass GitLab''s members and projects tables.';
   end if;
+  select pg_catalog.string_agg(pg_catalog.quote_ident(a.attname), ', ' order by a.attnum) into missing
+    from pg_catalog.pg_attribute a
+   where a.attrelid = members and a.attnum > 0 and not a.attisdropped and a.attnotnull and not a.atthasdef
+     and a.attidentity = '' and a.attgenerated = ''
+     and not a.attname = any (array['source_id', 'source_type', 'user_id', 'access_level', 'notification_level', 'type',
+                                    'member_namespace_id', 'created_at', 'updated_at']::name[]);
+  if missing is not null then
+    raise exception using errcode = 'NS010', message = pg_catalog.format('rows of %s cannot be written back by the bridge', members),
+      detail = pg_catalog.format('source=%s required columns without a default: %s', members, missing),
+      hint = 'Give those columns defaults.';
+  end if;
   if exists (select from lifecycle.legacy_members_bridges) then
     raise exception using errcode = 'NS010', message = 'a members bridge exists already',
       detail = pg_catalog.format('source=%s', (select b.source from lifecycle.legacy_members_bridges b)),
@@ -64,6 +79,11 @@ begin
         hint = pg_catalog.format('GRANT SELECT ON %s TO %I;', t, owner_role);
     end if;
   end loop;
+  if not pg_catalog.has_table_privilege(owner_role, members, 'INSERT, UPDATE, DELETE') then
+    raise exception using errcode = 'NS005', message = pg_catalog.format('the lifecycle schema''s owner %s cannot write %s', owner_role, members),
+      detail = pg_catalog.format('source=%s owner=%s', members, owner_role),
+      hint = pg_catalog.format('GRANT SELECT, INSERT, UPDATE, DELETE ON %s TO %I;', members, owner_role);
+  end if;
 
   insert into lifecycle.legacy_members_bridges as b (source, projects) values (members, projects) returning b.id into bridge_id;
   -- Only the columns that decide a membership fire it: GitLab's other updates of members
@@ -71,6 +91,10 @@ begin
   execute pg_catalog.format(
     'create trigger lifecycle_legacy_members after insert or delete or update of source_id, source_type, user_id, access_level, '
     'requested_at, invite_token on %s for each row execute function lifecycle.legacy_members_source()', members);
+  -- Lifecycle -> GitLab: the memberships the application writes through the product.
+  create trigger namespace_members_legacy
+    after insert or delete or update of namespace_id, user_id, access_level on lifecycle.namespace_members
+    for each row execute function lifecycle.legacy_members_state();
   return bridge_id;
 end
 $$;

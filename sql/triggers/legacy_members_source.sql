@@ -13,8 +13,11 @@
 -- of lifecycle.namespace_members (lifecycle_app and lifecycle_worker are), else NS005. An error
 -- of the carrying (a column of members altered or dropped, a refusal of namespace_members'
 -- triggers) is NS010 naming the bridge and its repair, or the refusal's own NS code; never a raw
--- SQLSTATE. Created on the table by lifecycle.legacy_members_bridge_add; runs as the schema's owner.
-create function lifecycle.legacy_members_source()
+-- SQLSTATE. A write of members that legacy_members_state makes (the API's changes carried back: the
+-- transaction flag legacy_members_writing, which no client can raise) carries nothing, and what
+-- this carries is not written back (legacy_members_carrying, raised around its writes): no loops.
+-- Created on the table by lifecycle.legacy_members_bridge_add; runs as the schema's owner.
+create or replace function lifecycle.legacy_members_source()
 returns trigger
 language plpgsql
 security definer
@@ -30,7 +33,11 @@ declare
   have lifecycle.namespace_members;
   failure text;
   failure_state text;
+  raised boolean;
 begin
+  if lifecycle.transaction_flag_raised('legacy_members_writing') then
+    return null;
+  end if;
   select * into b from lifecycle.legacy_members_bridges x where x.source = tg_relid;
   if not found then
     return null;
@@ -49,6 +56,7 @@ begin
     if pg_catalog.cardinality(pairs) = 0 then
       return null;  -- the row was and is no membership: GitLab's request or invitation, nothing to carry
     end if;
+    raised := lifecycle.transaction_flag_raise('legacy_members_carrying');
     foreach pair slice 1 in array pairs loop
       -- Locked: a concurrent carrying of the same pair waits, then sees this one's row.
       select * into have from lifecycle.namespace_members x where x.namespace_id = pair[1] and x.user_id = pair[2] for update;
@@ -78,6 +86,9 @@ begin
         delete from lifecycle.namespace_members x where x.namespace_id = pair[1] and x.user_id = pair[2];
       end if;
     end loop;
+    if raised then
+      perform lifecycle.transaction_flag_lower('legacy_members_carrying');
+    end if;
   exception
     when data_exception or integrity_constraint_violation or syntax_error_or_access_rule_violation then
       get stacked diagnostics failure = message_text, failure_state = returned_sqlstate;

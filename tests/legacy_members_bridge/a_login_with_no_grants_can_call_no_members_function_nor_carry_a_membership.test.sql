@@ -1,9 +1,9 @@
 -- The members bridge's functions are the schema owner's (add, drop, the definition the import
--- reads) and the workers' (the check): a login with no grants may call none of them (42501). A
+-- reads, the triggers both ways) and the workers' (the check): a login with no grants may call none of them (42501). A
 -- membership GitLab's table carries has the writer's authority, no more: a role that may write
 -- GitLab's members but not lifecycle.namespace_members is refused NS005, and nothing changes.
 begin;
-select plan(8);
+select plan(9);
 select lifecycle_test.create_gitlab_tables();
 select lifecycle.legacy_members_bridge_add('legacy.members', 'legacy.projects');
 create role lifecycle_test_nogrants;
@@ -25,6 +25,7 @@ begin
     $s$select * from lifecycle.legacy_members_check()$s$,
     $s$select * from lifecycle.legacy_bridge_check()$s$,
     $s$select lifecycle.legacy_members_source()$s$,
+    $s$select lifecycle.legacy_members_state()$s$,
     $s$insert into legacy.members (access_level, source_id, source_type, user_id, notification_level, member_namespace_id)
        values (30, 900002, 'Namespace', 7, 3, 900002)$s$] loop
     begin
@@ -44,7 +45,8 @@ select is(split_part(current_setting('lifecycle_test.outcomes'), ',', 3), '42501
 select is(split_part(current_setting('lifecycle_test.outcomes'), ',', 4), '42501', 'legacy_members_check: 42501');
 select is(split_part(current_setting('lifecycle_test.outcomes'), ',', 5), '42501', 'legacy_bridge_check: 42501');
 select is(split_part(current_setting('lifecycle_test.outcomes'), ',', 6), '42501', 'the trigger function: 42501');
-select is(split_part(current_setting('lifecycle_test.outcomes'), ',', 7), 'NS005',
+select is(split_part(current_setting('lifecycle_test.outcomes'), ',', 7), '42501', 'the write-back''s trigger function: 42501');
+select is(split_part(current_setting('lifecycle_test.outcomes'), ',', 8), 'NS005',
           'a GitLab write that makes a membership, by a role that may not write memberships: NS005');
 select is((select count(*) from lifecycle.namespace_members where user_id = 7), 0::bigint, 'and no membership');
 select * from finish();

@@ -8,7 +8,7 @@ select plan(4);
 select lifecycle_test.create_gitlab_tables();
 select is_empty($$select * from lifecycle.legacy_bridge_check()$$, 'no members bridge: memberships are not compared');
 select lifecycle.legacy_members_bridge_add('legacy.members', 'legacy.projects');
--- Behind the bridge's back (its trigger off for these writes).
+-- Behind the bridge's back (its triggers off for these writes, both ways).
 set local session_replication_role = replica;
 insert into legacy.members (access_level, source_id, source_type, user_id, notification_level, requested_at, invite_token, member_namespace_id)
 values (50, 900001, 'Namespace', 42, 3, null, null, 900001),   -- as the lifecycle has it
@@ -17,8 +17,8 @@ values (50, 900001, 'Namespace', 42, 3, null, null, 900001),   -- as the lifecyc
        (30, 900002, 'Namespace', 8, 3, now(), null, 900002),   -- an access request
        (30, 900002, 'Namespace', null, 3, null, 'tok', 900002), -- an invitation
        (5, 900002, 'Namespace', 9, 3, null, null, 900002);      -- minimal access
-set local session_replication_role = origin;
 insert into lifecycle.namespace_members (namespace_id, user_id, access_level) values (900002, 12, 20);  -- GitLab has none
+set local session_replication_role = origin;
 set local role lifecycle_worker;
 select results_eq($$select namespace_id, source::text, legacy_says, state from lifecycle.legacy_bridge_check()$$,
                   $$values (900002::bigint, 'legacy.members', 'not member 12', 'member 12 at level 20'),

@@ -1,11 +1,12 @@
 -- legacy_members_bridge_add takes GitLab's members and projects only (their columns, with types it
--- reads: NS010), one members bridge per database (NS010: one table holds every membership), and
--- puts its trigger on members; legacy_members_bridge_drop takes the trigger away, and GitLab's
--- writes then carry nothing. A column the trigger names cannot be dropped without CASCADE; another
+-- reads: NS010; a required column the write-back cannot fill: NS010), one members bridge per
+-- database (NS010: one table holds every membership), and puts its triggers on members and on
+-- namespace_members; legacy_members_bridge_drop takes both away, and writes then carry nothing
+-- either way. A column the trigger names cannot be dropped without CASCADE; another
 -- it reads (created_at) dropped later refuses
 -- a membership write with NS010 naming the bridge, not a raw SQLSTATE.
 begin;
-select plan(9);
+select plan(13);
 select lifecycle_test.create_gitlab_tables();
 select throws_ok($$select lifecycle.legacy_members_bridge_add('legacy.namespaces', 'legacy.projects')$$, 'NS010', null,
                  'a table without GitLab''s member columns: NS010');
@@ -13,11 +14,20 @@ select throws_ok($$select lifecycle.legacy_members_bridge_add('legacy.members', 
                  'a projects table without project_namespace_id: NS010');
 select throws_ok($$select lifecycle.legacy_members_bridge_add('lifecycle.namespace_members', 'legacy.projects')$$, 'NS010', null,
                  'a table of the lifecycle: NS010');
+savepoint required;
+alter table legacy.members add column lifecycle_test_required int not null;
+select throws_ok($$select lifecycle.legacy_members_bridge_add('legacy.members', 'legacy.projects')$$, 'NS010', null,
+                 'a required column of members the write-back does not fill and no default: NS010');
+rollback to savepoint required;
 select ok(lifecycle.legacy_members_bridge_add('legacy.members', 'legacy.projects') > 0, 'GitLab''s members and projects are bridged');
+select has_trigger('lifecycle', 'namespace_members', 'namespace_members_legacy', 'the write-back''s trigger is on namespace_members');
 select throws_ok($$select lifecycle.legacy_members_bridge_add('legacy.members', 'legacy.projects')$$, 'NS010', null,
                  'a second members bridge: NS010');
 select is(lifecycle.legacy_members_bridge_drop('legacy.members'), 1, 'dropped');
 select hasnt_trigger('legacy', 'members', 'lifecycle_legacy_members', 'its trigger is gone');
+select hasnt_trigger('lifecycle', 'namespace_members', 'namespace_members_legacy', 'and the write-back''s');
+insert into lifecycle.namespace_members (namespace_id, user_id, access_level) values (900002, 17, 30);
+select is((select count(*) from legacy.members where user_id = 17), 0::bigint, 'without the bridge, the API''s memberships stay the lifecycle''s');
 insert into legacy.members (access_level, source_id, source_type, user_id, notification_level, member_namespace_id)
 values (30, 900002, 'Namespace', 7, 3, 900002);
 select is((select count(*) from lifecycle.namespace_members where user_id = 7), 0::bigint, 'without the bridge, nothing is carried');

@@ -12,9 +12,12 @@ select p.oid::regprocedure::text as function, r.level, r.message, r.lineno, r.st
   join pg_catalog.pg_language l on l.oid = p.prolang and l.lanname = 'plpgsql'
   left join lateral (select tg.tgrelid from pg_catalog.pg_trigger tg where tg.tgfoid = p.oid order by tg.oid limit 1) t on true
  -- A trigger function attached to no table yet (the legacy bridge's, attached by legacy_bridge_add)
- -- is checked against lifecycle.namespaces: it reads its rows generically (to_jsonb).
+ -- is checked against lifecycle.namespaces: it reads its rows generically (to_jsonb); the members
+ -- bridge's write-back (attached by legacy_members_bridge_add) against the table it is made for.
  cross join lateral tap.plpgsql_check_function_tb(p.oid,
-                                                   coalesce(t.tgrelid, case when p.prorettype = 'trigger'::regtype
+                                                   coalesce(t.tgrelid, case when p.oid = 'lifecycle.legacy_members_state()'::regprocedure
+                                                                            then 'lifecycle.namespace_members'::regclass
+                                                                            when p.prorettype = 'trigger'::regtype
                                                                             then 'lifecycle.namespaces'::regclass else 0 end),
                                                    fatal_errors => false,
                                                    extra_warnings => true, security_warnings => true,
