@@ -38,7 +38,7 @@ comment on table lifecycle.transaction_flags is
 drop function lifecycle.transition_refusal(bigint, bigint[], smallint, smallint, bigint);
 {{ template "snapshots/032/transition_refusal.sql" . }}
 {{ template "snapshots/032/namespaces_state_gate.sql" . }}
-{{ template "triggers/namespaces_state_record.sql" . }}
+{{ template "snapshots/032/namespaces_state_record.sql" . }}
 {{ template "triggers/namespaces_facts.sql" . }}
 {{ template "triggers/namespace_members_facts.sql" . }}
 {{ template "triggers/legacy_bridge_state.sql" . }}

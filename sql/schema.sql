@@ -5820,7 +5820,6 @@ declare
   full_path text;
   call_event text;
   call_source text;
-  update_id bigint;
   happened timestamptz;
   noted text;
 begin
@@ -5878,16 +5877,23 @@ begin
   end loop;
   noted := pg_catalog.set_config('lifecycle.details_record', '', true);
 
-  insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata, created_at)
-  values (new.id, old.state, new.state, call_event, actor, call_source, call_metadata, happened)
-  returning id into update_id;
-  -- History rows of source import have no fact each (the import emits one per batch), whoever
-  -- writes them. An assignment, not PERFORM (which would run a whole query to call it);
-  -- fact_emit returns void.
+  -- The history row and its fact (the outbox row fact_emit writes for the other facts) in one
+  -- statement: one executor run instead of two, and no call. History rows of source import have
+  -- no fact each (the import emits one per batch), whoever writes them.
   if call_source <> 'import' then
-    noted := lifecycle.fact_emit(action, new.id, new.traversal_ids, full_path, actor,
-      pg_catalog.jsonb_build_object('from_state', from_name, 'to_state', to_name, 'event', call_event,
-                                    'source', call_source, 'metadata', call_metadata, 'state_update_id', update_id))::text;
+    with h as (
+      insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata, created_at)
+      values (new.id, old.state, new.state, call_event, actor, call_source, call_metadata, happened)
+      returning id
+    )
+    insert into lifecycle.facts (action, namespace_id, traversal_ids, full_path, actor_id, details)
+    select action, new.id, new.traversal_ids, full_path, actor,
+           pg_catalog.jsonb_build_object('from_state', from_name, 'to_state', to_name, 'event', call_event,
+                                         'source', call_source, 'metadata', call_metadata, 'state_update_id', h.id)
+      from h;
+  else
+    insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata, created_at)
+    values (new.id, old.state, new.state, call_event, actor, call_source, call_metadata, happened);
   end if;
 
   if from_operation = 'transfer' then

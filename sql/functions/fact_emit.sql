@@ -4,8 +4,9 @@
 -- deletes it in the transaction that writes its audit row). The row carries what the fan-out needs
 -- after the change's rows may be gone: the namespace's id, path of ids and full path, the actor, the
 -- details. Only this schema's functions write the table, so a fact needs no signature. Not granted
--- to anyone: the fact triggers (SECURITY DEFINER) call it. PL/pgSQL: every state change calls it,
--- and a SQL function with a SET clause would be planned on every call.
+-- to anyone: the fact triggers (SECURITY DEFINER) call it. A state change's fact is written
+-- beside it, with its history row in one statement (namespaces_state_record); same columns.
+-- PL/pgSQL: a SQL function with a SET clause would be planned on every call.
 create or replace function lifecycle.fact_emit(
   action text,
   namespace_id bigint,
