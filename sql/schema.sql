@@ -2493,7 +2493,9 @@ begin
           using new.namespace_id, new.user_id, new.access_level;
       else
         select n.type into ns_type from lifecycle.namespaces n where n.id = new.namespace_id;
-        if ns_type = 'project' then
+        -- A namespace that holds no others is a project's: GitLab's members name it by the project
+        -- (source_type Project).
+        if not lifecycle.namespace_type_can_be_parent(ns_type) then
           execute pg_catalog.format('select p.id from %s p where p.project_namespace_id = $1', b.projects) into src_id using new.namespace_id;
           if src_id is null then
             raise exception using errcode = 'NS010',
