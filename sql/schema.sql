@@ -2260,6 +2260,8 @@ CREATE FUNCTION lifecycle.legacy_members_check() RETURNS TABLE(namespace_id bigi
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO ''
     SET enable_hashagg TO 'off'
+    SET enable_hashjoin TO 'off'
+    SET max_parallel_workers_per_gather TO '0'
     SET work_mem TO '64MB'
     SET jit TO 'off'
     AS $_$

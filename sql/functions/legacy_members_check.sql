@@ -15,12 +15,16 @@ stable
 security definer
 set search_path to ''
 -- One pass over members, in the order of lifecycle.namespace_members' primary key (namespace,
--- user): GitLab's rows joined to their project (hashed: GitLab has no index that gives members in
--- that order), sorted once, aggregated as they come (no hash table of every pair), merge-joined to
--- lifecycle.namespaces and to namespace_members read by their primary keys. At 1M namespaces (2M
--- memberships) the hash aggregate and hash joins the planner chose otherwise spilled to disk.
--- work_mem for that one sort; no JIT (compiling costs more than it saves on this one pass).
+-- user): GitLab's rows (GitLab has no index that gives them in that order) sorted once, aggregated
+-- as they come (no hash table of every pair), merge-joined to lifecycle.namespaces and to
+-- namespace_members read by their primary keys; the Project rows merge-joined to projects by its
+-- primary key the same way. The planner's hash aggregate and hash joins cost 1.5-2x the backend
+-- CPU at 100k namespaces (docs/adoption.md, The check's cost). work_mem for the sorts; no
+-- parallel workers (their CPU, off the backend's books, buys nothing on a loaded machine); no JIT
+-- (compiling costs more than it saves on this one pass).
 set enable_hashagg to off
+set enable_hashjoin to off
+set max_parallel_workers_per_gather to 0
 set work_mem to '64MB'
 set jit to off
 as $$
