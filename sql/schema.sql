@@ -2261,6 +2261,8 @@ CREATE FUNCTION lifecycle.legacy_members_check() RETURNS TABLE(namespace_id bigi
     SET search_path TO ''
     SET enable_hashagg TO 'off'
     SET enable_hashjoin TO 'off'
+    SET enable_indexscan TO 'off'
+    SET enable_bitmapscan TO 'off'
     SET max_parallel_workers_per_gather TO '0'
     SET work_mem TO '64MB'
     SET jit TO 'off'
