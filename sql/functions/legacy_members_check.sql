@@ -21,10 +21,10 @@ set search_path to ''
 -- whole and sorted, none through an index: namespace_members' rows lie in the order they were
 -- written, and an index scan of it fetched one page a row (2M pages at 1M namespaces). At 1M
 -- namespaces (2,044,865 memberships) 4.3 s of backend CPU against 6.7 s for 041's check, 6.2 s
--- with index scans and 7.6 s with the planner's hash joins (docs/adoption.md, The check's cost).
--- work_mem for the sorts (more did not pay: 4.5 s with 256MB); no parallel workers (their CPU,
--- off the backend's books, buys nothing on a loaded machine); no JIT (compiling costs more than it
--- saves on this one pass).
+-- with index scans and 7.6 s with the planner's hash joins (docs/adoption.md, The check with
+-- memberships). work_mem for the sorts (more did not pay: 4.5 s with 256MB); no parallel workers
+-- (their CPU, off the backend's books, buys nothing on a loaded machine); no JIT (compiling costs
+-- more than it saves on this one pass).
 set enable_hashagg to off
 set enable_hashjoin to off
 set enable_indexscan to off
