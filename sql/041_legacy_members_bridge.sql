@@ -28,11 +28,11 @@ comment on table lifecycle.legacy_members_bridges is
 
 grant select on lifecycle.legacy_members_bridges to lifecycle_app, lifecycle_worker;
 
-{{ template "functions/legacy_members.sql" . }}
+{{ template "snapshots/041/legacy_members.sql" . }}
 {{ template "snapshots/041/legacy_members_source.sql" . }}
 {{ template "snapshots/041/legacy_members_bridge_add.sql" . }}
 {{ template "snapshots/041/legacy_members_bridge_drop.sql" . }}
-{{ template "functions/legacy_members_check.sql" . }}
+{{ template "snapshots/041/legacy_members_check.sql" . }}
 {{ template "snapshots/041/legacy_bridge_check.sql" . }}
 
 revoke all on function lifecycle.legacy_members(regclass, regclass, bigint, bigint, jsonb), lifecycle.legacy_members_source(),

@@ -2137,27 +2137,12 @@ $_$;
 CREATE FUNCTION lifecycle.legacy_members(members regclass, projects regclass, of_user bigint DEFAULT NULL::bigint, on_namespace bigint DEFAULT NULL::bigint, member_row jsonb DEFAULT NULL::jsonb) RETURNS TABLE(namespace_id bigint, user_id bigint, access_level smallint, created_at timestamp with time zone, held boolean)
     LANGUAGE plpgsql STABLE
     SET search_path TO ''
-    AS $_$
+    AS $$
 begin
-  return query execute pg_catalog.format($q$
-    select g.ns, g.user_id, g.access_level::smallint, g.created_at,
-           n.id is not null and g.access_level = any (array[10, 20, 30, 40, 50])
-      from (select s.ns, m.user_id, pg_catalog.max(m.access_level) as access_level,
-                   coalesce(pg_catalog.min(m.created_at)::timestamptz, pg_catalog.now()) as created_at
-              from %1$s m
-              left join %2$s p on m.source_type = 'Project' and p.id = m.source_id
-              cross join lateral (select case m.source_type when 'Namespace' then m.source_id
-                                                            when 'Project' then p.project_namespace_id end) s (ns)
-             where m.requested_at is null and m.invite_token is null and m.user_id is not null and s.ns is not null
-               and ($1::bigint is null or m.user_id = $1) and ($2::bigint is null or s.ns = $2)
-             group by s.ns, m.user_id) g
-      left join lifecycle.namespaces n on n.id = g.ns$q$,
-    case when member_row is null then members::text
-         else pg_catalog.format('(select * from pg_catalog.jsonb_populate_record(null::%s, $3))', members) end,
-    projects)
+  return query execute lifecycle.legacy_members_statement(members, projects, member_row is not null)
   using of_user, on_namespace, member_row;
 end
-$_$;
+$$;
 
 --
 -- Name: FUNCTION legacy_members(members regclass, projects regclass, of_user bigint, on_namespace bigint, member_row jsonb); Type: COMMENT; Schema: lifecycle; Owner: -
@@ -2296,22 +2281,34 @@ COMMENT ON FUNCTION lifecycle.legacy_members_bridge_drop(members regclass) IS 'E
 --
 
 CREATE FUNCTION lifecycle.legacy_members_check() RETURNS TABLE(namespace_id bigint, source regclass, legacy_says text, state text)
-    LANGUAGE sql STABLE SECURITY DEFINER
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO ''
-    AS $$
-  select d.namespace_id, b.source, d.legacy_says, d.state
-    from lifecycle.legacy_members_bridges b
-    cross join lateral (
-      select coalesce(g.namespace_id, l.namespace_id),
-             case when g.user_id is null then pg_catalog.format('not member %s', l.user_id)
-                  else pg_catalog.format('member %s at level %s', g.user_id, g.access_level) end,
-             case when l.user_id is null then pg_catalog.format('not member %s', g.user_id)
-                  else pg_catalog.format('member %s at level %s', l.user_id, l.access_level) end
-        from (select m.namespace_id, m.user_id, m.access_level
-                from lifecycle.legacy_members(b.source, b.projects) m where m.held) g
-        full join lifecycle.namespace_members l on l.namespace_id = g.namespace_id and l.user_id = g.user_id
-       where g.access_level is distinct from l.access_level) d (namespace_id, legacy_says, state)
-$$;
+    SET enable_hashagg TO 'off'
+    SET enable_hashjoin TO 'off'
+    SET enable_indexscan TO 'off'
+    SET enable_bitmapscan TO 'off'
+    SET max_parallel_workers_per_gather TO '0'
+    SET work_mem TO '64MB'
+    SET jit TO 'off'
+    AS $_$
+declare
+  b lifecycle.legacy_members_bridges;
+begin
+  for b in select * from lifecycle.legacy_members_bridges x order by x.id loop
+    -- (The statement's tables are catalog-checked regclass, printed quoted; $4 is the table to name.)
+    return query execute
+      'select coalesce(g.namespace_id, l.namespace_id), $4::regclass, '
+      '       case when g.held then ''member '' || g.user_id || '' at level '' || g.access_level '
+      '            else ''not member '' || l.user_id end, '
+      '       case when l.user_id is null then ''not member '' || g.user_id '
+      '            else ''member '' || l.user_id || '' at level '' || l.access_level end '
+      '  from (' || lifecycle.legacy_members_statement(b.source, b.projects, false) || ') g (namespace_id, user_id, access_level, created_at, held) '
+      '  full join lifecycle.namespace_members l on l.namespace_id = g.namespace_id and l.user_id = g.user_id '
+      ' where case when g.held then g.access_level is distinct from l.access_level else l.user_id is not null end'
+    using null::bigint, null::bigint, null::jsonb, b.source;
+  end loop;
+end
+$_$;
 
 --
 -- Name: FUNCTION legacy_members_check(); Type: COMMENT; Schema: lifecycle; Owner: -
@@ -2548,6 +2545,40 @@ begin
   return null;
 end
 $_$;
+
+--
+-- Name: legacy_members_statement(regclass, regclass, boolean); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_members_statement(members regclass, projects regclass, one_row boolean) RETURNS text
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $_$
+begin
+  return pg_catalog.format($q$
+    select g.ns, g.user_id, g.access_level::smallint, g.created_at,
+           n.id is not null and g.access_level = any (array[10, 20, 30, 40, 50])
+      from (select s.ns, m.user_id, pg_catalog.max(m.access_level) as access_level,
+                   coalesce(pg_catalog.min(m.created_at)::timestamptz, pg_catalog.now()) as created_at
+              from %1$s m
+              left join %2$s p on m.source_type = 'Project' and p.id = m.source_id
+              cross join lateral (select case m.source_type when 'Namespace' then m.source_id
+                                                            when 'Project' then p.project_namespace_id end) s (ns)
+             where m.requested_at is null and m.invite_token is null and m.user_id is not null and s.ns is not null
+               and ($1::bigint is null or m.user_id = $1) and ($2::bigint is null or s.ns = $2)
+             group by s.ns, m.user_id) g
+      left join lifecycle.namespaces n on n.id = g.ns$q$,
+    case when one_row then pg_catalog.format('(select * from pg_catalog.jsonb_populate_record(null::%s, $3))', members)
+         else members::text end,
+    projects);
+end
+$_$;
+
+--
+-- Name: FUNCTION legacy_members_statement(members regclass, projects regclass, one_row boolean); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.legacy_members_statement(members regclass, projects regclass, one_row boolean) IS 'The statement of GitLab''s memberships (lifecycle.legacy_members), for those that run it inside their own.';
 
 --
 -- Name: path_normalised(text); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -10509,6 +10540,12 @@ REVOKE ALL ON FUNCTION lifecycle.legacy_members_source() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION lifecycle.legacy_members_state() FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_members_statement(members regclass, projects regclass, one_row boolean); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_members_statement(members regclass, projects regclass, one_row boolean) FROM PUBLIC;
 
 --
 -- Name: FUNCTION path_normalised(legacy text); Type: ACL; Schema: lifecycle; Owner: -

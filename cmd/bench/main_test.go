@@ -227,9 +227,10 @@ func TestEveryScenarioMeasuresWhatItReports(t *testing.T) {
 		}
 	}
 	// The adoption check, beside it: a GitLab of the run's size adopted in a database of its own
-	// (the scenario fails when a check lists more than the rejected rows), both checks timed each round.
+	// with its memberships (the scenario fails when a check lists more than the rejected rows), both
+	// checks timed each round.
 	if ac := ires.AdoptCheck; ac == nil || ac.Legacy != 3000 || ac.Namespaces < 2900 || ac.Rejected == 0 || ac.CheckRows < int64(ac.Rejected) ||
-		ac.InvariantRows != 0 || len(ac.Rounds) != 2 || ac.CheckSeconds <= 0 || ac.InvariantsSeconds <= 0 || ac.AdoptSeconds <= 0 {
+		ac.InvariantRows != 0 || ac.Members == 0 || ac.Memberships == 0 || ac.Memberships > ac.Members || len(ac.Rounds) != 2 || ac.CheckSeconds <= 0 || ac.InvariantsSeconds <= 0 || ac.AdoptSeconds <= 0 {
 		t.Fatalf("adopt_check: %+v", ac)
 	}
 	var after, left int

@@ -12,13 +12,15 @@ import (
 )
 
 // AdoptCheckResult is the adoption's check (docs/adoption.md, step 6) on GitLab's own tables: a
-// GitLab of the run's size (internal/adopt's population, as make demo-adopt makes it) adopted by
-// cmd/adopt's preset into a freshly migrated database (bridges, import, backfill), then
-// lifecycle.legacy_bridge_check() (states and tree) and lifecycle.check_invariants(), each timed
-// round by round.
+// GitLab of the run's size (internal/adopt's population, as make demo-adopt makes it, with the
+// adoption scenario's members rows) adopted by cmd/adopt's preset into a freshly migrated database
+// (bridges, import, memberships, backfill), then lifecycle.legacy_bridge_check() (states, tree and
+// memberships) and lifecycle.check_invariants(), each timed round by round.
 type AdoptCheckResult struct {
 	Legacy        int64   `json:"legacy_namespaces"` // the population asked for
 	Namespaces    int64   `json:"namespaces"`        // the lifecycle's afterwards
+	Members       int64   `json:"members"`           // GitLab's members rows (adoptionMembers)
+	Memberships   int64   `json:"memberships"`       // lifecycle.namespace_members' rows afterwards
 	Rejected      int     `json:"rejected"`          // staged rows the import refused (the population's odd ones and those below them)
 	AdoptSeconds  float64 `json:"adopt_seconds"`     // populate excluded: bridges, stage, import, memberships, backfill, checks
 	CheckRows     int64   `json:"check_rows"`        // legacy_bridge_check's rows: the rejected rows' legacy rows, none else
@@ -78,6 +80,13 @@ func runAdoptCheck(ctx context.Context, e *env) error {
 	if err := adopt.PopulateGitLab(ctx, conn, res.Legacy); err != nil {
 		return err
 	}
+	// The memberships the check compares (populate.sql makes no members rows).
+	if _, err := conn.Exec(ctx, adoptionMembers); err != nil {
+		return err
+	}
+	if err := conn.QueryRow(ctx, `select count(*) from legacy.members`).Scan(&res.Members); err != nil {
+		return err
+	}
 	start := time.Now()
 	a, err := adopt.AdoptGitLab(ctx, conn, adopt.GitLab{Schema: "legacy", ActorID: 1001, OrganizationID: 1, BatchSize: e.cfg.ImportBatch,
 		Log: e.log})
@@ -88,6 +97,12 @@ func runAdoptCheck(ctx context.Context, e *env) error {
 	res.Namespaces, res.Rejected = a.Namespaces, len(a.Rejected)
 	if _, err := conn.Exec(ctx, `analyze`); err != nil {
 		return err
+	}
+	if err := conn.QueryRow(ctx, `select count(*) from lifecycle.namespace_members`).Scan(&res.Memberships); err != nil {
+		return err
+	}
+	if res.Memberships == 0 {
+		return fmt.Errorf("after the adoption: no memberships (of %d members rows) for the check to compare", res.Members)
 	}
 	var checks, invariants []float64
 	for round := range e.cfg.Rounds {
@@ -105,7 +120,7 @@ func runAdoptCheck(ctx context.Context, e *env) error {
 		res.Rounds = append(res.Rounds, r)
 		checks, invariants = append(checks, r.CheckSeconds), append(invariants, r.InvariantsSeconds)
 		e.log.Info("adopt_check", "round", round+1, "namespaces", res.Namespaces, "check_seconds", r.CheckSeconds,
-			"check_rows", res.CheckRows, "invariants_seconds", r.InvariantsSeconds)
+			"memberships", res.Memberships, "check_rows", res.CheckRows, "invariants_seconds", r.InvariantsSeconds)
 	}
 	// Every row the check lists is a legacy row of a rejected namespace (a row without its
 	// namespace, "staged, rejected …"): anything else is a divergence the adoption left.

@@ -233,11 +233,11 @@ func renderRun(w io.Writer, r *Results) {
 		p("\n### Adoption check\n\n")
 		p("A GitLab of %s namespaces on GitLab's own tables (internal/adopt's population, as `make demo-adopt` makes it) adopted by "+
 			"`cmd/adopt -preset gitlab` into a freshly migrated database in %.1f s (bridges, import, memberships, backfill, checks): "+
-			"%s namespaces, %d rows rejected (the population's odd ones and those below them). Then, per round: "+
-			"`lifecycle.legacy_bridge_check()` (states and tree; %d rows, the rejected rows' legacy rows) took **%.2f s**, "+
-			"`lifecycle.check_invariants()` (%d rows) **%.2f s** (medians).\n\n",
-			thousands(int(a.Legacy)), a.AdoptSeconds, thousands(int(a.Namespaces)), a.Rejected, a.CheckRows, a.CheckSeconds,
-			a.InvariantRows, a.InvariantsSeconds)
+			"%s namespaces, %d rows rejected (the population's odd ones and those below them), %s memberships of %s `members` rows. "+
+			"Then, per round: `lifecycle.legacy_bridge_check()` (states, tree and memberships; %d rows, the rejected rows' legacy rows) "+
+			"took **%.2f s**, `lifecycle.check_invariants()` (%d rows) **%.2f s** (medians).\n\n",
+			thousands(int(a.Legacy)), a.AdoptSeconds, thousands(int(a.Namespaces)), a.Rejected, thousands(int(a.Memberships)),
+			thousands(int(a.Members)), a.CheckRows, a.CheckSeconds, a.InvariantRows, a.InvariantsSeconds)
 		p("| round | legacy_bridge_check s | check_invariants s |\n| --- | --- | --- |\n")
 		for k, rd := range a.Rounds {
 			p("| %d | %.2f | %.2f |\n", k+1, rd.CheckSeconds, rd.InvariantsSeconds)
