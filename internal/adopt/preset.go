@@ -318,27 +318,72 @@ func (a *Adoption) members(ctx context.Context, conn *pgx.Conn, g GitLab, member
 			disable trigger namespace_members_legacy`); err != nil {
 			return fmt.Errorf("members: %w", err)
 		}
+		// GitLab's memberships read once (legacy_members returns its whole result at once, and
+		// its GROUP BY leaves it in hash order), sorted by (namespace_id, user_id): the check
+		// below, the INSERT and the count read this copy, and the INSERT walks the primary key and
+		// the foreign key's probes of lifecycle.namespaces in key order (each page once, the
+		// btree appended at its right edge) instead of at random. The foreign key stays: each row
+		// is still checked against lifecycle.namespaces.
+		if _, err := tx.Exec(ctx, `create temporary table lifecycle_adopt_members on commit drop as
+			select g.namespace_id, g.user_id, g.access_level, g.created_at, g.held
+			  from lifecycle.legacy_members($1::regclass, $2::regclass) g
+			 order by g.namespace_id, g.user_id`, membersTable, projectsTable); err != nil {
+			return fmt.Errorf("members: %w", err)
+		}
 		if _, err := tx.Exec(ctx, `select lifecycle.organization_moving_check(coalesce(array_agg(r.root), '{}'))
 			  from (select d.namespace_id as root from lifecycle.namespace_details d
 			         where d.namespace_id in (select n.traversal_ids[1]
-			                                    from lifecycle.legacy_members($1::regclass, $2::regclass) g
+			                                    from pg_temp.lifecycle_adopt_members g
 			                                    join lifecycle.namespaces n on n.id = g.namespace_id
 			                                   where g.held)
-			         order by d.namespace_id for key share of d) r`, membersTable, projectsTable); err != nil {
+			         order by d.namespace_id for key share of d) r`); err != nil {
 			return fmt.Errorf("members: %w", err)
+		}
+		// The foreign key to lifecycle.namespaces checks each row on its own: a query a row,
+		// SELECT … FOR KEY SHARE of its namespace, two thirds of what the INSERT costs. When
+		// this session may (a superuser owner, as namespace_import_batch decides; and unless
+		// lifecycle.import_skip_rechecks is off), the same locks are taken here for the whole set,
+		// in id order, and the INSERT runs in replica mode, where the foreign key's trigger (and
+		// only the three row triggers disabled above) would fire. The guarantee is the foreign
+		// key's: every namespace a membership names exists and is held FOR KEY SHARE until commit
+		// (a hard deletion waits, then cascades); a namespace gone since the memberships were read
+		// fails the transaction, as the foreign key would have (23503), and nothing is written.
+		var replica bool
+		if err := tx.QueryRow(ctx, `select case when current_setting('is_superuser') = 'on' then lifecycle.namespace_import_skips_rechecks() else false end`).Scan(&replica); err != nil {
+			return fmt.Errorf("members: %w", err)
+		}
+		if replica {
+			var want, locked int64
+			if err := tx.QueryRow(ctx, `select (select count(distinct g.namespace_id) from pg_temp.lifecycle_adopt_members g where g.held),
+				       (select count(*) from (select from lifecycle.namespaces n
+				                               where n.id in (select g.namespace_id from pg_temp.lifecycle_adopt_members g where g.held)
+				                               order by n.id for key share of n) k)`).Scan(&want, &locked); err != nil {
+				return fmt.Errorf("members: %w", err)
+			}
+			if locked != want {
+				return fmt.Errorf("members: %d of %d namespaces with memberships were deleted while they were read: nothing written, run again", want-locked, want)
+			}
+			if _, err := tx.Exec(ctx, `set local session_replication_role = replica`); err != nil {
+				return fmt.Errorf("members: %w", err)
+			}
 		}
 		tag, err := tx.Exec(ctx, `insert into lifecycle.namespace_members (namespace_id, user_id, access_level, created_at, updated_at)
 			select g.namespace_id, g.user_id, g.access_level, g.created_at, now()
-			  from lifecycle.legacy_members($1::regclass, $2::regclass) g
+			  from pg_temp.lifecycle_adopt_members g
 			 where g.held
+			 order by g.namespace_id, g.user_id
 			on conflict (namespace_id, user_id) do update set access_level = excluded.access_level, updated_at = now()
-			 where namespace_members.access_level <> excluded.access_level`, membersTable, projectsTable)
+			 where namespace_members.access_level <> excluded.access_level`)
 		if err != nil {
 			return fmt.Errorf("members: %w", err)
 		}
+		if replica {
+			if _, err := tx.Exec(ctx, `set local session_replication_role = origin`); err != nil {
+				return fmt.Errorf("members: %w", err)
+			}
+		}
 		a.Members = tag.RowsAffected()
-		if err := tx.QueryRow(ctx, `select count(*) from lifecycle.legacy_members($1::regclass, $2::regclass) g where not g.held`,
-			membersTable, projectsTable).Scan(&a.MembersSkipped); err != nil {
+		if err := tx.QueryRow(ctx, `select count(*) from pg_temp.lifecycle_adopt_members g where not g.held`).Scan(&a.MembersSkipped); err != nil {
 			return fmt.Errorf("members: %w", err)
 		}
 		if _, err := tx.Exec(ctx, `alter table lifecycle.namespace_members enable trigger namespace_members_facts,
