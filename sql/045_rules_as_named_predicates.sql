@@ -7,7 +7,7 @@
 -- The predicates are IMMUTABLE SQL functions whose bodies the statement triggers of
 -- lifecycle.states and lifecycle.namespace_types rewrite (states_digest_write,
 -- namespace_types_digest_write), as state_names() is: every caller inlines them, so a transition
--- runs the same expressions as before, and the indexes (043) ask the same predicates as the
+-- runs the same expressions as before, and the indexes (046) ask the same predicates as the
 -- queries, which is how the planner matches them.
 --
 -- The properties that were only literals become columns: states.inherited (ancestor_inherited,
@@ -16,11 +16,18 @@
 -- deletes it after the creation timeout); the four types, listed in four places, become the table
 -- lifecycle.namespace_types with what each may do.
 --
--- Until 043 rebuilds the indexes on the predicates, the queries still meet 003's and 002's index
+-- Until 046 rebuilds the indexes on the predicates, the queries still meet 003's and 002's index
 -- predicates (the predicates inline to the same expressions: state <> 2 and state <> 4, state <>
--- 0, state = 2), except namespace_effective_state's probe, whose index 043 builds anew: in between
+-- 0, state = 2), except namespace_effective_state's probe, whose index 046 builds anew: in between
 -- it reads the path's rows by primary key.
 
+-- The two tables changed below, locked first, in the order the writers take them (a change holds
+-- its namespace's row, then the gate reads lifecycle.states): ALTER TABLE of states first, then
+-- the triggers on namespaces, took states' lock and then waited for writers that held namespaces
+-- and queued behind it, and under a steady write load every attempt timed out (the bench's
+-- upgrade scenario, 44 -> 45, 10 of 10).
+lock table lifecycle.namespaces in share row exclusive mode;
+lock table lifecycle.states in access exclusive mode;
 alter table lifecycle.states
   add column inherited boolean not null default false,
   add column deletion_adjourned boolean not null default false,
@@ -83,6 +90,9 @@ insert into lifecycle.namespace_types (name, description, root_only, transferabl
 
 ---- create above / drop below ----
 
+-- As in the up part: the writers' order.
+lock table lifecycle.namespaces in share row exclusive mode;
+lock table lifecycle.states in access exclusive mode;
 {{ template "snapshots/042/transition_refusal.sql" . }}
 {{ template "snapshots/032/namespaces_state_gate.sql" . }}
 {{ template "snapshots/037/namespace_lock.sql" . }}

@@ -1,5 +1,5 @@
 ---- tern: disable-tx ----
--- The partial indexes of lifecycle.namespaces and its type checks ask the named predicates of 042,
+-- The partial indexes of lifecycle.namespaces and its type checks ask the named predicates of 045,
 -- as the queries do: an index's predicate and a query's match because both inline the same
 -- function. namespaces_stateful_idx asks state_sets_effective, the effective state's form of
 -- state_is_own (namespaces_own_state_idx, the descendant guards'), so that neither implies the

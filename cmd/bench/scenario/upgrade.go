@@ -92,6 +92,35 @@ func runUpgrade(ctx context.Context, e *env) error {
 		ErrorsDuring:      map[string]int{}, ErrorsOther: map[string]int{}, Refusals: map[string]string{}}
 	e.res.Upgrade = res
 
+	// The raw floor's copies (baseline.sql: LIKE lifecycle.namespaces INCLUDING ALL) carry its
+	// check constraints, partial indexes and defaults, which call the product's functions (the
+	// predicates): a down part that drops one (045's) would be refused (2BP01) for a table that is
+	// not the product's. The copies lose them; the scenarios that measure on them have run.
+	if _, err := e.pool.Exec(ctx, `
+		do $$
+		declare
+		  stmt text;
+		begin
+		  for stmt in
+		    select distinct case d.classid
+		             when 'pg_constraint'::regclass then
+		               (select format('alter table %s drop constraint %I', c.conrelid::regclass, c.conname) from pg_constraint c where c.oid = d.objid)
+		             when 'pg_attrdef'::regclass then
+		               (select format('alter table %s alter column %I drop default', a.adrelid::regclass, t.attname)
+		                  from pg_attrdef a join pg_attribute t on t.attrelid = a.adrelid and t.attnum = a.adnum where a.oid = d.objid)
+		             else format('drop index %s', d.objid::regclass) end
+		      from pg_depend d join pg_proc p on d.refclassid = 'pg_proc'::regclass and d.refobjid = p.oid
+		     where p.pronamespace = 'lifecycle'::regnamespace
+		       and (   (d.classid = 'pg_constraint'::regclass and exists (select from pg_constraint c where c.oid = d.objid and c.connamespace = 'lifecycle_bench'::regnamespace))
+		            or (d.classid = 'pg_attrdef'::regclass and exists (select from pg_attrdef a join pg_class r on r.oid = a.adrelid where a.oid = d.objid and r.relnamespace = 'lifecycle_bench'::regnamespace))
+		            or (d.classid = 'pg_class'::regclass and exists (select from pg_class c where c.oid = d.objid and c.relkind = 'i' and c.relnamespace = 'lifecycle_bench'::regnamespace)))
+		  loop
+		    execute stmt;
+		  end loop;
+		end
+		$$`); err != nil {
+		return fmt.Errorf("the copies' ties to the product's functions: %w", err)
+	}
 	if _, err := e.chooseTargets(ctx, res.Writers*perClient); err != nil {
 		return err
 	}
