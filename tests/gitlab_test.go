@@ -43,18 +43,6 @@ func TestGitLabsCodePathsRunUnchangedAsGitLabsRole(t *testing.T) {
 		t.Fatal(err)
 	}
 	role := pgx.Identifier{u.User.Username()}.Sanitize()
-	// Before LoginAs drops the role (cleanups run last first): what it was granted here goes.
-	t.Cleanup(func() {
-		c, err := pgx.Connect(context.Background(), dbURL)
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer c.Close(context.Background())
-		if _, err := c.Exec(context.Background(), "drop owned by "+role); err != nil {
-			t.Error(err)
-		}
-	})
 	if err := adopt.LoadGitLabStructure(ctx, owner, "legacy"); err != nil {
 		t.Fatal(err)
 	}
@@ -283,17 +271,6 @@ func TestGitLabsCodePathsRunUnchangedAsGitLabsRole(t *testing.T) {
 			t.Fatal(err)
 		}
 		appRole := pgx.Identifier{au.User.Username()}.Sanitize()
-		t.Cleanup(func() {
-			c, err := pgx.Connect(context.Background(), dbURL)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			defer c.Close(context.Background())
-			if _, err := c.Exec(context.Background(), "drop owned by "+appRole); err != nil {
-				t.Error(err)
-			}
-		})
 		app, err := pgx.Connect(ctx, appURL)
 		if err != nil {
 			t.Fatal(err)

@@ -67,18 +67,6 @@ func TestNoLifecycleSettingSkipsABridge(t *testing.T) {
 	}
 	gitlabURL, appURL := dbtest.LoginAs(t, dbURL, "lifecycle_app"), dbtest.LoginAs(t, dbURL, "lifecycle_app")
 	gitlabRole, appRole := roleOf(t, gitlabURL), roleOf(t, appURL)
-	// Before LoginAs drops the roles (cleanups run last first): what they were granted here goes.
-	t.Cleanup(func() {
-		c, err := pgx.Connect(context.Background(), dbURL)
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer c.Close(context.Background())
-		if _, err := c.Exec(context.Background(), "drop owned by "+gitlabRole+", "+appRole); err != nil {
-			t.Error(err)
-		}
-	})
 	if _, err := owner.Exec(ctx, `grant lifecycle_worker to `+gitlabRole+`;
 		grant usage on schema legacy to `+gitlabRole+`, `+appRole+`;
 		grant select, insert, update, delete on all tables in schema legacy to `+gitlabRole+`, `+appRole+`;

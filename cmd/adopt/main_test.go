@@ -175,17 +175,6 @@ func TestAdoptGitLabPreset(t *testing.T) {
 		t.Fatal(err)
 	}
 	role := pgx.Identifier{u.User.Username()}.Sanitize()
-	t.Cleanup(func() {
-		c, err := pgx.Connect(context.Background(), dbURL)
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer c.Close(context.Background())
-		if _, err := c.Exec(context.Background(), "drop owned by "+role); err != nil {
-			t.Error(err)
-		}
-	})
 	if _, err := owner.Exec(ctx, `grant lifecycle_worker to `+role+`;
 		grant usage on schema gitlab to `+role+`;
 		grant select, insert, update, delete on all tables in schema gitlab to `+role+`;

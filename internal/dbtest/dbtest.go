@@ -16,6 +16,7 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -392,8 +393,20 @@ func LoginAs(t testing.TB, databaseURL, group string) string {
 		}
 		defer admin.Close(ctx)
 		// Its sessions end first (a killed test's connection may linger); then nothing it owns
-		// stays (it owns nothing but what a test made).
+		// stays (it owns nothing but what a test made), nor what the test granted it in its
+		// database (which would keep the role from being dropped): the database is still there,
+		// its cleanup having been registered first.
 		_, _ = admin.Exec(ctx, "select pg_terminate_backend(pid) from pg_stat_activity where usename = $1", role)
+		// (As the server's superuser: databaseURL may name a login that may not drop the role's
+		// grants.)
+		if u, err := url.Parse(databaseURL); err == nil {
+			if c, err := pgx.Connect(ctx, urlFor(strings.TrimPrefix(u.Path, "/"))); err == nil {
+				if _, err := c.Exec(ctx, "drop owned by "+pgx.Identifier{role}.Sanitize()); err != nil {
+					t.Errorf("drop owned by %s: %v", role, err)
+				}
+				c.Close(ctx)
+			}
+		}
 		if _, err := admin.Exec(ctx, "drop role if exists "+pgx.Identifier{role}.Sanitize()); err != nil {
 			t.Logf("drop role %s: %v", role, err)
 		}
