@@ -80,7 +80,7 @@ comment on column lifecycle.legacy_bridges.insert_missing is
 {{ template "functions/legacy_bridge_holds.sql" . }}
 {{ template "functions/legacy_bridge_rows.sql" . }}
 {{ template "functions/legacy_bridge_write.sql" . }}
-{{ template "functions/legacy_bridge_apply.sql" . }}
+{{ template "snapshots/037/legacy_bridge_apply.sql" . }}
 {{ template "snapshots/037/legacy_bridge_sync.sql" . }}
 drop function lifecycle.legacy_bridge_add(regclass, name, text, name, name, name, text[], bigint);
 {{ template "snapshots/037/legacy_bridge_add.sql" . }}
