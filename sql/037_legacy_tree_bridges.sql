@@ -73,7 +73,7 @@ comment on column lifecycle.legacy_bridges.insert_missing is
 {{ template "triggers/legacy_tree_source.sql" . }}
 {{ template "triggers/legacy_tree_state.sql" . }}
 {{ template "snapshots/037/legacy_tree_bridge_add.sql" . }}
-{{ template "functions/legacy_tree_bridge_drop.sql" . }}
+{{ template "snapshots/037/legacy_tree_bridge_drop.sql" . }}
 {{ template "functions/legacy_bridge_lock.sql" . }}
 {{ template "snapshots/037/namespace_lock.sql" . }}
 {{ template "functions/legacy_tree_holds.sql" . }}

@@ -1600,17 +1600,14 @@ CREATE FUNCTION lifecycle.legacy_bridge_drop(source regclass) RETURNS integer
     LANGUAGE plpgsql
     SET search_path TO ''
     AS $$
-#variable_conflict use_variable
 declare
   dropped int;
 begin
-  delete from lifecycle.legacy_bridges b where b.source = source;
-  get diagnostics dropped = row_count;
-  -- Its triggers and their WHEN function go (the function too when the table is gone).
-  perform lifecycle.legacy_bridge_watch(source);
-  if not exists (select from lifecycle.legacy_bridges) then
-    drop trigger if exists namespaces_5_legacy_bridge on lifecycle.namespaces;
-  end if;
+  -- Its triggers are not of one fixed name: legacy_bridge_watch drops them and their WHEN
+  -- function (the function too when the table is gone) once its rows are gone.
+  dropped := lifecycle.legacy_bridge_unhook('lifecycle.legacy_bridges', legacy_bridge_drop.source, null,
+                                            'lifecycle.namespaces', 'namespaces_5_legacy_bridge');
+  perform lifecycle.legacy_bridge_watch(legacy_bridge_drop.source);
   return dropped;
 end
 $$;
@@ -1993,6 +1990,37 @@ end
 $$;
 
 --
+-- Name: legacy_bridge_unhook(regclass, regclass, name, regclass, name); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_bridge_unhook(registry regclass, source regclass, source_trigger name, target regclass, target_trigger name) RETURNS integer
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $_$
+declare
+  dropped int;
+  last boolean;
+begin
+  execute pg_catalog.format('delete from %s b where b.source = $1', registry) using source;
+  get diagnostics dropped = row_count;
+  if exists (select from pg_catalog.pg_trigger t where t.tgrelid = source and t.tgname = source_trigger) then
+    execute pg_catalog.format('drop trigger %I on %s', source_trigger, source);
+  end if;
+  execute pg_catalog.format('select not exists (select from %s)', registry) into last;
+  if last then
+    execute pg_catalog.format('drop trigger if exists %I on %s', target_trigger, target);
+  end if;
+  return dropped;
+end
+$_$;
+
+--
+-- Name: FUNCTION legacy_bridge_unhook(registry regclass, source regclass, source_trigger name, target regclass, target_trigger name); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.legacy_bridge_unhook(registry regclass, source regclass, source_trigger name, target regclass, target_trigger name) IS 'End the bridges of a legacy table of one kind (its registry rows, its trigger, the lifecycle''s with the last one); returns how many. For the kinds'' drop functions.';
+
+--
 -- Name: legacy_bridge_usable(lifecycle.legacy_bridges, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -2317,28 +2345,49 @@ $$;
 COMMENT ON FUNCTION lifecycle.legacy_members_bridge_add(members regclass, projects regclass) IS 'Keep lifecycle.namespace_members in step with GitLab''s members table, in the same transaction; returns the bridge id.';
 
 --
+-- Name: legacy_members_bridges; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.legacy_members_bridges (
+    id bigint NOT NULL,
+    source regclass NOT NULL,
+    projects regclass NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: TABLE legacy_members_bridges; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.legacy_members_bridges IS 'GitLab''s members table, kept in step with lifecycle.namespace_members (lifecycle.legacy_members_bridge_add).';
+
+--
+-- Name: namespace_members; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.namespace_members (
+    namespace_id bigint NOT NULL,
+    user_id bigint NOT NULL,
+    access_level smallint NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT namespace_members_access_level_check CHECK ((access_level = ANY (ARRAY[10, 20, 30, 40, 50])))
+);
+
+--
+-- Name: TABLE namespace_members; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.namespace_members IS 'Memberships, inherited down the tree: the effective level is the highest on the path root … self.';
+
+--
 -- Name: legacy_members_bridge_drop(regclass); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
 CREATE FUNCTION lifecycle.legacy_members_bridge_drop(members regclass) RETURNS integer
-    LANGUAGE plpgsql
+    LANGUAGE sql
     SET search_path TO ''
-    AS $$
-#variable_conflict use_variable
-declare
-  dropped int;
-begin
-  delete from lifecycle.legacy_members_bridges b where b.source = members;
-  get diagnostics dropped = row_count;
-  if exists (select from pg_catalog.pg_trigger t where t.tgrelid = members and t.tgname = 'lifecycle_legacy_members') then
-    execute pg_catalog.format('drop trigger lifecycle_legacy_members on %s', members);
-  end if;
-  if not exists (select from lifecycle.legacy_members_bridges) then
-    drop trigger if exists namespace_members_legacy on lifecycle.namespace_members;
-  end if;
-  return dropped;
-end
-$$;
+    RETURN lifecycle.legacy_bridge_unhook('lifecycle.legacy_members_bridges'::regclass, members, 'lifecycle_legacy_members'::name, 'lifecycle.namespace_members'::regclass, 'namespace_members_legacy'::name);
 
 --
 -- Name: FUNCTION legacy_members_bridge_drop(members regclass); Type: COMMENT; Schema: lifecycle; Owner: -
@@ -2870,34 +2919,32 @@ $$;
 COMMENT ON FUNCTION lifecycle.legacy_tree_bridge_add(source regclass, id_column name, parent_column name, path_column name, name_column name, visibility_column name, type_column name, types jsonb, speaks_for text[], actor_id bigint, row_defaults jsonb) IS 'Bridge a legacy table''s rows of namespaces to the lifecycle''s tree, both ways, in the same transaction; returns the bridge id.';
 
 --
--- Name: legacy_tree_bridge_drop(regclass); Type: FUNCTION; Schema: lifecycle; Owner: -
+-- Name: namespace_type_known(text); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
-CREATE FUNCTION lifecycle.legacy_tree_bridge_drop(source regclass) RETURNS integer
-    LANGUAGE plpgsql
-    SET search_path TO ''
-    AS $$
-#variable_conflict use_variable
-declare
-  dropped int;
-begin
-  delete from lifecycle.legacy_tree_bridges t where t.source = source;
-  get diagnostics dropped = row_count;
-  if exists (select from pg_catalog.pg_trigger t where t.tgrelid = source and t.tgname = 'lifecycle_0_legacy_tree') then
-    execute pg_catalog.format('drop trigger lifecycle_0_legacy_tree on %s', source);
-  end if;
-  if not exists (select from lifecycle.legacy_tree_bridges) then
-    drop trigger if exists namespaces_6_legacy_tree on lifecycle.namespaces;
-  end if;
-  return dropped;
-end
-$$;
+CREATE FUNCTION lifecycle.namespace_type_known(type text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN (type = ANY ('{group,organization,project,user}'::text[]));
 
 --
--- Name: FUNCTION legacy_tree_bridge_drop(source regclass); Type: COMMENT; Schema: lifecycle; Owner: -
+-- Name: FUNCTION namespace_type_known(type text); Type: COMMENT; Schema: lifecycle; Owner: -
 --
 
-COMMENT ON FUNCTION lifecycle.legacy_tree_bridge_drop(source regclass) IS 'End a legacy table''s tree bridge (its trigger, and the namespaces'' with the last one); returns how many.';
+COMMENT ON FUNCTION lifecycle.namespace_type_known(type text) IS 'Whether this is a namespace type (a row of lifecycle.namespace_types): a digest of lifecycle.namespace_types rewritten by its trigger namespace_types_digest, never by hand.';
+
+--
+-- Name: namespace_type_root_only(text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_type_root_only(type text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN (type = ANY ('{organization}'::text[]));
+
+--
+-- Name: FUNCTION namespace_type_root_only(type text); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.namespace_type_root_only(type text) IS 'Whether a namespace of this type is only ever a root (lifecycle.namespace_types.root_only): a digest of lifecycle.namespace_types rewritten by its trigger namespace_types_digest, never by hand.';
 
 --
 -- Name: legacy_tree_bridges; Type: TABLE; Schema: lifecycle; Owner: -
@@ -2929,6 +2976,57 @@ END))
 --
 
 COMMENT ON TABLE lifecycle.legacy_tree_bridges IS 'Legacy tables whose rows name namespaces, kept in step with the tree both ways (lifecycle.legacy_tree_bridge_add).';
+
+--
+-- Name: namespaces; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.namespaces (
+    id bigint NOT NULL,
+    parent_id bigint,
+    type text NOT NULL,
+    path text NOT NULL,
+    name text NOT NULL,
+    visibility text DEFAULT 'private'::text NOT NULL,
+    state smallint DEFAULT 0 NOT NULL,
+    traversal_ids bigint[] NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    deletion_scheduled_at timestamp with time zone,
+    deletion_scheduled_by bigint,
+    state_changes bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT namespaces_no_self_parent CHECK ((parent_id <> id)),
+    CONSTRAINT namespaces_root_only_type_is_root CHECK (((parent_id IS NULL) OR (NOT lifecycle.namespace_type_root_only(type)))),
+    CONSTRAINT namespaces_type_known CHECK (lifecycle.namespace_type_known(type))
+)
+WITH (autovacuum_vacuum_scale_factor='0.01', autovacuum_analyze_scale_factor='0.02');
+
+--
+-- Name: TABLE namespaces; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.namespaces IS 'Organizations, groups, projects and user namespaces in one tree; state holds the ADR 001 code.';
+
+--
+-- Name: COLUMN namespaces.traversal_ids; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON COLUMN lifecycle.namespaces.traversal_ids IS 'Ids from the root to this namespace, kept by the database; descendants of X are the rows with X as a prefix.';
+
+--
+-- Name: legacy_tree_bridge_drop(regclass); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_tree_bridge_drop(source regclass) RETURNS integer
+    LANGUAGE sql
+    SET search_path TO ''
+    RETURN lifecycle.legacy_bridge_unhook('lifecycle.legacy_tree_bridges'::regclass, source, 'lifecycle_0_legacy_tree'::name, 'lifecycle.namespaces'::regclass, 'namespaces_6_legacy_tree'::name);
+
+--
+-- Name: FUNCTION legacy_tree_bridge_drop(source regclass); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.legacy_tree_bridge_drop(source regclass) IS 'End a legacy table''s tree bridge (its trigger, and the namespaces'' with the last one); returns how many.';
 
 --
 -- Name: legacy_tree_broken(lifecycle.legacy_tree_bridges); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -3702,34 +3800,6 @@ end
 $$;
 
 --
--- Name: namespace_type_known(text); Type: FUNCTION; Schema: lifecycle; Owner: -
---
-
-CREATE FUNCTION lifecycle.namespace_type_known(type text) RETURNS boolean
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    RETURN (type = ANY ('{group,organization,project,user}'::text[]));
-
---
--- Name: FUNCTION namespace_type_known(type text); Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON FUNCTION lifecycle.namespace_type_known(type text) IS 'Whether this is a namespace type (a row of lifecycle.namespace_types): a digest of lifecycle.namespace_types rewritten by its trigger namespace_types_digest, never by hand.';
-
---
--- Name: namespace_type_root_only(text); Type: FUNCTION; Schema: lifecycle; Owner: -
---
-
-CREATE FUNCTION lifecycle.namespace_type_root_only(type text) RETURNS boolean
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    RETURN (type = ANY ('{organization}'::text[]));
-
---
--- Name: FUNCTION namespace_type_root_only(type text); Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON FUNCTION lifecycle.namespace_type_root_only(type text) IS 'Whether a namespace of this type is only ever a root (lifecycle.namespace_types.root_only): a digest of lifecycle.namespace_types rewritten by its trigger namespace_types_digest, never by hand.';
-
---
 -- Name: state_flag_mask(text); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -3756,42 +3826,6 @@ CREATE FUNCTION lifecycle.state_sets_effective(code smallint) RETURNS boolean
 --
 
 COMMENT ON FUNCTION lifecycle.state_sets_effective(code smallint) IS 'state_is_own''s answer as a bit test, for namespace_effective_state and namespaces_stateful_idx: a digest of lifecycle.states rewritten by its trigger states_digest, never by hand.';
-
---
--- Name: namespaces; Type: TABLE; Schema: lifecycle; Owner: -
---
-
-CREATE TABLE lifecycle.namespaces (
-    id bigint NOT NULL,
-    parent_id bigint,
-    type text NOT NULL,
-    path text NOT NULL,
-    name text NOT NULL,
-    visibility text DEFAULT 'private'::text NOT NULL,
-    state smallint DEFAULT 0 NOT NULL,
-    traversal_ids bigint[] NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    deletion_scheduled_at timestamp with time zone,
-    deletion_scheduled_by bigint,
-    state_changes bigint DEFAULT 0 NOT NULL,
-    CONSTRAINT namespaces_no_self_parent CHECK ((parent_id <> id)),
-    CONSTRAINT namespaces_root_only_type_is_root CHECK (((parent_id IS NULL) OR (NOT lifecycle.namespace_type_root_only(type)))),
-    CONSTRAINT namespaces_type_known CHECK (lifecycle.namespace_type_known(type))
-)
-WITH (autovacuum_vacuum_scale_factor='0.01', autovacuum_analyze_scale_factor='0.02');
-
---
--- Name: TABLE namespaces; Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON TABLE lifecycle.namespaces IS 'Organizations, groups, projects and user namespaces in one tree; state holds the ADR 001 code.';
-
---
--- Name: COLUMN namespaces.traversal_ids; Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON COLUMN lifecycle.namespaces.traversal_ids IS 'Ids from the root to this namespace, kept by the database; descendants of X are the rows with X as a prefix.';
 
 --
 -- Name: namespace_effective_state(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -8926,23 +8960,6 @@ ALTER TABLE lifecycle.legacy_bridges ALTER COLUMN id ADD GENERATED ALWAYS AS IDE
 );
 
 --
--- Name: legacy_members_bridges; Type: TABLE; Schema: lifecycle; Owner: -
---
-
-CREATE TABLE lifecycle.legacy_members_bridges (
-    id bigint NOT NULL,
-    source regclass NOT NULL,
-    projects regclass NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL
-);
-
---
--- Name: TABLE legacy_members_bridges; Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON TABLE lifecycle.legacy_members_bridges IS 'GitLab''s members table, kept in step with lifecycle.namespace_members (lifecycle.legacy_members_bridge_add).';
-
---
 -- Name: legacy_members_bridges_id_seq; Type: SEQUENCE; Schema: lifecycle; Owner: -
 --
 
@@ -9025,25 +9042,6 @@ COMMENT ON TABLE lifecycle.namespace_imports IS 'Staging for an import: one row 
 --
 
 COMMENT ON COLUMN lifecycle.namespace_imports.legacy_parent_id IS 'The parent another legacy row of the namespace names (GitLab: namespaces.parent_id of a project''s namespace); the import rejects the row with NS013 when it differs from parent_id.';
-
---
--- Name: namespace_members; Type: TABLE; Schema: lifecycle; Owner: -
---
-
-CREATE TABLE lifecycle.namespace_members (
-    namespace_id bigint NOT NULL,
-    user_id bigint NOT NULL,
-    access_level smallint NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT namespace_members_access_level_check CHECK ((access_level = ANY (ARRAY[10, 20, 30, 40, 50])))
-);
-
---
--- Name: TABLE namespace_members; Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON TABLE lifecycle.namespace_members IS 'Memberships, inherited down the tree: the effective level is the highest on the path root … self.';
 
 --
 -- Name: namespace_redirects; Type: TABLE; Schema: lifecycle; Owner: -
@@ -10602,6 +10600,12 @@ REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_state() FROM PUBLIC;
 REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_sync(ns_id bigint) FROM PUBLIC;
 
 --
+-- Name: FUNCTION legacy_bridge_unhook(registry regclass, source regclass, source_trigger name, target regclass, target_trigger name); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_unhook(registry regclass, source regclass, source_trigger name, target regclass, target_trigger name) FROM PUBLIC;
+
+--
 -- Name: FUNCTION legacy_bridge_usable(b lifecycle.legacy_bridges, ns_id bigint); Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -10630,6 +10634,34 @@ REVOKE ALL ON FUNCTION lifecycle.legacy_members(members regclass, projects regcl
 --
 
 REVOKE ALL ON FUNCTION lifecycle.legacy_members_bridge_add(members regclass, projects regclass) FROM PUBLIC;
+
+--
+-- Name: TABLE legacy_members_bridges; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.legacy_members_bridges TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.legacy_members_bridges TO lifecycle_worker;
+
+--
+-- Name: TABLE namespace_members; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT,INSERT,DELETE ON TABLE lifecycle.namespace_members TO lifecycle_app;
+GRANT SELECT,INSERT,DELETE ON TABLE lifecycle.namespace_members TO lifecycle_worker;
+
+--
+-- Name: COLUMN namespace_members.access_level; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT UPDATE(access_level) ON TABLE lifecycle.namespace_members TO lifecycle_app;
+GRANT UPDATE(access_level) ON TABLE lifecycle.namespace_members TO lifecycle_worker;
+
+--
+-- Name: COLUMN namespace_members.updated_at; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT UPDATE(updated_at) ON TABLE lifecycle.namespace_members TO lifecycle_app;
+GRANT UPDATE(updated_at) ON TABLE lifecycle.namespace_members TO lifecycle_worker;
 
 --
 -- Name: FUNCTION legacy_members_bridge_drop(members regclass); Type: ACL; Schema: lifecycle; Owner: -
@@ -10694,17 +10726,66 @@ REVOKE ALL ON FUNCTION lifecycle.legacy_path_redirect(ns_id bigint, legacy text,
 REVOKE ALL ON FUNCTION lifecycle.legacy_tree_bridge_add(source regclass, id_column name, parent_column name, path_column name, name_column name, visibility_column name, type_column name, types jsonb, speaks_for text[], actor_id bigint, row_defaults jsonb) FROM PUBLIC;
 
 --
--- Name: FUNCTION legacy_tree_bridge_drop(source regclass); Type: ACL; Schema: lifecycle; Owner: -
---
-
-REVOKE ALL ON FUNCTION lifecycle.legacy_tree_bridge_drop(source regclass) FROM PUBLIC;
-
---
 -- Name: TABLE legacy_tree_bridges; Type: ACL; Schema: lifecycle; Owner: -
 --
 
 GRANT SELECT ON TABLE lifecycle.legacy_tree_bridges TO lifecycle_app;
 GRANT SELECT ON TABLE lifecycle.legacy_tree_bridges TO lifecycle_worker;
+
+--
+-- Name: TABLE namespaces; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.namespaces TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.namespaces TO lifecycle_worker;
+
+--
+-- Name: COLUMN namespaces.parent_id; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT INSERT(parent_id) ON TABLE lifecycle.namespaces TO lifecycle_app;
+GRANT INSERT(parent_id) ON TABLE lifecycle.namespaces TO lifecycle_worker;
+
+--
+-- Name: COLUMN namespaces.type; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT INSERT(type) ON TABLE lifecycle.namespaces TO lifecycle_app;
+GRANT INSERT(type) ON TABLE lifecycle.namespaces TO lifecycle_worker;
+
+--
+-- Name: COLUMN namespaces.path; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT INSERT(path) ON TABLE lifecycle.namespaces TO lifecycle_app;
+GRANT INSERT(path) ON TABLE lifecycle.namespaces TO lifecycle_worker;
+
+--
+-- Name: COLUMN namespaces.name; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT INSERT(name),UPDATE(name) ON TABLE lifecycle.namespaces TO lifecycle_app;
+GRANT INSERT(name),UPDATE(name) ON TABLE lifecycle.namespaces TO lifecycle_worker;
+
+--
+-- Name: COLUMN namespaces.visibility; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT INSERT(visibility) ON TABLE lifecycle.namespaces TO lifecycle_app;
+GRANT INSERT(visibility) ON TABLE lifecycle.namespaces TO lifecycle_worker;
+
+--
+-- Name: COLUMN namespaces.state; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT INSERT(state) ON TABLE lifecycle.namespaces TO lifecycle_app;
+GRANT INSERT(state) ON TABLE lifecycle.namespaces TO lifecycle_worker;
+
+--
+-- Name: FUNCTION legacy_tree_bridge_drop(source regclass); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_tree_bridge_drop(source regclass) FROM PUBLIC;
 
 --
 -- Name: FUNCTION legacy_tree_broken(b lifecycle.legacy_tree_bridges); Type: ACL; Schema: lifecycle; Owner: -
@@ -10811,55 +10892,6 @@ REVOKE ALL ON FUNCTION lifecycle.namespace_details_validate() FROM PUBLIC;
 REVOKE ALL ON FUNCTION lifecycle.state_flag_mask(flag text) FROM PUBLIC;
 GRANT ALL ON FUNCTION lifecycle.state_flag_mask(flag text) TO lifecycle_app;
 GRANT ALL ON FUNCTION lifecycle.state_flag_mask(flag text) TO lifecycle_worker;
-
---
--- Name: TABLE namespaces; Type: ACL; Schema: lifecycle; Owner: -
---
-
-GRANT SELECT ON TABLE lifecycle.namespaces TO lifecycle_app;
-GRANT SELECT ON TABLE lifecycle.namespaces TO lifecycle_worker;
-
---
--- Name: COLUMN namespaces.parent_id; Type: ACL; Schema: lifecycle; Owner: -
---
-
-GRANT INSERT(parent_id) ON TABLE lifecycle.namespaces TO lifecycle_app;
-GRANT INSERT(parent_id) ON TABLE lifecycle.namespaces TO lifecycle_worker;
-
---
--- Name: COLUMN namespaces.type; Type: ACL; Schema: lifecycle; Owner: -
---
-
-GRANT INSERT(type) ON TABLE lifecycle.namespaces TO lifecycle_app;
-GRANT INSERT(type) ON TABLE lifecycle.namespaces TO lifecycle_worker;
-
---
--- Name: COLUMN namespaces.path; Type: ACL; Schema: lifecycle; Owner: -
---
-
-GRANT INSERT(path) ON TABLE lifecycle.namespaces TO lifecycle_app;
-GRANT INSERT(path) ON TABLE lifecycle.namespaces TO lifecycle_worker;
-
---
--- Name: COLUMN namespaces.name; Type: ACL; Schema: lifecycle; Owner: -
---
-
-GRANT INSERT(name),UPDATE(name) ON TABLE lifecycle.namespaces TO lifecycle_app;
-GRANT INSERT(name),UPDATE(name) ON TABLE lifecycle.namespaces TO lifecycle_worker;
-
---
--- Name: COLUMN namespaces.visibility; Type: ACL; Schema: lifecycle; Owner: -
---
-
-GRANT INSERT(visibility) ON TABLE lifecycle.namespaces TO lifecycle_app;
-GRANT INSERT(visibility) ON TABLE lifecycle.namespaces TO lifecycle_worker;
-
---
--- Name: COLUMN namespaces.state; Type: ACL; Schema: lifecycle; Owner: -
---
-
-GRANT INSERT(state) ON TABLE lifecycle.namespaces TO lifecycle_app;
-GRANT INSERT(state) ON TABLE lifecycle.namespaces TO lifecycle_worker;
 
 --
 -- Name: FUNCTION namespace_effective_state(namespace_id bigint); Type: ACL; Schema: lifecycle; Owner: -
@@ -11578,13 +11610,6 @@ GRANT SELECT ON TABLE lifecycle.legacy_bridge_states TO lifecycle_app;
 GRANT SELECT ON TABLE lifecycle.legacy_bridge_states TO lifecycle_worker;
 
 --
--- Name: TABLE legacy_members_bridges; Type: ACL; Schema: lifecycle; Owner: -
---
-
-GRANT SELECT ON TABLE lifecycle.legacy_members_bridges TO lifecycle_app;
-GRANT SELECT ON TABLE lifecycle.legacy_members_bridges TO lifecycle_worker;
-
---
 -- Name: TABLE namespace_details; Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -11597,27 +11622,6 @@ GRANT SELECT ON TABLE lifecycle.namespace_details TO lifecycle_worker;
 
 GRANT SELECT,INSERT,DELETE,TRUNCATE,UPDATE ON TABLE lifecycle.namespace_imports TO lifecycle_worker;
 GRANT SELECT ON TABLE lifecycle.namespace_imports TO lifecycle_app;
-
---
--- Name: TABLE namespace_members; Type: ACL; Schema: lifecycle; Owner: -
---
-
-GRANT SELECT,INSERT,DELETE ON TABLE lifecycle.namespace_members TO lifecycle_app;
-GRANT SELECT,INSERT,DELETE ON TABLE lifecycle.namespace_members TO lifecycle_worker;
-
---
--- Name: COLUMN namespace_members.access_level; Type: ACL; Schema: lifecycle; Owner: -
---
-
-GRANT UPDATE(access_level) ON TABLE lifecycle.namespace_members TO lifecycle_app;
-GRANT UPDATE(access_level) ON TABLE lifecycle.namespace_members TO lifecycle_worker;
-
---
--- Name: COLUMN namespace_members.updated_at; Type: ACL; Schema: lifecycle; Owner: -
---
-
-GRANT UPDATE(updated_at) ON TABLE lifecycle.namespace_members TO lifecycle_app;
-GRANT UPDATE(updated_at) ON TABLE lifecycle.namespace_members TO lifecycle_worker;
 
 --
 -- Name: TABLE namespace_redirects; Type: ACL; Schema: lifecycle; Owner: -
