@@ -1342,6 +1342,12 @@ CREATE FUNCTION lifecycle.legacy_bridge_check() RETURNS TABLE(namespace_id bigin
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO ''
     SET enable_hashjoin TO 'off'
+    SET enable_hashagg TO 'off'
+    SET enable_nestloop TO 'off'
+    SET max_parallel_workers_per_gather TO '2'
+    SET parallel_tuple_cost TO '0'
+    SET min_parallel_table_scan_size TO '64GB'
+    SET min_parallel_index_scan_size TO '64GB'
     SET work_mem TO '64MB'
     SET jit TO 'off'
     AS $_$
@@ -1375,6 +1381,8 @@ declare
   k int;
   exprs text;
   sql text;
+  mb lifecycle.legacy_members_bridges;
+  members text[] := '{}'::text[];
 begin
   -- The rules' names and ranks as CASE expressions built from their tables (read once here, not
   -- joined to every namespace).
@@ -1386,10 +1394,11 @@ begin
          coalesce(pg_catalog.array_agg(x.code) filter (where not x.permanent), '{}')
     into state_name, temporary_states
     from lifecycle.states x;
-  -- The state a temporary state preserves (archived beside a deletion): from the details row, read
-  -- only for the namespaces in such a state.
-  preserved := pg_catalog.format('case when n.state = any (%L::smallint[]) then (select d.state_metadata ->> ''preserved_state'' '
-                                 'from lifecycle.namespace_details d where d.namespace_id = n.id) end', temporary_states);
+  -- The state a temporary state preserves (archived beside a deletion): from the details row, asked
+  -- only of the namespaces in such a state. A join, not a subquery per row: a part that runs beside
+  -- the others may hold no correlated subquery (PostgreSQL 15 runs those in the leader only).
+  preserved := pg_catalog.format('case when n.state = any (%L::smallint[]) then d0.state_metadata ->> ''preserved_state'' end',
+                                 temporary_states);
 
   -- The state bridges: one subquery per table and namespace column, holding what each of its
   -- bridges says (aggregated by namespace unless the column is the table's unique key), joined to
@@ -1477,11 +1486,9 @@ begin
       i, mapped, t.visibility_attnum is not null, visibility_rank);
     tree_held := tree_held || pg_catalog.format(' or t%s.id is not null', i);
     tree_src := pg_catalog.format('coalesce(case when t%s.id is not null then %L::regclass end, %s)', i, t.source, tree_src);
-    -- The rows of it the lifecycle lacks.
+    -- The rows of it the lifecycle lacks (what became of each is asked of them alone, below).
     anti := anti || pg_catalog.format(
-      'select r.id, 200 + %s, %L::regclass, ''a row'', case when exists (select from lifecycle.deleted_namespaces d '
-      'where d.namespace_id = r.id) then ''hard_deleted'' else coalesce((select ''staged'' || coalesce('', rejected '' || m.reject_code, '''') '
-      'from lifecycle.namespace_imports m where m.id = r.id), ''no namespace'') end '
+      'select r.id, 200 + %s, %L::regclass, ''a row'', null::text '
       'from (%s) r where not exists (select from lifecycle.namespaces n where n.id = r.id)',
       i, t.source, sql);
   end loop;
@@ -1529,6 +1536,7 @@ begin
   -- before the rows of a namespace are made, so only the namespaces that disagree make any.
   sql := pg_catalog.format(
     'select n.id, c.ord, c.src, c.legacy, c.lifecycle from lifecycle.namespaces n %1$s '
+    'left join lifecycle.namespace_details d0 on d0.namespace_id = n.id '
     'cross join lateral (select %8$s as preserved) w0 '
     'cross join lateral (select %2$s as tree_held, %3$s as tree_source %4$s) w '
     'cross join lateral (select w.tree_held and not (%5$s) as unsaid) u '
@@ -1540,12 +1548,34 @@ begin
   if pg_catalog.cardinality(anti) > 0 then
     sql := sql || ' union all ' || pg_catalog.array_to_string(anti, ' union all ');
   end if;
+  -- The memberships, as legacy_members_check compares them (ord 1000 and up: listed after the
+  -- states and the tree, by namespace and what GitLab says, as before).
+  for mb in select * from lifecycle.legacy_members_bridges x order by x.id loop
+    members := members || pg_catalog.format(
+      'select coalesce(g.namespace_id, l.namespace_id), 1000 + %1$s, %2$L::regclass, '
+      '       case when g.held then ''member '' || g.user_id || '' at level '' || g.access_level '
+      '            else ''not member '' || l.user_id end, '
+      '       case when l.user_id is null then ''not member '' || g.user_id '
+      '            else ''member '' || l.user_id || '' at level '' || l.access_level end '
+      '  from (%3$s) g (namespace_id, user_id, access_level, created_at, held) '
+      '  full join lifecycle.namespace_members l on l.namespace_id = g.namespace_id and l.user_id = g.user_id '
+      ' where case when g.held then g.access_level is distinct from l.access_level else l.user_id is not null end',
+      pg_catalog.cardinality(members), mb.source, lifecycle.legacy_members_statement(mb.source, mb.projects, false));
+  end loop;
+  if pg_catalog.cardinality(members) > 0 then
+    sql := sql || ' union all ' || pg_catalog.array_to_string(members, ' union all ');
+  end if;
+  -- What became of a legacy row the lifecycle lacks is asked of those rows alone, by the leader.
   -- (As legacy_bridge_rows: the statement's parts in an array, every identifier in them quoted by
-  -- format's %I and every value by %L when the parts were made.)
+  -- format's %I and every value by %L when the parts were made. $1-$3 are legacy_members_statement's
+  -- parameters, null: every membership.)
   return query execute pg_catalog.array_to_string(
-    array['select q.ns, q.src, q.legacy, q.lifecycle from (', sql, ') q (ns, ord, src, legacy, lifecycle) order by q.ns, q.ord'], '');
-  return query select c.namespace_id, c.source, c.legacy_says, c.state
-                 from lifecycle.legacy_members_check() c order by 1, 3;
+    array['select q.ns, q.src, q.legacy, case when q.ord >= 200 and q.ord < 1000 then ',
+          'case when exists (select from lifecycle.deleted_namespaces d where d.namespace_id = q.ns) then ''hard_deleted'' ',
+          'else coalesce((select ''staged'' || coalesce('', rejected '' || i.reject_code, '''') ',
+          'from lifecycle.namespace_imports i where i.id = q.ns), ''no namespace'') end else q.lifecycle end from (', sql,
+          ') q (ns, ord, src, legacy, lifecycle) order by q.ord >= 1000, q.ns, q.ord, q.legacy'], '')
+    using null::bigint, null::bigint, null::jsonb;
 end
 $_$;
 
@@ -2285,6 +2315,7 @@ CREATE FUNCTION lifecycle.legacy_members_check() RETURNS TABLE(namespace_id bigi
     SET search_path TO ''
     SET enable_hashagg TO 'off'
     SET enable_hashjoin TO 'off'
+    SET enable_nestloop TO 'off'
     SET enable_indexscan TO 'off'
     SET enable_bitmapscan TO 'off'
     SET max_parallel_workers_per_gather TO '0'
