@@ -3,6 +3,8 @@ package scenario
 import (
 	"context"
 	"fmt"
+	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -33,10 +35,13 @@ type AdoptCheckResult struct {
 	InvariantsSeconds float64 `json:"invariants_seconds"`
 }
 
-// AdoptCheckRound is one timing of each check.
+// AdoptCheckRound is one timing of each check, with the machine's load average (1 minute, from
+// /proc/loadavg where the bench runs: the database's machine when it runs there) when the check
+// started: on a machine other jobs share, the wall time follows it.
 type AdoptCheckRound struct {
 	CheckSeconds      float64 `json:"check_seconds"`
 	InvariantsSeconds float64 `json:"invariants_seconds"`
+	LoadAverage       float64 `json:"load_average,omitempty"`
 }
 
 // runAdoptCheck adopts a generated GitLab in a database of its own (dropped afterwards) and times
@@ -120,7 +125,7 @@ func runAdoptCheck(ctx context.Context, e *env) error {
 	}
 	var checks, invariants []float64
 	for round := range e.cfg.Rounds {
-		var r AdoptCheckRound
+		r := AdoptCheckRound{LoadAverage: loadAverage()}
 		start := time.Now()
 		if err := conn.QueryRow(ctx, `select count(*) from lifecycle.legacy_bridge_check()`).Scan(&res.CheckRows); err != nil {
 			return err
@@ -133,7 +138,7 @@ func runAdoptCheck(ctx context.Context, e *env) error {
 		r.InvariantsSeconds = round3(time.Since(start).Seconds())
 		res.Rounds = append(res.Rounds, r)
 		checks, invariants = append(checks, r.CheckSeconds), append(invariants, r.InvariantsSeconds)
-		e.log.Info("adopt_check", "round", round+1, "namespaces", res.Namespaces, "check_seconds", r.CheckSeconds,
+		e.log.Info("adopt_check", "round", round+1, "namespaces", res.Namespaces, "check_seconds", r.CheckSeconds, "load_average", r.LoadAverage,
 			"memberships", res.Memberships, "check_rows", res.CheckRows, "invariants_seconds", r.InvariantsSeconds)
 	}
 	// Every row the check lists is a legacy row of a rejected namespace (a row without its
@@ -181,3 +186,21 @@ func adoptCheckPopulate(ctx context.Context, e *env, conn *pgx.Conn, res *AdoptC
 
 // quoteLiteral quotes s as a SQL string literal (COMMENT takes no parameter).
 func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// loadAverage is the 1-minute load average of the machine the bench runs on (0 where /proc/loadavg
+// cannot be read).
+func loadAverage() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return 0
+	}
+	v, err := strconv.ParseFloat(f[0], 64)
+	if err != nil {
+		return 0
+	}
+	return v
+}
