@@ -1356,8 +1356,33 @@ CREATE FUNCTION lifecycle.legacy_bridge_check() RETURNS TABLE(namespace_id bigin
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO ''
     SET enable_hashjoin TO 'off'
-    SET work_mem TO '64MB'
+    SET enable_hashagg TO 'off'
+    SET enable_nestloop TO 'off'
+    SET max_parallel_workers_per_gather TO '2'
+    SET parallel_tuple_cost TO '0'
+    SET min_parallel_table_scan_size TO '64GB'
+    SET min_parallel_index_scan_size TO '64GB'
+    SET work_mem TO '256MB'
     SET jit TO 'off'
+    AS $$
+begin
+  return query execute lifecycle.legacy_bridge_check_statement() using null::bigint, null::bigint, null::jsonb;
+end
+$$;
+
+--
+-- Name: FUNCTION legacy_bridge_check(); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.legacy_bridge_check() IS 'Every disagreement between the bridged legacy data and the lifecycle, states, tree and memberships (empty when they agree).';
+
+--
+-- Name: legacy_bridge_check_statement(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_bridge_check_statement() RETURNS text
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
     AS $_$
 declare
   b lifecycle.legacy_bridges;
@@ -1389,6 +1414,9 @@ declare
   k int;
   exprs text;
   sql text;
+  mb lifecycle.legacy_members_bridges;
+  members text[] := '{}'::text[];
+  parts text[] := '{}'::text[];
 begin
   -- The rules' names and ranks as CASE expressions built from their tables (read once here, not
   -- joined to every namespace).
@@ -1400,10 +1428,11 @@ begin
          coalesce(pg_catalog.array_agg(x.code) filter (where not x.permanent), '{}')
     into state_name, temporary_states
     from lifecycle.states x;
-  -- The state a temporary state preserves (archived beside a deletion): from the details row, read
-  -- only for the namespaces in such a state.
-  preserved := pg_catalog.format('case when n.state = any (%L::smallint[]) then (select d.state_metadata ->> ''preserved_state'' '
-                                 'from lifecycle.namespace_details d where d.namespace_id = n.id) end', temporary_states);
+  -- The state a temporary state preserves (archived beside a deletion): from the details row, asked
+  -- only of the namespaces in such a state. A join, not a subquery per row: a part that runs beside
+  -- the others may hold no correlated subquery (PostgreSQL 15 runs those in the leader only).
+  preserved := pg_catalog.format('case when n.state = any (%L::smallint[]) then d0.state_metadata ->> ''preserved_state'' end',
+                                 temporary_states);
 
   -- The state bridges: one subquery per table and namespace column, holding what each of its
   -- bridges says (aggregated by namespace unless the column is the table's unique key), joined to
@@ -1491,83 +1520,104 @@ begin
       i, mapped, t.visibility_attnum is not null, visibility_rank);
     tree_held := tree_held || pg_catalog.format(' or t%s.id is not null', i);
     tree_src := pg_catalog.format('coalesce(case when t%s.id is not null then %L::regclass end, %s)', i, t.source, tree_src);
-    -- The rows of it the lifecycle lacks.
+    -- The rows of it the lifecycle lacks (what became of each is asked of them alone, below).
     anti := anti || pg_catalog.format(
-      'select r.id, 200 + %s, %L::regclass, ''a row'', case when exists (select from lifecycle.deleted_namespaces d '
-      'where d.namespace_id = r.id) then ''hard_deleted'' else coalesce((select ''staged'' || coalesce('', rejected '' || m.reject_code, '''') '
-      'from lifecycle.namespace_imports m where m.id = r.id), ''no namespace'') end '
+      'select r.id, 200 + %s, %L::regclass, ''a row'', null::text '
       'from (%s) r where not exists (select from lifecycle.namespaces n where n.id = r.id)',
       i, t.source, sql);
   end loop;
 
-  if cols = '' and pg_catalog.cardinality(anti) = 0 then
-    return query select c.namespace_id, c.source, c.legacy_says, c.state
-                   from lifecycle.legacy_members_check() c order by 1, 3;
-    return;
+  -- Without a state or tree bridge, the memberships alone.
+  if cols <> '' or pg_catalog.cardinality(anti) > 0 then
+    -- Per bridged state: whether any bridge of it speaks for the namespace, whether one holds, the
+    -- table to name (the first that holds, else the first that speaks), and whether the state says
+    -- it. A pending-deletion state said beside another state (a schedule while the deletion runs)
+    -- needs the deletion's date: an immediate deletion has none.
+    for st in select x.state, s.name, s.pending_deletion, pg_catalog.array_agg(x.ord order by x.ord) as ords,
+                     pg_catalog.array_agg(x.source order by x.ord) as sources
+                from (select y.state, y.source, pg_catalog.row_number() over (order by y.id) as ord
+                        from lifecycle.legacy_bridges y) x
+                join lifecycle.states s on s.code = x.state
+               group by x.state, s.name, s.pending_deletion
+               order by x.state loop
+      select pg_catalog.string_agg(pg_catalog.format('w.h%s is not null', u.o), ' or '),
+             pg_catalog.string_agg(pg_catalog.format('coalesce(w.h%s, false)', u.o), ' or '),
+             'case ' || pg_catalog.string_agg(pg_catalog.format('when w.h%s then %L::regclass', u.o, st.sources[u.k]), ' ')
+               || ' ' || pg_catalog.string_agg(pg_catalog.format('when w.h%s is not null then %L::regclass', u.o, st.sources[u.k]), ' ')
+               || ' end'
+        into speaks, holds, src
+        from pg_catalog.unnest(st.ords) with ordinality u (o, k);
+      checks := checks || pg_catalog.format(
+        '(%1$s, coalesce(%2$s, w.tree_source), case when %3$s then %4$L else %5$L end, %7$s, '
+        ' case when %6$s then (%3$s) <> w.says%1$s else u.unsaid and w.says%1$s end)',
+        st.state, src, holds, st.name, 'not ' || st.name, speaks, state_name);
+      conds := conds || pg_catalog.format('case when %1$s then (%2$s) <> w.says%3$s else u.unsaid and w.says%3$s end',
+                                          speaks, holds, st.state);
+      cols := cols || pg_catalog.format(
+        ', lifecycle.legacy_bridge_says(%1$s::smallint, n.state, w0.preserved)%2$s as says%1$s',
+        st.state, case when st.pending_deletion then pg_catalog.format(' and (n.state = %s or n.deletion_scheduled_at is not null)', st.state)
+                       else '' end);
+      following := following || pg_catalog.format(' or (w.says%s and (%s))', st.state, holds);
+    end loop;
+
+    -- What no bridge can say (legacy_bridge_sync's refusal, u.unsaid): held by a tree-bridged table,
+    -- in a state some bridged condition follows from, and no bridge of those holds; then each such
+    -- state no bridge speaks for is reported. The first condition (any disagreement) is evaluated
+    -- before the rows of a namespace are made, so only the namespaces that disagree make any.
+    sql := pg_catalog.format(
+      'select n.id, c.ord, c.src, c.legacy, c.lifecycle from lifecycle.namespaces n %1$s '
+      'left join lifecycle.namespace_details d0 on d0.namespace_id = n.id '
+      'cross join lateral (select %8$s as preserved) w0 '
+      'cross join lateral (select %2$s as tree_held, %3$s as tree_source %4$s) w '
+      'cross join lateral (select w.tree_held and not (%5$s) as unsaid) u '
+      'cross join lateral (values %6$s) c (ord, src, legacy, lifecycle, diverges) '
+      'where ((%7$s)) and c.diverges',
+      joins, tree_held, tree_src, cols, following, pg_catalog.array_to_string(checks, ', '),
+      coalesce(pg_catalog.array_to_string(conds, ') or ('), 'false'), preserved);
+    -- (The conditions above are one parenthesised disjunction: "where (a) or (b) and c" would bind c to b alone.)
+    if pg_catalog.cardinality(anti) > 0 then
+      sql := sql || ' union all ' || pg_catalog.array_to_string(anti, ' union all ');
+    end if;
+    parts := array[sql];
   end if;
 
-  -- Per bridged state: whether any bridge of it speaks for the namespace, whether one holds, the
-  -- table to name (the first that holds, else the first that speaks), and whether the state says
-  -- it. A pending-deletion state said beside another state (a schedule while the deletion runs)
-  -- needs the deletion's date: an immediate deletion has none.
-  for st in select x.state, s.name, s.pending_deletion, pg_catalog.array_agg(x.ord order by x.ord) as ords,
-                   pg_catalog.array_agg(x.source order by x.ord) as sources
-              from (select y.state, y.source, pg_catalog.row_number() over (order by y.id) as ord
-                      from lifecycle.legacy_bridges y) x
-              join lifecycle.states s on s.code = x.state
-             group by x.state, s.name, s.pending_deletion
-             order by x.state loop
-    select pg_catalog.string_agg(pg_catalog.format('w.h%s is not null', u.o), ' or '),
-           pg_catalog.string_agg(pg_catalog.format('coalesce(w.h%s, false)', u.o), ' or '),
-           'case ' || pg_catalog.string_agg(pg_catalog.format('when w.h%s then %L::regclass', u.o, st.sources[u.k]), ' ')
-             || ' ' || pg_catalog.string_agg(pg_catalog.format('when w.h%s is not null then %L::regclass', u.o, st.sources[u.k]), ' ')
-             || ' end'
-      into speaks, holds, src
-      from pg_catalog.unnest(st.ords) with ordinality u (o, k);
-    checks := checks || pg_catalog.format(
-      '(%1$s, coalesce(%2$s, w.tree_source), case when %3$s then %4$L else %5$L end, %7$s, '
-      ' case when %6$s then (%3$s) <> w.says%1$s else u.unsaid and w.says%1$s end)',
-      st.state, src, holds, st.name, 'not ' || st.name, speaks, state_name);
-    conds := conds || pg_catalog.format('case when %1$s then (%2$s) <> w.says%3$s else u.unsaid and w.says%3$s end',
-                                        speaks, holds, st.state);
-    cols := cols || pg_catalog.format(
-      ', lifecycle.legacy_bridge_says(%1$s::smallint, n.state, w0.preserved)%2$s as says%1$s',
-      st.state, case when st.pending_deletion then pg_catalog.format(' and (n.state = %s or n.deletion_scheduled_at is not null)', st.state)
-                     else '' end);
-    following := following || pg_catalog.format(' or (w.says%s and (%s))', st.state, holds);
+  -- The memberships, as legacy_members_check compares them (ord 1000 and up: listed after the
+  -- states and the tree, by namespace and what GitLab says, as before).
+  for mb in select * from lifecycle.legacy_members_bridges x order by x.id loop
+    members := members || pg_catalog.format(
+      'select coalesce(g.namespace_id, l.namespace_id), 1000 + %1$s, %2$L::regclass, '
+      '       case when g.held then ''member '' || g.user_id || '' at level '' || g.access_level '
+      '            else ''not member '' || l.user_id end, '
+      '       case when l.user_id is null then ''not member '' || g.user_id '
+      '            else ''member '' || l.user_id || '' at level '' || l.access_level end '
+      '  from (%3$s) g (namespace_id, user_id, access_level, created_at, held) '
+      '  full join lifecycle.namespace_members l on l.namespace_id = g.namespace_id and l.user_id = g.user_id '
+      ' where case when g.held then g.access_level is distinct from l.access_level else l.user_id is not null end',
+      pg_catalog.cardinality(members), mb.source, lifecycle.legacy_members_statement(mb.source, mb.projects, false));
   end loop;
-
-  -- What no bridge can say (legacy_bridge_sync's refusal, u.unsaid): held by a tree-bridged table,
-  -- in a state some bridged condition follows from, and no bridge of those holds; then each such
-  -- state no bridge speaks for is reported. The first condition (any disagreement) is evaluated
-  -- before the rows of a namespace are made, so only the namespaces that disagree make any.
-  sql := pg_catalog.format(
-    'select n.id, c.ord, c.src, c.legacy, c.lifecycle from lifecycle.namespaces n %1$s '
-    'cross join lateral (select %8$s as preserved) w0 '
-    'cross join lateral (select %2$s as tree_held, %3$s as tree_source %4$s) w '
-    'cross join lateral (select w.tree_held and not (%5$s) as unsaid) u '
-    'cross join lateral (values %6$s) c (ord, src, legacy, lifecycle, diverges) '
-    'where ((%7$s)) and c.diverges',
-    joins, tree_held, tree_src, cols, following, pg_catalog.array_to_string(checks, ', '),
-    coalesce(pg_catalog.array_to_string(conds, ') or ('), 'false'), preserved);
-  -- (The conditions above are one parenthesised disjunction: "where (a) or (b) and c" would bind c to b alone.)
-  if pg_catalog.cardinality(anti) > 0 then
-    sql := sql || ' union all ' || pg_catalog.array_to_string(anti, ' union all ');
+  parts := parts || members;
+  if pg_catalog.cardinality(parts) = 0 then
+    return 'select null::bigint, null::regclass, null::text, null::text where false';
   end if;
+  -- What became of a legacy row the lifecycle lacks is asked of those rows alone, by the leader.
   -- (As legacy_bridge_rows: the statement's parts in an array, every identifier in them quoted by
-  -- format's %I and every value by %L when the parts were made.)
-  return query execute pg_catalog.array_to_string(
-    array['select q.ns, q.src, q.legacy, q.lifecycle from (', sql, ') q (ns, ord, src, legacy, lifecycle) order by q.ns, q.ord'], '');
-  return query select c.namespace_id, c.source, c.legacy_says, c.state
-                 from lifecycle.legacy_members_check() c order by 1, 3;
+  -- format's %I and every value by %L when the parts were made. $1-$3 are legacy_members_statement's
+  -- parameters, null for every membership.)
+  return pg_catalog.array_to_string(
+    array['select q.ns, q.src, q.legacy, case when q.ord >= 200 and q.ord < 1000 then ',
+          'case when exists (select from lifecycle.deleted_namespaces d where d.namespace_id = q.ns) then ''hard_deleted'' ',
+          'else coalesce((select ''staged'' || coalesce('', rejected '' || i.reject_code, '''') ',
+          'from lifecycle.namespace_imports i where i.id = q.ns), ''no namespace'') end else q.lifecycle end from (',
+          pg_catalog.array_to_string(parts, ' union all '),
+          ') q (ns, ord, src, legacy, lifecycle) order by q.ord >= 1000, q.ns, q.ord, q.legacy'], '');
 end
 $_$;
 
 --
--- Name: FUNCTION legacy_bridge_check(); Type: COMMENT; Schema: lifecycle; Owner: -
+-- Name: FUNCTION legacy_bridge_check_statement(); Type: COMMENT; Schema: lifecycle; Owner: -
 --
 
-COMMENT ON FUNCTION lifecycle.legacy_bridge_check() IS 'Every disagreement between the bridged legacy data and the lifecycle, states, tree and memberships (empty when they agree).';
+COMMENT ON FUNCTION lifecycle.legacy_bridge_check_statement() IS 'The statement lifecycle.legacy_bridge_check runs (for its tests).';
 
 --
 -- Name: legacy_bridge_column(regclass, smallint); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -2404,6 +2454,7 @@ CREATE FUNCTION lifecycle.legacy_members_check() RETURNS TABLE(namespace_id bigi
     SET search_path TO ''
     SET enable_hashagg TO 'off'
     SET enable_hashjoin TO 'off'
+    SET enable_nestloop TO 'off'
     SET enable_indexscan TO 'off'
     SET enable_bitmapscan TO 'off'
     SET max_parallel_workers_per_gather TO '0'
@@ -10530,6 +10581,12 @@ REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_broken(b lifecycle.legacy_bridges
 
 REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_check() FROM PUBLIC;
 GRANT ALL ON FUNCTION lifecycle.legacy_bridge_check() TO lifecycle_worker;
+
+--
+-- Name: FUNCTION legacy_bridge_check_statement(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_check_statement() FROM PUBLIC;
 
 --
 -- Name: FUNCTION legacy_bridge_column(source regclass, attnum smallint); Type: ACL; Schema: lifecycle; Owner: -

@@ -238,9 +238,16 @@ func renderRun(w io.Writer, r *Results) {
 			"took **%.2f s**, `lifecycle.check_invariants()` (%d rows) **%.2f s** (medians).\n\n",
 			thousands(int(a.Legacy)), a.AdoptSeconds, thousands(int(a.Namespaces)), a.Rejected, thousands(int(a.Memberships)),
 			thousands(int(a.Members)), a.CheckRows, a.CheckSeconds, a.InvariantRows, a.InvariantsSeconds)
-		p("| round | legacy_bridge_check s | check_invariants s |\n| --- | --- | --- |\n")
+		if a.AdoptSeconds == 0 {
+			p("(The adopted database a previous run kept, measured again: `-reuse`.)\n\n")
+		}
+		p("| round | legacy_bridge_check s | check_invariants s | load average |\n| --- | --- | --- | --- |\n")
 		for k, rd := range a.Rounds {
-			p("| %d | %.2f | %.2f |\n", k+1, rd.CheckSeconds, rd.InvariantsSeconds)
+			load := "not recorded"
+			if rd.LoadAverage > 0 {
+				load = fmt.Sprintf("%.2f", rd.LoadAverage)
+			}
+			p("| %d | %.2f | %.2f | %s |\n", k+1, rd.CheckSeconds, rd.InvariantsSeconds, load)
 		}
 	}
 	if a := r.Adoption; a != nil {
