@@ -330,6 +330,11 @@ func (a *Adoption) members(ctx context.Context, conn *pgx.Conn, g GitLab, member
 			 order by g.namespace_id, g.user_id`, membersTable, projectsTable); err != nil {
 			return fmt.Errorf("members: %w", err)
 		}
+		// Its statistics, for the statements below: without them the planner takes the copy's
+		// namespaces to be 200 and probes lifecycle.namespaces once for each.
+		if _, err := tx.Exec(ctx, `analyze pg_temp.lifecycle_adopt_members`); err != nil {
+			return fmt.Errorf("members: %w", err)
+		}
 		// The foreign key to lifecycle.namespaces checks each row on its own: a query a row,
 		// SELECT … FOR KEY SHARE of its namespace, two thirds of what the INSERT costs. When
 		// this session may (a superuser owner, as namespace_import_batch decides; and unless
