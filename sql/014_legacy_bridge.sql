@@ -41,7 +41,7 @@ drop function lifecycle.namespace_change_state(bigint, text, text, bigint, jsonb
 {{ template "snapshots/014/namespaces_state_record.sql" . }}
 {{ template "functions/legacy_bridge_attnum.sql" . }}
 {{ template "functions/legacy_bridge_column.sql" . }}
-{{ template "functions/legacy_bridge_says.sql" . }}
+{{ template "snapshots/014/legacy_bridge_says.sql" . }}
 {{ template "snapshots/014/legacy_bridge_holds.sql" . }}
 {{ template "snapshots/014/legacy_bridge_write.sql" . }}
 {{ template "snapshots/014/legacy_bridge_apply.sql" . }}

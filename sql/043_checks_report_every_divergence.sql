@@ -19,9 +19,9 @@ alter table lifecycle.namespace_imports add column legacy_parent_id bigint;
 comment on column lifecycle.namespace_imports.legacy_parent_id is
   'The parent another legacy row of the namespace names (GitLab: namespaces.parent_id of a project''s namespace); the import rejects the row with NS013 when it differs from parent_id.';
 
-{{ template "functions/legacy_bridge_check.sql" . }}
+{{ template "snapshots/043/legacy_bridge_check.sql" . }}
 {{ template "snapshots/043/namespace_import_batch.sql" . }}
-{{ template "functions/legacy_bridge_backfill.sql" . }}
+{{ template "snapshots/043/legacy_bridge_backfill.sql" . }}
 
 ---- create above / drop below ----
 

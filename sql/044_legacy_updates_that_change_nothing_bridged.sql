@@ -11,7 +11,7 @@
 
 {{ template "functions/legacy_bridge_watch.sql" . }}
 {{ template "snapshots/044/legacy_bridge_add.sql" . }}
-{{ template "functions/legacy_bridge_drop.sql" . }}
+{{ template "snapshots/044/legacy_bridge_drop.sql" . }}
 revoke all on function lifecycle.legacy_bridge_watch(regclass) from public;
 
 do $up$

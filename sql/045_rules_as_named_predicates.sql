@@ -39,7 +39,7 @@ comment on column lifecycle.states.deletion_adjourned is
 comment on column lifecycle.states.being_created is
   'The application is still creating the namespace; the sweeper deletes it after the creation timeout.';
 
-{{ template "functions/states_digest_write.sql" . }}
+{{ template "snapshots/045/states_digest_write.sql" . }}
 -- The seed rows: the one place these codes are written.
 update lifecycle.states set inherited = (code = 0), deletion_adjourned = (code = 2), being_created = (code = 3);
 
@@ -84,9 +84,9 @@ insert into lifecycle.namespace_types (name, description, root_only, transferabl
 {{ template "functions/legacy_tree_bridge_add.sql" . }}
 {{ template "functions/legacy_bridge_sync.sql" . }}
 {{ template "functions/organization_move_out_start.sql" . }}
-{{ template "functions/organization_move_in.sql" . }}
+{{ template "snapshots/045/organization_move_in.sql" . }}
 {{ template "functions/namespace_resolve.sql" . }}
-{{ template "functions/legacy_bridge_add.sql" . }}
+{{ template "snapshots/045/legacy_bridge_add.sql" . }}
 
 ---- create above / drop below ----
 

@@ -9,7 +9,7 @@
 
 {{ template "snapshots/049/legacy_members_statement.sql" . }}
 {{ template "functions/legacy_members.sql" . }}
-{{ template "functions/legacy_members_check.sql" . }}
+{{ template "snapshots/049/legacy_members_check.sql" . }}
 revoke all on function lifecycle.legacy_members_statement(regclass, regclass, boolean) from public;
 
 ---- create above / drop below ----

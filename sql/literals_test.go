@@ -22,20 +22,10 @@ import (
 // states row's), with =, <>, !=, <, >, <=, >=, :=, [not] in (…), = any/all ('{…}'), or
 // case <state> when <integer>; or an integer cast to smallint (the type of a code). A type literal
 // is a quoted string that is exactly a type's name. Comments are skipped, and the quoted strings
-// for every pattern but the last two. The files below are left to the branches that change them
-// at the moment, to be converted once those are merged (each must still hold a literal, so the
-// list only shrinks).
-var pendingLiterals = map[string]string{
-	"functions/legacy_bridge_apply.sql": "the legacy bridges' codes are what a legacy column says (bridged = 1 is archived): " +
-		"a bridge's row names its state by code, and which states a flag bridge may write over is a rule no column holds yet",
-	"functions/legacy_bridge_backfill.sql": "the backfill writes one state per legacy flag by code; issue 27 point 2 " +
-		"(the import and the backfill sharing the triggers' rules) rewrites it",
-	"functions/legacy_bridge_says.sql": "what a bridge's condition says of a state is per bridged code (a rule of the bridges, " +
-		"not of lifecycle.states); it goes with legacy_bridge_apply",
-	"functions/namespace_import_batch.sql": "issue 27 point 2's branch (h27-verdicts) rewrites the import's verdicts",
-	"functions/organization_move_in.sql": "the move's walk carries groups and projects only; no column of " +
-		"lifecycle.namespace_types says which types an organization move carries (its states and the other types are predicates)",
-}
+// for every pattern but the last two. A file left for a branch that changes it at the moment goes
+// in pendingLiterals with its reason, to be converted once that is merged (each must still hold a
+// literal, so the list only shrinks); none is left.
+var pendingLiterals = map[string]string{}
 
 // The namespace types of 042's seed rows.
 var typeNames = []string{"organization", "group", "project", "user"}

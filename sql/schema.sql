@@ -921,12 +921,16 @@ begin
       detail = pg_catalog.format('source=%s relkind=%s', source, rel.relkind),
       hint = 'Bridge an ordinary (or partitioned) table outside schema lifecycle.';
   end if;
-  code := case state when 'archived' then 1 when 'deletion_scheduled' then 2 when 'deletion_in_progress' then 4
-                     when 'maintenance' then 6 end;
+  select r.state into code
+    from lifecycle.legacy_bridge_states r join lifecycle.states s on s.code = r.state
+   where s.name = legacy_bridge_add.state;
   if code is null then
     raise exception using errcode = 'NS010', message = pg_catalog.format('state %L cannot be bridged', state),
       detail = pg_catalog.format('state=%s', state),
-      hint = 'Bridge archived, deletion_scheduled, deletion_in_progress or maintenance.';
+      hint = (select 'Bridge ' || pg_catalog.array_to_string(b.names[:pg_catalog.cardinality(b.names) - 1], ', ')
+                     || ' or ' || b.names[pg_catalog.cardinality(b.names)] || '.'
+                from (select pg_catalog.array_agg(s.name order by r.state) as names
+                        from lifecycle.legacy_bridge_states r join lifecycle.states s on s.code = r.state) b);
   end if;
   if exists (select from pg_catalog.unnest(namespace_types) t where not coalesce(lifecycle.namespace_type_known(t), false)) then
     raise exception using errcode = 'NS010', message = 'unknown namespace type in namespace_types',
@@ -1026,6 +1030,8 @@ declare
   legacy boolean;
   refusal record;
   caller name;
+  way_back text;
+  back smallint;
 begin
   select * into ns from lifecycle.namespaces n where n.id = ns_id;
   if not found then
@@ -1047,15 +1053,21 @@ begin
       detail = pg_catalog.format('namespace_id=%s role=%s bridged_state=%s', ns_id, caller, lifecycle.state_name(bridged)),
       hint = 'Write legacy data that a bridge carries over as a member of lifecycle_app (or lifecycle_worker).';
   end if;
-  if bridged = 1 and ns.state in (2, 4, 5, 6) then
+  select r.way_back, e.target_state into way_back, back
+    from lifecycle.legacy_bridge_states r join lifecycle.events e on e.name = r.way_back
+   where r.state = bridged;
+  if lifecycle.state_permanent(bridged) and not lifecycle.state_permanent(ns.state)
+     and not lifecycle.state_being_created(ns.state) then
     -- Step 2 then 4 of the global lock order (namespace_lock_path): the row, then its details.
     ns := lifecycle.namespace_lock(ns_id);
     -- Who may archive or unarchive it may say where its restore returns.
     select * into refusal
       from lifecycle.actor_refusal(ns.id, ns.traversal_ids, actor,
-             (lifecycle.transition_rule(case when legacy then 0::smallint else bridged end,
-                                        case when legacy then bridged else 0::smallint end)).min_access_level,
-             case when legacy then 'archive this namespace' else 'unarchive this namespace' end);
+             (lifecycle.transition_rule(case when legacy then back else bridged end,
+                                        case when legacy then bridged else back end)).min_access_level,
+             pg_catalog.format('%s this namespace',
+               case when legacy then (select e.name from lifecycle.events e where e.target_state = bridged order by e.name limit 1)
+                    else way_back end));
     if found then
       raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
     end if;
@@ -1064,7 +1076,7 @@ begin
     perform pg_catalog.set_config('lifecycle.details_record', '', true);
     update lifecycle.namespace_details d
        set state_metadata = d.state_metadata
-             || pg_catalog.jsonb_build_object('preserved_state', case when legacy then 'archived' else 'ancestor_inherited' end)
+             || pg_catalog.jsonb_build_object('preserved_state', lifecycle.state_name(case when legacy then bridged else back end))
      where d.namespace_id = ns_id;
     return;
   end if;
@@ -1084,9 +1096,7 @@ begin
     perform lifecycle.namespace_change_state(ns.id, lifecycle.state_name(bridged), null, actor,
       '{"reason": "legacy data"}', null, at, 'bridge');
   else
-    perform lifecycle.namespace_change_state(ns.id, null,
-      case bridged when 1 then 'unarchive' when 2 then 'restore' when 4 then 'deletion_failed' else 'unmaintain' end,
-      actor, '{"reason": "legacy data"}', null, at, 'bridge');
+    perform lifecycle.namespace_change_state(ns.id, null, way_back, actor, '{"reason": "legacy data"}', null, at, 'bridge');
   end if;
 end
 $$;
@@ -1138,62 +1148,67 @@ begin
       hint = 'Run lifecycle.legacy_bridge_backfill() as a member of lifecycle_worker.';
   end if;
   -- For plpgsql_check (a no-op at run time): the table made below.
-  perform 'PRAGMA:TABLE: lifecycle_backfill (ns bigint, state smallint, preserved text, at timestamptz, deletion_at timestamptz, actor bigint, refusal jsonb)';
+  perform 'PRAGMA:TABLE: lifecycle_backfill (ns bigint, from_state smallint, state smallint, passed smallint, preserved text, at timestamptz, deletion_at timestamptz, actor bigint, refusal jsonb)';
   -- A backfill earlier in the same transaction left its table.
   drop table if exists pg_temp.lifecycle_backfill;
+  -- Per namespace, each bridged state that holds (its latest time and actor), ranked; the top one
+  -- is its state, a permanent one below it what a restore returns to. A deletion's date is the
+  -- adjourned deletion's, else the running one's.
   create temporary table lifecycle_backfill on commit drop as
-  select f.ns,
-         case when f.in_progress then 4::smallint when f.scheduled then 2::smallint when f.maintained then 6::smallint
-              else 1::smallint end as state,
-         case when f.archived and (f.in_progress or f.scheduled or f.maintained) then 'archived' else 'ancestor_inherited' end
+  select f.ns, n.state as from_state, f.state, way.passed,
+         case when f.top_permanent then (lifecycle.state_names())[n.state] else coalesce(f.held_permanent, (lifecycle.state_names())[n.state]) end
            as preserved,
-         coalesce(case when f.in_progress then f.in_progress_at when f.scheduled then f.scheduled_at
-                       when f.maintained then f.maintained_at else f.archived_at end, pg_catalog.now()) as at,
-         case when f.scheduled then coalesce(f.scheduled_at, f.in_progress_at, pg_catalog.now()) else f.in_progress_at end as deletion_at,
-         case when f.in_progress then f.in_progress_by when f.scheduled then f.scheduled_by
-              when f.maintained then f.maintained_by else f.archived_by end as actor
-    from (select r.namespace_id as ns,
-                 bool_or(r.holds and b.state = 1) as archived, max(r.at) filter (where r.holds and b.state = 1) as archived_at,
-                 max(r.actor) filter (where r.holds and b.state = 1) as archived_by,
-                 bool_or(r.holds and b.state = 2) as scheduled, max(r.at) filter (where r.holds and b.state = 2) as scheduled_at,
-                 max(r.actor) filter (where r.holds and b.state = 2) as scheduled_by,
-                 bool_or(r.holds and b.state = 4) as in_progress, max(r.at) filter (where r.holds and b.state = 4) as in_progress_at,
-                 max(r.actor) filter (where r.holds and b.state = 4) as in_progress_by,
-                 bool_or(r.holds and b.state = 6) as maintained, max(r.at) filter (where r.holds and b.state = 6) as maintained_at,
-                 max(r.actor) filter (where r.holds and b.state = 6) as maintained_by
-            from lifecycle.legacy_bridge_rows() r
-            join lifecycle.legacy_bridges b on b.id = r.bridge_id
-           group by 1
-          having bool_or(r.holds)) f
-    join lifecycle.namespaces n on n.id = f.ns and n.state = 0;
+         coalesce(f.top_at, pg_catalog.now()) as at,
+         case when f.adjourned then coalesce(f.adjourned_at, f.running_at, pg_catalog.now()) else f.running_at end as deletion_at,
+         f.top_actor as actor
+    from (select g.ns,
+                 (pg_catalog.array_agg(g.state order by g.rank desc))[1] as state,
+                 (pg_catalog.array_agg(g.permanent order by g.rank desc))[1] as top_permanent,
+                 (pg_catalog.array_agg(g.at order by g.rank desc))[1] as top_at,
+                 (pg_catalog.array_agg(g.actor order by g.rank desc))[1] as top_actor,
+                 (pg_catalog.array_agg(g.name order by g.rank desc) filter (where g.permanent))[1] as held_permanent,
+                 bool_or(lifecycle.state_deletion_adjourned(g.state)) as adjourned,
+                 max(g.at) filter (where lifecycle.state_deletion_adjourned(g.state)) as adjourned_at,
+                 max(g.at) filter (where not lifecycle.state_path_live(g.state) and not lifecycle.state_deletion_adjourned(g.state))
+                   as running_at
+            from (select r.namespace_id as ns, b.state, x.rank, s.name, s.permanent, max(r.at) as at, max(r.actor) as actor
+                    from lifecycle.legacy_bridge_rows() r
+                    join lifecycle.legacy_bridges b on b.id = r.bridge_id
+                    join lifecycle.legacy_bridge_states x on x.state = b.state
+                    join lifecycle.states s on s.code = b.state
+                   where r.holds
+                   group by 1, 2, 3, 4, 5) g
+           group by g.ns) f
+    join lifecycle.namespaces n on n.id = f.ns and not lifecycle.state_is_own(n.state)
+    -- The way from active: straight there, else through the one state the matrix passes.
+    left join lateral (select t.from_state as passed
+                         from lifecycle.state_transitions t
+                         join lifecycle.state_transitions u on u.from_state = n.state and u.to_state = t.from_state
+                        where t.to_state = f.state
+                          and not exists (select from lifecycle.state_transitions d where d.from_state = n.state and d.to_state = f.state)
+                        order by t.from_state
+                        limit 1) way on true;
   alter table pg_temp.lifecycle_backfill add column refusal jsonb;
 
   perform lifecycle.transaction_flag_raise('importing'), pg_catalog.set_config('lifecycle.importing', 'on', true);
   for candidate in
-    select f.ns, f.state, f.at, f.deletion_at, f.actor
+    select f.ns, f.from_state, f.state, f.passed, f.at, f.deletion_at, f.actor
       from pg_temp.lifecycle_backfill f
       join lifecycle.namespaces n on n.id = f.ns
      order by pg_catalog.cardinality(n.traversal_ids) desc, f.ns
   loop
     ns := lifecycle.namespace_lock(candidate.ns);
-    if ns.state <> 0 then
+    if ns.state is distinct from candidate.from_state then
       -- Changed since the candidates were read: its own state stands.
       delete from pg_temp.lifecycle_backfill f where f.ns = candidate.ns;
       continue;
     end if;
-    -- The way from active: straight there, else through the one state the matrix passes.
-    steps := case
-      when exists (select from lifecycle.state_transitions t where t.from_state = 0 and t.to_state = candidate.state)
-        then array[0, candidate.state]::smallint[]
-      else array[0, (select t.from_state from lifecycle.state_transitions t
-                       join lifecycle.state_transitions u on u.from_state = 0 and u.to_state = t.from_state
-                      where t.to_state = candidate.state order by t.from_state limit 1), candidate.state]::smallint[]
-    end;
+    steps := case when candidate.passed is null then array[ns.state, candidate.state]
+                  else array[ns.state, candidate.passed, candidate.state] end;
     refused_code := null;
     for i in 1 .. pg_catalog.cardinality(steps) - 1 loop
       select r.code, r.message, r.detail into refused_code, refused_message, refused_detail
-        from lifecycle.transition_refusal(ns.id, ns.traversal_ids, coalesce(steps[i], 0::smallint),
-                                          coalesce(steps[i + 1], candidate.state), null, null) r
+        from lifecycle.transition_refusal(ns.id, ns.traversal_ids, steps[i], steps[i + 1], null, null) r
        limit 1;
       exit when refused_code is not null;
     end loop;
@@ -1210,19 +1225,18 @@ begin
            deletion_scheduled_at = case when s.pending_deletion then candidate.deletion_at end,
            deletion_scheduled_by = case when s.pending_deletion then candidate.actor end
       from lifecycle.states s
-     where n.id = candidate.ns and n.state = 0 and s.code = candidate.state;
+     where n.id = candidate.ns and n.state = candidate.from_state and s.code = candidate.state;
   end loop;
   insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata, created_at)
-  select f.ns, 0, f.state, null, f.actor, 'import', '{"reason": "legacy data"}', f.at
+  select f.ns, f.from_state, f.state, null, f.actor, 'import', '{"reason": "legacy data"}', f.at
     from pg_temp.lifecycle_backfill f
    where f.refusal is null
    order by f.ns;
   update lifecycle.namespace_details d
      set state_metadata = d.state_metadata
            || pg_catalog.jsonb_build_object('last_updated_at', f.at, 'last_changed_by_user_id', f.actor,
-                                            'previous_state', case when s.permanent then 'ancestor_inherited'
-                                                                   when f.state = 4 then 'deletion_scheduled'
-                                                                   else f.preserved end)
+                                            'previous_state', case when s.permanent then lifecycle.state_name(f.from_state)
+                                                                   else coalesce(lifecycle.state_name(f.passed), f.preserved) end)
            || case when s.permanent then '{}'::jsonb else pg_catalog.jsonb_build_object('preserved_state', f.preserved) end
     from pg_temp.lifecycle_backfill f
     join lifecycle.states s on s.code = f.state
@@ -1342,8 +1356,33 @@ CREATE FUNCTION lifecycle.legacy_bridge_check() RETURNS TABLE(namespace_id bigin
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO ''
     SET enable_hashjoin TO 'off'
-    SET work_mem TO '64MB'
+    SET enable_hashagg TO 'off'
+    SET enable_nestloop TO 'off'
+    SET max_parallel_workers_per_gather TO '2'
+    SET parallel_tuple_cost TO '0'
+    SET min_parallel_table_scan_size TO '64GB'
+    SET min_parallel_index_scan_size TO '64GB'
+    SET work_mem TO '256MB'
     SET jit TO 'off'
+    AS $$
+begin
+  return query execute lifecycle.legacy_bridge_check_statement() using null::bigint, null::bigint, null::jsonb;
+end
+$$;
+
+--
+-- Name: FUNCTION legacy_bridge_check(); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.legacy_bridge_check() IS 'Every disagreement between the bridged legacy data and the lifecycle, states, tree and memberships (empty when they agree).';
+
+--
+-- Name: legacy_bridge_check_statement(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_bridge_check_statement() RETURNS text
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
     AS $_$
 declare
   b lifecycle.legacy_bridges;
@@ -1375,6 +1414,9 @@ declare
   k int;
   exprs text;
   sql text;
+  mb lifecycle.legacy_members_bridges;
+  members text[] := '{}'::text[];
+  parts text[] := '{}'::text[];
 begin
   -- The rules' names and ranks as CASE expressions built from their tables (read once here, not
   -- joined to every namespace).
@@ -1386,10 +1428,11 @@ begin
          coalesce(pg_catalog.array_agg(x.code) filter (where not x.permanent), '{}')
     into state_name, temporary_states
     from lifecycle.states x;
-  -- The state a temporary state preserves (archived beside a deletion): from the details row, read
-  -- only for the namespaces in such a state.
-  preserved := pg_catalog.format('case when n.state = any (%L::smallint[]) then (select d.state_metadata ->> ''preserved_state'' '
-                                 'from lifecycle.namespace_details d where d.namespace_id = n.id) end', temporary_states);
+  -- The state a temporary state preserves (archived beside a deletion): from the details row, asked
+  -- only of the namespaces in such a state. A join, not a subquery per row: a part that runs beside
+  -- the others may hold no correlated subquery (PostgreSQL 15 runs those in the leader only).
+  preserved := pg_catalog.format('case when n.state = any (%L::smallint[]) then d0.state_metadata ->> ''preserved_state'' end',
+                                 temporary_states);
 
   -- The state bridges: one subquery per table and namespace column, holding what each of its
   -- bridges says (aggregated by namespace unless the column is the table's unique key), joined to
@@ -1477,83 +1520,104 @@ begin
       i, mapped, t.visibility_attnum is not null, visibility_rank);
     tree_held := tree_held || pg_catalog.format(' or t%s.id is not null', i);
     tree_src := pg_catalog.format('coalesce(case when t%s.id is not null then %L::regclass end, %s)', i, t.source, tree_src);
-    -- The rows of it the lifecycle lacks.
+    -- The rows of it the lifecycle lacks (what became of each is asked of them alone, below).
     anti := anti || pg_catalog.format(
-      'select r.id, 200 + %s, %L::regclass, ''a row'', case when exists (select from lifecycle.deleted_namespaces d '
-      'where d.namespace_id = r.id) then ''hard_deleted'' else coalesce((select ''staged'' || coalesce('', rejected '' || m.reject_code, '''') '
-      'from lifecycle.namespace_imports m where m.id = r.id), ''no namespace'') end '
+      'select r.id, 200 + %s, %L::regclass, ''a row'', null::text '
       'from (%s) r where not exists (select from lifecycle.namespaces n where n.id = r.id)',
       i, t.source, sql);
   end loop;
 
-  if cols = '' and pg_catalog.cardinality(anti) = 0 then
-    return query select c.namespace_id, c.source, c.legacy_says, c.state
-                   from lifecycle.legacy_members_check() c order by 1, 3;
-    return;
+  -- Without a state or tree bridge, the memberships alone.
+  if cols <> '' or pg_catalog.cardinality(anti) > 0 then
+    -- Per bridged state: whether any bridge of it speaks for the namespace, whether one holds, the
+    -- table to name (the first that holds, else the first that speaks), and whether the state says
+    -- it. A pending-deletion state said beside another state (a schedule while the deletion runs)
+    -- needs the deletion's date: an immediate deletion has none.
+    for st in select x.state, s.name, s.pending_deletion, pg_catalog.array_agg(x.ord order by x.ord) as ords,
+                     pg_catalog.array_agg(x.source order by x.ord) as sources
+                from (select y.state, y.source, pg_catalog.row_number() over (order by y.id) as ord
+                        from lifecycle.legacy_bridges y) x
+                join lifecycle.states s on s.code = x.state
+               group by x.state, s.name, s.pending_deletion
+               order by x.state loop
+      select pg_catalog.string_agg(pg_catalog.format('w.h%s is not null', u.o), ' or '),
+             pg_catalog.string_agg(pg_catalog.format('coalesce(w.h%s, false)', u.o), ' or '),
+             'case ' || pg_catalog.string_agg(pg_catalog.format('when w.h%s then %L::regclass', u.o, st.sources[u.k]), ' ')
+               || ' ' || pg_catalog.string_agg(pg_catalog.format('when w.h%s is not null then %L::regclass', u.o, st.sources[u.k]), ' ')
+               || ' end'
+        into speaks, holds, src
+        from pg_catalog.unnest(st.ords) with ordinality u (o, k);
+      checks := checks || pg_catalog.format(
+        '(%1$s, coalesce(%2$s, w.tree_source), case when %3$s then %4$L else %5$L end, %7$s, '
+        ' case when %6$s then (%3$s) <> w.says%1$s else u.unsaid and w.says%1$s end)',
+        st.state, src, holds, st.name, 'not ' || st.name, speaks, state_name);
+      conds := conds || pg_catalog.format('case when %1$s then (%2$s) <> w.says%3$s else u.unsaid and w.says%3$s end',
+                                          speaks, holds, st.state);
+      cols := cols || pg_catalog.format(
+        ', lifecycle.legacy_bridge_says(%1$s::smallint, n.state, w0.preserved)%2$s as says%1$s',
+        st.state, case when st.pending_deletion then pg_catalog.format(' and (n.state = %s or n.deletion_scheduled_at is not null)', st.state)
+                       else '' end);
+      following := following || pg_catalog.format(' or (w.says%s and (%s))', st.state, holds);
+    end loop;
+
+    -- What no bridge can say (legacy_bridge_sync's refusal, u.unsaid): held by a tree-bridged table,
+    -- in a state some bridged condition follows from, and no bridge of those holds; then each such
+    -- state no bridge speaks for is reported. The first condition (any disagreement) is evaluated
+    -- before the rows of a namespace are made, so only the namespaces that disagree make any.
+    sql := pg_catalog.format(
+      'select n.id, c.ord, c.src, c.legacy, c.lifecycle from lifecycle.namespaces n %1$s '
+      'left join lifecycle.namespace_details d0 on d0.namespace_id = n.id '
+      'cross join lateral (select %8$s as preserved) w0 '
+      'cross join lateral (select %2$s as tree_held, %3$s as tree_source %4$s) w '
+      'cross join lateral (select w.tree_held and not (%5$s) as unsaid) u '
+      'cross join lateral (values %6$s) c (ord, src, legacy, lifecycle, diverges) '
+      'where ((%7$s)) and c.diverges',
+      joins, tree_held, tree_src, cols, following, pg_catalog.array_to_string(checks, ', '),
+      coalesce(pg_catalog.array_to_string(conds, ') or ('), 'false'), preserved);
+    -- (The conditions above are one parenthesised disjunction: "where (a) or (b) and c" would bind c to b alone.)
+    if pg_catalog.cardinality(anti) > 0 then
+      sql := sql || ' union all ' || pg_catalog.array_to_string(anti, ' union all ');
+    end if;
+    parts := array[sql];
   end if;
 
-  -- Per bridged state: whether any bridge of it speaks for the namespace, whether one holds, the
-  -- table to name (the first that holds, else the first that speaks), and whether the state says
-  -- it. A pending-deletion state said beside another state (a schedule while the deletion runs)
-  -- needs the deletion's date: an immediate deletion has none.
-  for st in select x.state, s.name, s.pending_deletion, pg_catalog.array_agg(x.ord order by x.ord) as ords,
-                   pg_catalog.array_agg(x.source order by x.ord) as sources
-              from (select y.state, y.source, pg_catalog.row_number() over (order by y.id) as ord
-                      from lifecycle.legacy_bridges y) x
-              join lifecycle.states s on s.code = x.state
-             group by x.state, s.name, s.pending_deletion
-             order by x.state loop
-    select pg_catalog.string_agg(pg_catalog.format('w.h%s is not null', u.o), ' or '),
-           pg_catalog.string_agg(pg_catalog.format('coalesce(w.h%s, false)', u.o), ' or '),
-           'case ' || pg_catalog.string_agg(pg_catalog.format('when w.h%s then %L::regclass', u.o, st.sources[u.k]), ' ')
-             || ' ' || pg_catalog.string_agg(pg_catalog.format('when w.h%s is not null then %L::regclass', u.o, st.sources[u.k]), ' ')
-             || ' end'
-      into speaks, holds, src
-      from pg_catalog.unnest(st.ords) with ordinality u (o, k);
-    checks := checks || pg_catalog.format(
-      '(%1$s, coalesce(%2$s, w.tree_source), case when %3$s then %4$L else %5$L end, %7$s, '
-      ' case when %6$s then (%3$s) <> w.says%1$s else u.unsaid and w.says%1$s end)',
-      st.state, src, holds, st.name, 'not ' || st.name, speaks, state_name);
-    conds := conds || pg_catalog.format('case when %1$s then (%2$s) <> w.says%3$s else u.unsaid and w.says%3$s end',
-                                        speaks, holds, st.state);
-    cols := cols || pg_catalog.format(
-      ', lifecycle.legacy_bridge_says(%1$s::smallint, n.state, w0.preserved)%2$s as says%1$s',
-      st.state, case when st.pending_deletion then pg_catalog.format(' and (n.state = %s or n.deletion_scheduled_at is not null)', st.state)
-                     else '' end);
-    following := following || pg_catalog.format(' or (w.says%s and (%s))', st.state, holds);
+  -- The memberships, as legacy_members_check compares them (ord 1000 and up: listed after the
+  -- states and the tree, by namespace and what GitLab says, as before).
+  for mb in select * from lifecycle.legacy_members_bridges x order by x.id loop
+    members := members || pg_catalog.format(
+      'select coalesce(g.namespace_id, l.namespace_id), 1000 + %1$s, %2$L::regclass, '
+      '       case when g.held then ''member '' || g.user_id || '' at level '' || g.access_level '
+      '            else ''not member '' || l.user_id end, '
+      '       case when l.user_id is null then ''not member '' || g.user_id '
+      '            else ''member '' || l.user_id || '' at level '' || l.access_level end '
+      '  from (%3$s) g (namespace_id, user_id, access_level, created_at, held) '
+      '  full join lifecycle.namespace_members l on l.namespace_id = g.namespace_id and l.user_id = g.user_id '
+      ' where case when g.held then g.access_level is distinct from l.access_level else l.user_id is not null end',
+      pg_catalog.cardinality(members), mb.source, lifecycle.legacy_members_statement(mb.source, mb.projects, false));
   end loop;
-
-  -- What no bridge can say (legacy_bridge_sync's refusal, u.unsaid): held by a tree-bridged table,
-  -- in a state some bridged condition follows from, and no bridge of those holds; then each such
-  -- state no bridge speaks for is reported. The first condition (any disagreement) is evaluated
-  -- before the rows of a namespace are made, so only the namespaces that disagree make any.
-  sql := pg_catalog.format(
-    'select n.id, c.ord, c.src, c.legacy, c.lifecycle from lifecycle.namespaces n %1$s '
-    'cross join lateral (select %8$s as preserved) w0 '
-    'cross join lateral (select %2$s as tree_held, %3$s as tree_source %4$s) w '
-    'cross join lateral (select w.tree_held and not (%5$s) as unsaid) u '
-    'cross join lateral (values %6$s) c (ord, src, legacy, lifecycle, diverges) '
-    'where ((%7$s)) and c.diverges',
-    joins, tree_held, tree_src, cols, following, pg_catalog.array_to_string(checks, ', '),
-    coalesce(pg_catalog.array_to_string(conds, ') or ('), 'false'), preserved);
-  -- (The conditions above are one parenthesised disjunction: "where (a) or (b) and c" would bind c to b alone.)
-  if pg_catalog.cardinality(anti) > 0 then
-    sql := sql || ' union all ' || pg_catalog.array_to_string(anti, ' union all ');
+  parts := parts || members;
+  if pg_catalog.cardinality(parts) = 0 then
+    return 'select null::bigint, null::regclass, null::text, null::text where false';
   end if;
+  -- What became of a legacy row the lifecycle lacks is asked of those rows alone, by the leader.
   -- (As legacy_bridge_rows: the statement's parts in an array, every identifier in them quoted by
-  -- format's %I and every value by %L when the parts were made.)
-  return query execute pg_catalog.array_to_string(
-    array['select q.ns, q.src, q.legacy, q.lifecycle from (', sql, ') q (ns, ord, src, legacy, lifecycle) order by q.ns, q.ord'], '');
-  return query select c.namespace_id, c.source, c.legacy_says, c.state
-                 from lifecycle.legacy_members_check() c order by 1, 3;
+  -- format's %I and every value by %L when the parts were made. $1-$3 are legacy_members_statement's
+  -- parameters, null for every membership.)
+  return pg_catalog.array_to_string(
+    array['select q.ns, q.src, q.legacy, case when q.ord >= 200 and q.ord < 1000 then ',
+          'case when exists (select from lifecycle.deleted_namespaces d where d.namespace_id = q.ns) then ''hard_deleted'' ',
+          'else coalesce((select ''staged'' || coalesce('', rejected '' || i.reject_code, '''') ',
+          'from lifecycle.namespace_imports i where i.id = q.ns), ''no namespace'') end else q.lifecycle end from (',
+          pg_catalog.array_to_string(parts, ' union all '),
+          ') q (ns, ord, src, legacy, lifecycle) order by q.ord >= 1000, q.ns, q.ord, q.legacy'], '');
 end
 $_$;
 
 --
--- Name: FUNCTION legacy_bridge_check(); Type: COMMENT; Schema: lifecycle; Owner: -
+-- Name: FUNCTION legacy_bridge_check_statement(); Type: COMMENT; Schema: lifecycle; Owner: -
 --
 
-COMMENT ON FUNCTION lifecycle.legacy_bridge_check() IS 'Every disagreement between the bridged legacy data and the lifecycle, states, tree and memberships (empty when they agree).';
+COMMENT ON FUNCTION lifecycle.legacy_bridge_check_statement() IS 'The statement lifecycle.legacy_bridge_check runs (for its tests).';
 
 --
 -- Name: legacy_bridge_column(regclass, smallint); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -1586,17 +1650,14 @@ CREATE FUNCTION lifecycle.legacy_bridge_drop(source regclass) RETURNS integer
     LANGUAGE plpgsql
     SET search_path TO ''
     AS $$
-#variable_conflict use_variable
 declare
   dropped int;
 begin
-  delete from lifecycle.legacy_bridges b where b.source = source;
-  get diagnostics dropped = row_count;
-  -- Its triggers and their WHEN function go (the function too when the table is gone).
-  perform lifecycle.legacy_bridge_watch(source);
-  if not exists (select from lifecycle.legacy_bridges) then
-    drop trigger if exists namespaces_5_legacy_bridge on lifecycle.namespaces;
-  end if;
+  -- Its triggers are not of one fixed name: legacy_bridge_watch drops them and their WHEN
+  -- function (the function too when the table is gone) once its rows are gone.
+  dropped := lifecycle.legacy_bridge_unhook('lifecycle.legacy_bridges', legacy_bridge_drop.source, null,
+                                            'lifecycle.namespaces', 'namespaces_5_legacy_bridge');
+  perform lifecycle.legacy_bridge_watch(legacy_bridge_drop.source);
   return dropped;
 end
 $$;
@@ -1764,12 +1825,68 @@ end
 $$;
 
 --
+-- Name: state_deletion_adjourned(smallint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.state_deletion_adjourned(code smallint) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN (code = ANY ('{2}'::integer[]));
+
+--
+-- Name: FUNCTION state_deletion_adjourned(code smallint); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.state_deletion_adjourned(code smallint) IS 'Whether this state is a deletion adjourned for the grace period (lifecycle.states.deletion_adjourned): a digest of lifecycle.states rewritten by its trigger states_digest, never by hand.';
+
+--
+-- Name: state_names(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.state_names() RETURNS text[]
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN '[0:6]={ancestor_inherited,archived,deletion_scheduled,creation_in_progress,deletion_in_progress,transfer_in_progress,maintenance}'::text[];
+
+--
+-- Name: FUNCTION state_names(); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.state_names() IS 'Each state code''s name, subscripted by code: a digest of lifecycle.states rewritten by its trigger states_digest, never by hand.';
+
+--
+-- Name: state_path_live(smallint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.state_path_live(code smallint) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN (code <> ALL ('{2,4}'::integer[]));
+
+--
+-- Name: FUNCTION state_path_live(code smallint); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.state_path_live(code smallint) IS 'Whether a namespace in this state holds its path (lifecycle.states.pending_deletion is false): a digest of lifecycle.states rewritten by its trigger states_digest, never by hand.';
+
+--
+-- Name: state_permanent(smallint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.state_permanent(code smallint) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN (code = ANY ('{0,1}'::integer[]));
+
+--
+-- Name: FUNCTION state_permanent(code smallint); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.state_permanent(code smallint) IS 'Whether this state is one a namespace stays in, not one it returns from (lifecycle.states.permanent): a digest of lifecycle.states rewritten by its trigger states_digest, never by hand.';
+
+--
 -- Name: legacy_bridge_says(smallint, smallint, text); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
 CREATE FUNCTION lifecycle.legacy_bridge_says(bridge_state smallint, ns_state smallint, preserved_state text) RETURNS boolean
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    RETURN CASE bridge_state WHEN 1 THEN ((ns_state = 1) OR ((ns_state <> ALL (ARRAY[0, 1])) AND (preserved_state = 'archived'::text))) WHEN 2 THEN (ns_state = ANY (ARRAY[2, 4])) ELSE (ns_state = bridge_state) END;
+    RETURN ((ns_state = bridge_state) OR (lifecycle.state_deletion_adjourned(bridge_state) AND (NOT lifecycle.state_path_live(ns_state))) OR (lifecycle.state_permanent(bridge_state) AND (NOT lifecycle.state_permanent(ns_state)) AND (preserved_state = (lifecycle.state_names())[bridge_state])));
 
 --
 -- Name: legacy_bridge_source(); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -1921,6 +2038,37 @@ begin
   end if;
 end
 $$;
+
+--
+-- Name: legacy_bridge_unhook(regclass, regclass, name, regclass, name); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_bridge_unhook(registry regclass, source regclass, source_trigger name, target regclass, target_trigger name) RETURNS integer
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $_$
+declare
+  dropped int;
+  last boolean;
+begin
+  execute pg_catalog.format('delete from %s b where b.source = $1', registry) using source;
+  get diagnostics dropped = row_count;
+  if exists (select from pg_catalog.pg_trigger t where t.tgrelid = source and t.tgname = source_trigger) then
+    execute pg_catalog.format('drop trigger %I on %s', source_trigger, source);
+  end if;
+  execute pg_catalog.format('select not exists (select from %s)', registry) into last;
+  if last then
+    execute pg_catalog.format('drop trigger if exists %I on %s', target_trigger, target);
+  end if;
+  return dropped;
+end
+$_$;
+
+--
+-- Name: FUNCTION legacy_bridge_unhook(registry regclass, source regclass, source_trigger name, target regclass, target_trigger name); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.legacy_bridge_unhook(registry regclass, source regclass, source_trigger name, target regclass, target_trigger name) IS 'End the bridges of a legacy table of one kind (its registry rows, its trigger, the lifecycle''s with the last one); returns how many. For the kinds'' drop functions.';
 
 --
 -- Name: legacy_bridge_usable(lifecycle.legacy_bridges, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -2247,28 +2395,49 @@ $$;
 COMMENT ON FUNCTION lifecycle.legacy_members_bridge_add(members regclass, projects regclass) IS 'Keep lifecycle.namespace_members in step with GitLab''s members table, in the same transaction; returns the bridge id.';
 
 --
+-- Name: legacy_members_bridges; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.legacy_members_bridges (
+    id bigint NOT NULL,
+    source regclass NOT NULL,
+    projects regclass NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: TABLE legacy_members_bridges; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.legacy_members_bridges IS 'GitLab''s members table, kept in step with lifecycle.namespace_members (lifecycle.legacy_members_bridge_add).';
+
+--
+-- Name: namespace_members; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.namespace_members (
+    namespace_id bigint NOT NULL,
+    user_id bigint NOT NULL,
+    access_level smallint NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT namespace_members_access_level_check CHECK ((access_level = ANY (ARRAY[10, 20, 30, 40, 50])))
+);
+
+--
+-- Name: TABLE namespace_members; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.namespace_members IS 'Memberships, inherited down the tree: the effective level is the highest on the path root … self.';
+
+--
 -- Name: legacy_members_bridge_drop(regclass); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
 CREATE FUNCTION lifecycle.legacy_members_bridge_drop(members regclass) RETURNS integer
-    LANGUAGE plpgsql
+    LANGUAGE sql
     SET search_path TO ''
-    AS $$
-#variable_conflict use_variable
-declare
-  dropped int;
-begin
-  delete from lifecycle.legacy_members_bridges b where b.source = members;
-  get diagnostics dropped = row_count;
-  if exists (select from pg_catalog.pg_trigger t where t.tgrelid = members and t.tgname = 'lifecycle_legacy_members') then
-    execute pg_catalog.format('drop trigger lifecycle_legacy_members on %s', members);
-  end if;
-  if not exists (select from lifecycle.legacy_members_bridges) then
-    drop trigger if exists namespace_members_legacy on lifecycle.namespace_members;
-  end if;
-  return dropped;
-end
-$$;
+    RETURN lifecycle.legacy_bridge_unhook('lifecycle.legacy_members_bridges'::regclass, members, 'lifecycle_legacy_members'::name, 'lifecycle.namespace_members'::regclass, 'namespace_members_legacy'::name);
 
 --
 -- Name: FUNCTION legacy_members_bridge_drop(members regclass); Type: COMMENT; Schema: lifecycle; Owner: -
@@ -2285,6 +2454,7 @@ CREATE FUNCTION lifecycle.legacy_members_check() RETURNS TABLE(namespace_id bigi
     SET search_path TO ''
     SET enable_hashagg TO 'off'
     SET enable_hashjoin TO 'off'
+    SET enable_nestloop TO 'off'
     SET enable_indexscan TO 'off'
     SET enable_bitmapscan TO 'off'
     SET max_parallel_workers_per_gather TO '0'
@@ -2831,34 +3001,32 @@ $$;
 COMMENT ON FUNCTION lifecycle.legacy_tree_bridge_add(source regclass, id_column name, parent_column name, path_column name, name_column name, visibility_column name, type_column name, types jsonb, speaks_for text[], actor_id bigint, row_defaults jsonb) IS 'Bridge a legacy table''s rows of namespaces to the lifecycle''s tree, both ways, in the same transaction; returns the bridge id.';
 
 --
--- Name: legacy_tree_bridge_drop(regclass); Type: FUNCTION; Schema: lifecycle; Owner: -
+-- Name: namespace_type_known(text); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
-CREATE FUNCTION lifecycle.legacy_tree_bridge_drop(source regclass) RETURNS integer
-    LANGUAGE plpgsql
-    SET search_path TO ''
-    AS $$
-#variable_conflict use_variable
-declare
-  dropped int;
-begin
-  delete from lifecycle.legacy_tree_bridges t where t.source = source;
-  get diagnostics dropped = row_count;
-  if exists (select from pg_catalog.pg_trigger t where t.tgrelid = source and t.tgname = 'lifecycle_0_legacy_tree') then
-    execute pg_catalog.format('drop trigger lifecycle_0_legacy_tree on %s', source);
-  end if;
-  if not exists (select from lifecycle.legacy_tree_bridges) then
-    drop trigger if exists namespaces_6_legacy_tree on lifecycle.namespaces;
-  end if;
-  return dropped;
-end
-$$;
+CREATE FUNCTION lifecycle.namespace_type_known(type text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN (type = ANY ('{group,organization,project,user}'::text[]));
 
 --
--- Name: FUNCTION legacy_tree_bridge_drop(source regclass); Type: COMMENT; Schema: lifecycle; Owner: -
+-- Name: FUNCTION namespace_type_known(type text); Type: COMMENT; Schema: lifecycle; Owner: -
 --
 
-COMMENT ON FUNCTION lifecycle.legacy_tree_bridge_drop(source regclass) IS 'End a legacy table''s tree bridge (its trigger, and the namespaces'' with the last one); returns how many.';
+COMMENT ON FUNCTION lifecycle.namespace_type_known(type text) IS 'Whether this is a namespace type (a row of lifecycle.namespace_types): a digest of lifecycle.namespace_types rewritten by its trigger namespace_types_digest, never by hand.';
+
+--
+-- Name: namespace_type_root_only(text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_type_root_only(type text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN (type = ANY ('{organization}'::text[]));
+
+--
+-- Name: FUNCTION namespace_type_root_only(type text); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.namespace_type_root_only(type text) IS 'Whether a namespace of this type is only ever a root (lifecycle.namespace_types.root_only): a digest of lifecycle.namespace_types rewritten by its trigger namespace_types_digest, never by hand.';
 
 --
 -- Name: legacy_tree_bridges; Type: TABLE; Schema: lifecycle; Owner: -
@@ -2890,6 +3058,57 @@ END))
 --
 
 COMMENT ON TABLE lifecycle.legacy_tree_bridges IS 'Legacy tables whose rows name namespaces, kept in step with the tree both ways (lifecycle.legacy_tree_bridge_add).';
+
+--
+-- Name: namespaces; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.namespaces (
+    id bigint NOT NULL,
+    parent_id bigint,
+    type text NOT NULL,
+    path text NOT NULL,
+    name text NOT NULL,
+    visibility text DEFAULT 'private'::text NOT NULL,
+    state smallint DEFAULT 0 NOT NULL,
+    traversal_ids bigint[] NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    deletion_scheduled_at timestamp with time zone,
+    deletion_scheduled_by bigint,
+    state_changes bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT namespaces_no_self_parent CHECK ((parent_id <> id)),
+    CONSTRAINT namespaces_root_only_type_is_root CHECK (((parent_id IS NULL) OR (NOT lifecycle.namespace_type_root_only(type)))),
+    CONSTRAINT namespaces_type_known CHECK (lifecycle.namespace_type_known(type))
+)
+WITH (autovacuum_vacuum_scale_factor='0.01', autovacuum_analyze_scale_factor='0.02');
+
+--
+-- Name: TABLE namespaces; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.namespaces IS 'Organizations, groups, projects and user namespaces in one tree; state holds the ADR 001 code.';
+
+--
+-- Name: COLUMN namespaces.traversal_ids; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON COLUMN lifecycle.namespaces.traversal_ids IS 'Ids from the root to this namespace, kept by the database; descendants of X are the rows with X as a prefix.';
+
+--
+-- Name: legacy_tree_bridge_drop(regclass); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_tree_bridge_drop(source regclass) RETURNS integer
+    LANGUAGE sql
+    SET search_path TO ''
+    RETURN lifecycle.legacy_bridge_unhook('lifecycle.legacy_tree_bridges'::regclass, source, 'lifecycle_0_legacy_tree'::name, 'lifecycle.namespaces'::regclass, 'namespaces_6_legacy_tree'::name);
+
+--
+-- Name: FUNCTION legacy_tree_bridge_drop(source regclass); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.legacy_tree_bridge_drop(source regclass) IS 'End a legacy table''s tree bridge (its trigger, and the namespaces'' with the last one); returns how many.';
 
 --
 -- Name: legacy_tree_broken(lifecycle.legacy_tree_bridges); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -3663,34 +3882,6 @@ end
 $$;
 
 --
--- Name: namespace_type_known(text); Type: FUNCTION; Schema: lifecycle; Owner: -
---
-
-CREATE FUNCTION lifecycle.namespace_type_known(type text) RETURNS boolean
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    RETURN (type = ANY ('{group,organization,project,user}'::text[]));
-
---
--- Name: FUNCTION namespace_type_known(type text); Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON FUNCTION lifecycle.namespace_type_known(type text) IS 'Whether this is a namespace type (a row of lifecycle.namespace_types): a digest of lifecycle.namespace_types rewritten by its trigger namespace_types_digest, never by hand.';
-
---
--- Name: namespace_type_root_only(text); Type: FUNCTION; Schema: lifecycle; Owner: -
---
-
-CREATE FUNCTION lifecycle.namespace_type_root_only(type text) RETURNS boolean
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    RETURN (type = ANY ('{organization}'::text[]));
-
---
--- Name: FUNCTION namespace_type_root_only(type text); Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON FUNCTION lifecycle.namespace_type_root_only(type text) IS 'Whether a namespace of this type is only ever a root (lifecycle.namespace_types.root_only): a digest of lifecycle.namespace_types rewritten by its trigger namespace_types_digest, never by hand.';
-
---
 -- Name: state_flag_mask(text); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -3705,20 +3896,6 @@ CREATE FUNCTION lifecycle.state_flag_mask(flag text) RETURNS bigint
 COMMENT ON FUNCTION lifecycle.state_flag_mask(flag text) IS 'The codes that carry a flag (archived, pending_deletion, read_only), a bit per code: a digest of lifecycle.states rewritten by its trigger states_digest, never by hand.';
 
 --
--- Name: state_names(); Type: FUNCTION; Schema: lifecycle; Owner: -
---
-
-CREATE FUNCTION lifecycle.state_names() RETURNS text[]
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    RETURN '[0:6]={ancestor_inherited,archived,deletion_scheduled,creation_in_progress,deletion_in_progress,transfer_in_progress,maintenance}'::text[];
-
---
--- Name: FUNCTION state_names(); Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON FUNCTION lifecycle.state_names() IS 'Each state code''s name, subscripted by code: a digest of lifecycle.states rewritten by its trigger states_digest, never by hand.';
-
---
 -- Name: state_sets_effective(smallint); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -3731,42 +3908,6 @@ CREATE FUNCTION lifecycle.state_sets_effective(code smallint) RETURNS boolean
 --
 
 COMMENT ON FUNCTION lifecycle.state_sets_effective(code smallint) IS 'state_is_own''s answer as a bit test, for namespace_effective_state and namespaces_stateful_idx: a digest of lifecycle.states rewritten by its trigger states_digest, never by hand.';
-
---
--- Name: namespaces; Type: TABLE; Schema: lifecycle; Owner: -
---
-
-CREATE TABLE lifecycle.namespaces (
-    id bigint NOT NULL,
-    parent_id bigint,
-    type text NOT NULL,
-    path text NOT NULL,
-    name text NOT NULL,
-    visibility text DEFAULT 'private'::text NOT NULL,
-    state smallint DEFAULT 0 NOT NULL,
-    traversal_ids bigint[] NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    deletion_scheduled_at timestamp with time zone,
-    deletion_scheduled_by bigint,
-    state_changes bigint DEFAULT 0 NOT NULL,
-    CONSTRAINT namespaces_no_self_parent CHECK ((parent_id <> id)),
-    CONSTRAINT namespaces_root_only_type_is_root CHECK (((parent_id IS NULL) OR (NOT lifecycle.namespace_type_root_only(type)))),
-    CONSTRAINT namespaces_type_known CHECK (lifecycle.namespace_type_known(type))
-)
-WITH (autovacuum_vacuum_scale_factor='0.01', autovacuum_analyze_scale_factor='0.02');
-
---
--- Name: TABLE namespaces; Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON TABLE lifecycle.namespaces IS 'Organizations, groups, projects and user namespaces in one tree; state holds the ADR 001 code.';
-
---
--- Name: COLUMN namespaces.traversal_ids; Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON COLUMN lifecycle.namespaces.traversal_ids IS 'Ids from the root to this namespace, kept by the database; descendants of X are the rows with X as a prefix.';
 
 --
 -- Name: namespace_effective_state(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -4189,13 +4330,15 @@ declare
   locked_ids bigint[];
   claims tid[];
   skip_rechecks boolean;
+  -- The state of a namespace without one of its own (active): where every imported row's way starts.
+  no_own_state smallint;
 begin
   -- For plpgsql_check (no-ops at run time): the queue namespace_import_prepare makes, and the
   -- tables below make.
   perform 'PRAGMA:TABLE: lifecycle_import_queue (level int, like lifecycle.namespace_imports)';
   perform 'PRAGMA:TABLE: lifecycle_import_progress (level int, cursor_id bigint, queued bigint)';
   perform 'PRAGMA:TABLE: lifecycle_import_parents (id bigint)';
-  perform 'PRAGMA:TABLE: lifecycle_import_verdicts (id bigint, parent_id bigint, type text, path text, name text, visibility text, state_name text, state smallint, state_permanent boolean, state_pending boolean, preserved smallint, preserved_name text, changed_at timestamptz, staged_at timestamptz, changed_by bigint, created_at timestamptz, parent_path bigint[], legacy_path boolean, final_path text, code text, reason text)';
+  perform 'PRAGMA:TABLE: lifecycle_import_verdicts (id bigint, parent_id bigint, type text, path text, name text, visibility text, state_name text, state smallint, state_permanent boolean, state_pending boolean, preserved smallint, preserved_name text, passed smallint, changed_at timestamptz, staged_at timestamptz, changed_by bigint, created_at timestamptz, parent_path bigint[], legacy_path boolean, final_path text, code text, reason text)';
   if max_rows is null or max_rows < 1 then
     raise exception using errcode = 'NS010', message = 'max_rows must be at least 1',
       detail = pg_catalog.format('max_rows=%s', max_rows), hint = 'Pass a positive batch size.';
@@ -4207,6 +4350,7 @@ begin
       hint = 'Call lifecycle.namespace_import_prepare() first, or use lifecycle.namespace_import_apply() or CALL lifecycle.namespace_import_run().';
   end if;
   skip_rechecks := lifecycle.namespace_import_skips_rechecks();
+  select s.code into no_own_state from lifecycle.states s where not lifecycle.state_is_own(s.code) order by s.code limit 1;
   perform 1 from lifecycle.lock_rows l where l.name = 'namespace import' for update;
 
   -- The queue is read in (level, id) order from where the last batch stopped (its progress row,
@@ -4269,8 +4413,8 @@ begin
            coalesce(s.visibility, 'private') as visibility,
            coalesce(s.state, 'active') as state_name,
            st.code as state, st.permanent as state_permanent, coalesce(st.pending_deletion, false) as state_pending,
-           case when s.preserved_state = 'active' then 0::smallint else ps.code end as preserved,
-           ps.permanent as preserved_permanent, s.preserved_state as preserved_name,
+           ps.code as preserved, ps.permanent as preserved_permanent, s.preserved_state as preserved_name,
+           way.passed,
            coalesce(s.state_changed_at, s.created_at, pg_catalog.now()) as changed_at, s.state_changed_at as staged_at,
            s.state_changed_by as changed_by,
            coalesce(s.created_at, pg_catalog.now()) as created_at,
@@ -4286,6 +4430,24 @@ begin
                                                        else coalesce(s.state, 'ancestor_inherited') end
       left join lifecycle.states ps on ps.name = case when s.preserved_state = 'active' then 'ancestor_inherited'
                                                       else s.preserved_state end
+      -- The state the way from the preserved state (active without one) to a temporary state passes
+      -- last: the preserved state when the matrix leads straight there, else the one temporary state
+      -- it passes (deletion_scheduled before deletion_in_progress); null when there is no way. For a
+      -- permanent state, active.
+      cross join lateral (select case
+                                   when st.permanent then no_own_state
+                                   when exists (select from lifecycle.state_transitions t
+                                                 where t.from_state = coalesce(ps.code, no_own_state) and t.to_state = st.code)
+                                     then coalesce(ps.code, no_own_state)
+                                   else (select t.from_state
+                                           from lifecycle.state_transitions t
+                                           join lifecycle.state_transitions u
+                                             on u.from_state = coalesce(ps.code, no_own_state) and u.to_state = t.from_state
+                                          where t.to_state = st.code and not lifecycle.state_permanent(t.from_state)
+                                            and not lifecycle.state_being_created(t.from_state)
+                                          order by t.from_state limit 1)
+                                 end as passed
+                          offset 0) way
       left join lifecycle.visibility_levels v on v.name = coalesce(s.visibility, 'private')
       left join lateral (select n.id, n.type, n.traversal_ids, n.visibility
                            from lifecycle.namespaces n where n.id = s.parent_id offset 0) p on true
@@ -4304,9 +4466,10 @@ begin
        when r.id < 1 or r.id > 4611686018427387903
          then 'NS010:' || pg_catalog.format('namespace id %s is outside 1 to 4611686018427387903 (2^62 - 1)', r.id)
        when r.id_used then 'NS010:' || pg_catalog.format('namespace id %s is in use', r.id)
-       when r.type is null or r.type not in ('organization', 'group', 'project', 'user')
+       when r.type is null or not lifecycle.namespace_type_known(r.type)
          then 'NS010:' || pg_catalog.format('unknown type %L', r.type)
-       when r.type = 'organization' and r.parent_id is not null then 'NS010:an organization has no parent'
+       when lifecycle.namespace_type_root_only(r.type) and r.parent_id is not null
+         then 'NS010:' || pg_catalog.format('an %s has no parent', r.type)
        when r.legacy_parent_id is not null and r.legacy_parent_id is distinct from r.parent_id
          then 'NS013:' || pg_catalog.format('its legacy rows name two parents, %s and %s', coalesce(r.parent_id::text, 'none'),
                                             r.legacy_parent_id)
@@ -4314,7 +4477,8 @@ begin
          coalesce((select pg_catalog.format('below rejected row %s (%s: %s)', j.id, j.reject_code, j.reject_reason)
                      from lifecycle.namespace_imports j where j.id = r.parent_id and j.reject_code is not null),
                   pg_catalog.format('parent %s is neither a namespace nor importable', r.parent_id))
-       when r.parent_type = 'project' then 'NS010:a project cannot have children'
+       when not lifecycle.namespace_type_can_be_parent(r.parent_type)
+         then 'NS010:' || pg_catalog.format('a %s cannot have children', r.parent_type)
        when pg_catalog.cardinality(r.parent_path) >= max_depth then 'NS010:' || pg_catalog.format('deeper than %s levels', max_depth)
        when r.own_rank is null then 'NS010:' || pg_catalog.format('unknown visibility %L', r.visibility)
        when r.own_rank > r.parent_rank
@@ -4325,15 +4489,13 @@ begin
        when r.legacy_path and lifecycle.character_refusal('path', r.path) is not null
          then 'NS010:' || lifecycle.character_refusal('path', r.path)
        when r.state is null then 'NS010:' || pg_catalog.format('unknown state %L', r.state_name)
-       when r.state = 5 then 'NS010:a transfer in progress cannot be imported: finish or cancel it first'
+       when lifecycle.state_operation(r.state) = 'transfer'
+         then 'NS010:a transfer in progress cannot be imported: finish or cancel it first'
        when r.preserved_name is not null and r.preserved is null
          then 'NS010:' || pg_catalog.format('unknown preserved_state %L', r.preserved_name)
        when not r.state_permanent and r.preserved is not null and not r.preserved_permanent
          then 'NS010:' || pg_catalog.format('preserved_state %s is not a permanent state', r.preserved_name)
-       when r.state in (2, 4, 6) and not exists (
-              select from lifecycle.state_transitions t
-               where t.from_state = coalesce(r.preserved, 0)
-                 and t.to_state = case when r.state = 4 then 2 else r.state end)
+       when not r.state_permanent and not lifecycle.state_being_created(r.state) and r.passed is null
          then 'NS010:' || pg_catalog.format('%s cannot have been reached from %s', r.state_name, coalesce(r.preserved_name, 'active'))
      end as verdict
       from staged r
@@ -4350,7 +4512,7 @@ begin
       -- row (a lateral with a limit: never a hashed subplan over the whole, growing table).
       cross join lateral (select exists (select from lifecycle.namespaces n
                                           where coalesce(n.parent_id, 0) = coalesce(j.parent_id, 0) and n.path = j.wanted_path
-                                            and n.state <> 2 and n.state <> 4 limit 1) as held
+                                            and lifecycle.state_path_live(n.state) limit 1) as held
                           offset 0) live
   ), clashing as (
     -- Live rows of the batch that want a path another live row of it wants below the same parent:
@@ -4374,7 +4536,7 @@ begin
       left join clashing c on c.id = p.id
   )
   select r.id, r.parent_id, r.type, r.path, r.name, r.visibility, r.state_name, r.state, r.state_permanent,
-         r.state_pending, r.preserved, r.preserved_name, r.changed_at, r.staged_at, r.changed_by, r.created_at, r.parent_path,
+         r.state_pending, r.preserved, r.preserved_name, r.passed, r.changed_at, r.staged_at, r.changed_by, r.created_at, r.parent_path,
          r.legacy_path,
          case when r.code is not null then null
               when r.must_suffix or (r.rank_on_path > 1 and r.legacy_path)
@@ -4413,7 +4575,7 @@ begin
    where b.code is null and not b.state_pending
      and exists (select from lifecycle.namespaces n
                   where coalesce(n.parent_id, 0) = coalesce(b.parent_id, 0) and n.path = b.final_path
-                    and n.state <> 2 and n.state <> 4);
+                    and lifecycle.state_path_live(n.state));
 
   -- The rows: no INSERT trigger fires for them (traversal_ids given, lifecycle.importing set).
   noted := lifecycle.transaction_flag_raise('importing')::text || pg_catalog.set_config('lifecycle.importing', 'on', true);
@@ -4433,8 +4595,9 @@ begin
                                     updated_at, deletion_scheduled_at, deletion_scheduled_by, state_changes)
   select b.id, b.parent_id, b.type, b.final_path, b.name, b.visibility, b.state,
          coalesce(b.parent_path, '{}') || b.id, b.created_at, b.changed_at,
-         case when b.state = 2 then b.changed_at when b.state = 4 then b.staged_at end, case when b.state in (2, 4) then b.changed_by end,
-         case when b.state in (0, 3) then 0 else 1 end
+         case when lifecycle.state_deletion_adjourned(b.state) then b.changed_at when b.state_pending then b.staged_at end,
+         case when b.state_pending then b.changed_by end,
+         case when lifecycle.state_is_own(b.state) and not lifecycle.state_being_created(b.state) then 1 else 0 end
     from pg_temp.lifecycle_import_verdicts b
    where b.code is null
    order by b.id;
@@ -4443,21 +4606,17 @@ begin
   insert into lifecycle.namespace_details (namespace_id, state_metadata)
   select b.id,
          pg_catalog.jsonb_build_object('last_updated_at', b.changed_at, 'last_changed_by_user_id', b.changed_by)
-         || case when b.state in (0, 3) then '{}'::jsonb
-                 else pg_catalog.jsonb_build_object('previous_state', passed.name) end
-         || case when b.state_permanent or b.state = 3 then '{}'::jsonb
-                 else pg_catalog.jsonb_build_object('preserved_state',
-                        case coalesce(b.preserved, 0) when 0 then 'ancestor_inherited' else b.preserved_name end) end
+         || case when not lifecycle.state_is_own(b.state) or lifecycle.state_being_created(b.state) then '{}'::jsonb
+                 else pg_catalog.jsonb_build_object('previous_state', (lifecycle.state_names())[b.passed]) end
+         || case when b.state_permanent or lifecycle.state_being_created(b.state) then '{}'::jsonb
+                 else pg_catalog.jsonb_build_object('preserved_state', (lifecycle.state_names())[coalesce(b.preserved, no_own_state)]) end
     from pg_temp.lifecycle_import_verdicts b
-    -- The state the way from active passes last, as the verdicts judge it (above).
-    left join lifecycle.states passed
-      on passed.code = case when b.state = 4 then 2 when b.state_permanent then 0 else coalesce(b.preserved, 0) end
    where b.code is null;
 
   insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata, created_at)
-  select b.id, 0, b.state, null, b.changed_by, 'import', '{"reason": "imported"}', b.changed_at
+  select b.id, no_own_state, b.state, null, b.changed_by, 'import', '{"reason": "imported"}', b.changed_at
     from pg_temp.lifecycle_import_verdicts b
-   where b.code is null and b.state not in (0, 3)
+   where b.code is null and lifecycle.state_is_own(b.state) and not lifecycle.state_being_created(b.state)
    order by b.id;
 
   -- The legacy path keeps resolving (lowercased, as namespace_resolve looks it up) when the
@@ -4470,7 +4629,7 @@ begin
    where b.code is null and b.legacy_path and pg_catalog.lower(b.path) <> b.final_path
      and not exists (select from lifecycle.namespaces n
                       where coalesce(n.parent_id, 0) = coalesce(b.parent_id, 0) and n.path = pg_catalog.lower(b.path)
-                        and n.state <> 2 and n.state <> 4);
+                        and lifecycle.state_path_live(n.state));
   -- And from the exact legacy path, case kept, when it has capitals and folding them would not
   -- lead here (a user ACME beside a group acme; projects Docs and docs): namespace_resolve looks
   -- a path up as given first (legacy_path_redirect, for the tree bridges, does the same).
@@ -6450,8 +6609,10 @@ begin
   end if;
 
   -- The tree: every row reached from the root, each below a staged parent with the parent's
-  -- path plus its own id (reached once: a row has one parent). A table, so that the rows not
-  -- reached are found by a hash join, not by scanning the walk once per row.
+  -- path plus its own id (reached once: a row has one parent), of a type that may move between
+  -- parents (namespace_types.transferable: a type that may not, a user's namespace, does not move
+  -- with an organization either). A table, so that the rows not reached are found by a hash join,
+  -- not by scanning the walk once per row.
   create temporary table lifecycle_move_walk on commit drop as
   with recursive walk as (
     select r.id, r.traversal_ids, r.type, v.rank
@@ -6463,7 +6624,8 @@ begin
       from walk p
       join pg_temp.lifecycle_move_namespaces c on c.parent_id = p.id
       join lifecycle.visibility_levels v on v.name = c.visibility
-     where c.traversal_ids = p.traversal_ids || c.id and lifecycle.namespace_type_can_be_parent(p.type) and c.type in ('group', 'project')
+     where c.traversal_ids = p.traversal_ids || c.id and lifecycle.namespace_type_can_be_parent(p.type)
+       and lifecycle.namespace_type_known(c.type) and lifecycle.namespace_type_transferable(c.type)
        and pg_catalog.cardinality(c.traversal_ids) <= lifecycle.namespace_max_depth() and v.rank <= p.rank
   )
   select w.id from walk w;
@@ -7066,20 +7228,6 @@ end
 $$;
 
 --
--- Name: state_deletion_adjourned(smallint); Type: FUNCTION; Schema: lifecycle; Owner: -
---
-
-CREATE FUNCTION lifecycle.state_deletion_adjourned(code smallint) RETURNS boolean
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    RETURN (code = ANY ('{2}'::integer[]));
-
---
--- Name: FUNCTION state_deletion_adjourned(code smallint); Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON FUNCTION lifecycle.state_deletion_adjourned(code smallint) IS 'Whether this state is a deletion adjourned for the grace period (lifecycle.states.deletion_adjourned): a digest of lifecycle.states rewritten by its trigger states_digest, never by hand.';
-
---
 -- Name: state_diagram(); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -7168,20 +7316,6 @@ CREATE FUNCTION lifecycle.state_operation(code smallint) RETURNS text
 COMMENT ON FUNCTION lifecycle.state_operation(code smallint) IS 'The operation that owns this state (lifecycle.states.operation), null for none: a digest of lifecycle.states rewritten by its trigger states_digest, never by hand.';
 
 --
--- Name: state_path_live(smallint); Type: FUNCTION; Schema: lifecycle; Owner: -
---
-
-CREATE FUNCTION lifecycle.state_path_live(code smallint) RETURNS boolean
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    RETURN (code <> ALL ('{2,4}'::integer[]));
-
---
--- Name: FUNCTION state_path_live(code smallint); Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON FUNCTION lifecycle.state_path_live(code smallint) IS 'Whether a namespace in this state holds its path (lifecycle.states.pending_deletion is false): a digest of lifecycle.states rewritten by its trigger states_digest, never by hand.';
-
---
 -- Name: states_digest(); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -7264,6 +7398,8 @@ begin
           'Whether this state is a deletion adjourned for the grace period (lifecycle.states.deletion_adjourned)'),
          ('state_being_created', 'list', s.being_created::text, 'false',
           'Whether a namespace in this state is still being created (lifecycle.states.being_created)'),
+         ('state_permanent', 'list', s.permanent::text, 'false',
+          'Whether this state is one a namespace stays in, not one it returns from (lifecycle.states.permanent)'),
          ('state_operation', 'array', s.operation, null,
           'The operation that owns this state (lifecycle.states.operation), null for none')
        ) d(fn, form, answer, fallback, description)
@@ -8871,6 +9007,34 @@ CREATE TABLE lifecycle.json_schemas (
 );
 
 --
+-- Name: legacy_bridge_states; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.legacy_bridge_states (
+    state smallint NOT NULL,
+    rank smallint NOT NULL,
+    way_back text NOT NULL
+);
+
+--
+-- Name: TABLE legacy_bridge_states; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.legacy_bridge_states IS 'The states a legacy bridge may carry (lifecycle.legacy_bridge_add), and how: the one a namespace gets when several hold, the event the legacy data turned off takes.';
+
+--
+-- Name: COLUMN legacy_bridge_states.rank; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON COLUMN lifecycle.legacy_bridge_states.rank IS 'When the legacy data of several bridged states holds for one namespace, the backfill gives it the highest; a permanent one below it is the state a restore returns to.';
+
+--
+-- Name: COLUMN legacy_bridge_states.way_back; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON COLUMN lifecycle.legacy_bridge_states.way_back IS 'The event a namespace in the state takes when its legacy data stops saying so (legacy_bridge_apply).';
+
+--
 -- Name: legacy_bridges_id_seq; Type: SEQUENCE; Schema: lifecycle; Owner: -
 --
 
@@ -8882,23 +9046,6 @@ ALTER TABLE lifecycle.legacy_bridges ALTER COLUMN id ADD GENERATED ALWAYS AS IDE
     NO MAXVALUE
     CACHE 1
 );
-
---
--- Name: legacy_members_bridges; Type: TABLE; Schema: lifecycle; Owner: -
---
-
-CREATE TABLE lifecycle.legacy_members_bridges (
-    id bigint NOT NULL,
-    source regclass NOT NULL,
-    projects regclass NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL
-);
-
---
--- Name: TABLE legacy_members_bridges; Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON TABLE lifecycle.legacy_members_bridges IS 'GitLab''s members table, kept in step with lifecycle.namespace_members (lifecycle.legacy_members_bridge_add).';
 
 --
 -- Name: legacy_members_bridges_id_seq; Type: SEQUENCE; Schema: lifecycle; Owner: -
@@ -8983,25 +9130,6 @@ COMMENT ON TABLE lifecycle.namespace_imports IS 'Staging for an import: one row 
 --
 
 COMMENT ON COLUMN lifecycle.namespace_imports.legacy_parent_id IS 'The parent another legacy row of the namespace names (GitLab: namespaces.parent_id of a project''s namespace); the import rejects the row with NS013 when it differs from parent_id.';
-
---
--- Name: namespace_members; Type: TABLE; Schema: lifecycle; Owner: -
---
-
-CREATE TABLE lifecycle.namespace_members (
-    namespace_id bigint NOT NULL,
-    user_id bigint NOT NULL,
-    access_level smallint NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT namespace_members_access_level_check CHECK ((access_level = ANY (ARRAY[10, 20, 30, 40, 50])))
-);
-
---
--- Name: TABLE namespace_members; Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON TABLE lifecycle.namespace_members IS 'Memberships, inherited down the tree: the effective level is the highest on the path root … self.';
 
 --
 -- Name: namespace_redirects; Type: TABLE; Schema: lifecycle; Owner: -
@@ -9444,6 +9572,20 @@ ALTER TABLE ONLY lifecycle.id_range
 
 ALTER TABLE ONLY lifecycle.json_schemas
     ADD CONSTRAINT json_schemas_pkey PRIMARY KEY (name);
+
+--
+-- Name: legacy_bridge_states legacy_bridge_states_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.legacy_bridge_states
+    ADD CONSTRAINT legacy_bridge_states_pkey PRIMARY KEY (state);
+
+--
+-- Name: legacy_bridge_states legacy_bridge_states_rank_key; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.legacy_bridge_states
+    ADD CONSTRAINT legacy_bridge_states_rank_key UNIQUE (rank);
 
 --
 -- Name: legacy_bridges legacy_bridges_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
@@ -10135,6 +10277,20 @@ ALTER TABLE ONLY lifecycle.events
     ADD CONSTRAINT events_target_state_fkey FOREIGN KEY (target_state) REFERENCES lifecycle.states(code);
 
 --
+-- Name: legacy_bridge_states legacy_bridge_states_state_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.legacy_bridge_states
+    ADD CONSTRAINT legacy_bridge_states_state_fkey FOREIGN KEY (state) REFERENCES lifecycle.states(code);
+
+--
+-- Name: legacy_bridge_states legacy_bridge_states_way_back_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.legacy_bridge_states
+    ADD CONSTRAINT legacy_bridge_states_way_back_fkey FOREIGN KEY (way_back) REFERENCES lifecycle.events(name);
+
+--
 -- Name: legacy_bridges legacy_bridges_state_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
 --
 
@@ -10464,6 +10620,12 @@ REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_check() FROM PUBLIC;
 GRANT ALL ON FUNCTION lifecycle.legacy_bridge_check() TO lifecycle_worker;
 
 --
+-- Name: FUNCTION legacy_bridge_check_statement(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_check_statement() FROM PUBLIC;
+
+--
 -- Name: FUNCTION legacy_bridge_column(source regclass, attnum smallint); Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -10500,6 +10662,14 @@ REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_refuse(b lifecycle.legacy_bridges
 REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_rows() FROM PUBLIC;
 
 --
+-- Name: FUNCTION state_names(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.state_names() FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.state_names() TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.state_names() TO lifecycle_worker;
+
+--
 -- Name: FUNCTION legacy_bridge_says(bridge_state smallint, ns_state smallint, preserved_state text); Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -10522,6 +10692,12 @@ REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_state() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_sync(ns_id bigint) FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_bridge_unhook(registry regclass, source regclass, source_trigger name, target regclass, target_trigger name); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_unhook(registry regclass, source regclass, source_trigger name, target regclass, target_trigger name) FROM PUBLIC;
 
 --
 -- Name: FUNCTION legacy_bridge_usable(b lifecycle.legacy_bridges, ns_id bigint); Type: ACL; Schema: lifecycle; Owner: -
@@ -10552,6 +10728,34 @@ REVOKE ALL ON FUNCTION lifecycle.legacy_members(members regclass, projects regcl
 --
 
 REVOKE ALL ON FUNCTION lifecycle.legacy_members_bridge_add(members regclass, projects regclass) FROM PUBLIC;
+
+--
+-- Name: TABLE legacy_members_bridges; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.legacy_members_bridges TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.legacy_members_bridges TO lifecycle_worker;
+
+--
+-- Name: TABLE namespace_members; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT,INSERT,DELETE ON TABLE lifecycle.namespace_members TO lifecycle_app;
+GRANT SELECT,INSERT,DELETE ON TABLE lifecycle.namespace_members TO lifecycle_worker;
+
+--
+-- Name: COLUMN namespace_members.access_level; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT UPDATE(access_level) ON TABLE lifecycle.namespace_members TO lifecycle_app;
+GRANT UPDATE(access_level) ON TABLE lifecycle.namespace_members TO lifecycle_worker;
+
+--
+-- Name: COLUMN namespace_members.updated_at; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT UPDATE(updated_at) ON TABLE lifecycle.namespace_members TO lifecycle_app;
+GRANT UPDATE(updated_at) ON TABLE lifecycle.namespace_members TO lifecycle_worker;
 
 --
 -- Name: FUNCTION legacy_members_bridge_drop(members regclass); Type: ACL; Schema: lifecycle; Owner: -
@@ -10616,17 +10820,66 @@ REVOKE ALL ON FUNCTION lifecycle.legacy_path_redirect(ns_id bigint, legacy text,
 REVOKE ALL ON FUNCTION lifecycle.legacy_tree_bridge_add(source regclass, id_column name, parent_column name, path_column name, name_column name, visibility_column name, type_column name, types jsonb, speaks_for text[], actor_id bigint, row_defaults jsonb) FROM PUBLIC;
 
 --
--- Name: FUNCTION legacy_tree_bridge_drop(source regclass); Type: ACL; Schema: lifecycle; Owner: -
---
-
-REVOKE ALL ON FUNCTION lifecycle.legacy_tree_bridge_drop(source regclass) FROM PUBLIC;
-
---
 -- Name: TABLE legacy_tree_bridges; Type: ACL; Schema: lifecycle; Owner: -
 --
 
 GRANT SELECT ON TABLE lifecycle.legacy_tree_bridges TO lifecycle_app;
 GRANT SELECT ON TABLE lifecycle.legacy_tree_bridges TO lifecycle_worker;
+
+--
+-- Name: TABLE namespaces; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.namespaces TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.namespaces TO lifecycle_worker;
+
+--
+-- Name: COLUMN namespaces.parent_id; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT INSERT(parent_id) ON TABLE lifecycle.namespaces TO lifecycle_app;
+GRANT INSERT(parent_id) ON TABLE lifecycle.namespaces TO lifecycle_worker;
+
+--
+-- Name: COLUMN namespaces.type; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT INSERT(type) ON TABLE lifecycle.namespaces TO lifecycle_app;
+GRANT INSERT(type) ON TABLE lifecycle.namespaces TO lifecycle_worker;
+
+--
+-- Name: COLUMN namespaces.path; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT INSERT(path) ON TABLE lifecycle.namespaces TO lifecycle_app;
+GRANT INSERT(path) ON TABLE lifecycle.namespaces TO lifecycle_worker;
+
+--
+-- Name: COLUMN namespaces.name; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT INSERT(name),UPDATE(name) ON TABLE lifecycle.namespaces TO lifecycle_app;
+GRANT INSERT(name),UPDATE(name) ON TABLE lifecycle.namespaces TO lifecycle_worker;
+
+--
+-- Name: COLUMN namespaces.visibility; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT INSERT(visibility) ON TABLE lifecycle.namespaces TO lifecycle_app;
+GRANT INSERT(visibility) ON TABLE lifecycle.namespaces TO lifecycle_worker;
+
+--
+-- Name: COLUMN namespaces.state; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT INSERT(state) ON TABLE lifecycle.namespaces TO lifecycle_app;
+GRANT INSERT(state) ON TABLE lifecycle.namespaces TO lifecycle_worker;
+
+--
+-- Name: FUNCTION legacy_tree_bridge_drop(source regclass); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_tree_bridge_drop(source regclass) FROM PUBLIC;
 
 --
 -- Name: FUNCTION legacy_tree_broken(b lifecycle.legacy_tree_bridges); Type: ACL; Schema: lifecycle; Owner: -
@@ -10733,63 +10986,6 @@ REVOKE ALL ON FUNCTION lifecycle.namespace_details_validate() FROM PUBLIC;
 REVOKE ALL ON FUNCTION lifecycle.state_flag_mask(flag text) FROM PUBLIC;
 GRANT ALL ON FUNCTION lifecycle.state_flag_mask(flag text) TO lifecycle_app;
 GRANT ALL ON FUNCTION lifecycle.state_flag_mask(flag text) TO lifecycle_worker;
-
---
--- Name: FUNCTION state_names(); Type: ACL; Schema: lifecycle; Owner: -
---
-
-REVOKE ALL ON FUNCTION lifecycle.state_names() FROM PUBLIC;
-GRANT ALL ON FUNCTION lifecycle.state_names() TO lifecycle_app;
-GRANT ALL ON FUNCTION lifecycle.state_names() TO lifecycle_worker;
-
---
--- Name: TABLE namespaces; Type: ACL; Schema: lifecycle; Owner: -
---
-
-GRANT SELECT ON TABLE lifecycle.namespaces TO lifecycle_app;
-GRANT SELECT ON TABLE lifecycle.namespaces TO lifecycle_worker;
-
---
--- Name: COLUMN namespaces.parent_id; Type: ACL; Schema: lifecycle; Owner: -
---
-
-GRANT INSERT(parent_id) ON TABLE lifecycle.namespaces TO lifecycle_app;
-GRANT INSERT(parent_id) ON TABLE lifecycle.namespaces TO lifecycle_worker;
-
---
--- Name: COLUMN namespaces.type; Type: ACL; Schema: lifecycle; Owner: -
---
-
-GRANT INSERT(type) ON TABLE lifecycle.namespaces TO lifecycle_app;
-GRANT INSERT(type) ON TABLE lifecycle.namespaces TO lifecycle_worker;
-
---
--- Name: COLUMN namespaces.path; Type: ACL; Schema: lifecycle; Owner: -
---
-
-GRANT INSERT(path) ON TABLE lifecycle.namespaces TO lifecycle_app;
-GRANT INSERT(path) ON TABLE lifecycle.namespaces TO lifecycle_worker;
-
---
--- Name: COLUMN namespaces.name; Type: ACL; Schema: lifecycle; Owner: -
---
-
-GRANT INSERT(name),UPDATE(name) ON TABLE lifecycle.namespaces TO lifecycle_app;
-GRANT INSERT(name),UPDATE(name) ON TABLE lifecycle.namespaces TO lifecycle_worker;
-
---
--- Name: COLUMN namespaces.visibility; Type: ACL; Schema: lifecycle; Owner: -
---
-
-GRANT INSERT(visibility) ON TABLE lifecycle.namespaces TO lifecycle_app;
-GRANT INSERT(visibility) ON TABLE lifecycle.namespaces TO lifecycle_worker;
-
---
--- Name: COLUMN namespaces.state; Type: ACL; Schema: lifecycle; Owner: -
---
-
-GRANT INSERT(state) ON TABLE lifecycle.namespaces TO lifecycle_app;
-GRANT INSERT(state) ON TABLE lifecycle.namespaces TO lifecycle_worker;
 
 --
 -- Name: FUNCTION namespace_effective_state(namespace_id bigint); Type: ACL; Schema: lifecycle; Owner: -
@@ -11501,11 +11697,11 @@ GRANT SELECT ON TABLE lifecycle.json_schemas TO lifecycle_app;
 GRANT SELECT ON TABLE lifecycle.json_schemas TO lifecycle_worker;
 
 --
--- Name: TABLE legacy_members_bridges; Type: ACL; Schema: lifecycle; Owner: -
+-- Name: TABLE legacy_bridge_states; Type: ACL; Schema: lifecycle; Owner: -
 --
 
-GRANT SELECT ON TABLE lifecycle.legacy_members_bridges TO lifecycle_app;
-GRANT SELECT ON TABLE lifecycle.legacy_members_bridges TO lifecycle_worker;
+GRANT SELECT ON TABLE lifecycle.legacy_bridge_states TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.legacy_bridge_states TO lifecycle_worker;
 
 --
 -- Name: TABLE namespace_details; Type: ACL; Schema: lifecycle; Owner: -
@@ -11520,27 +11716,6 @@ GRANT SELECT ON TABLE lifecycle.namespace_details TO lifecycle_worker;
 
 GRANT SELECT,INSERT,DELETE,TRUNCATE,UPDATE ON TABLE lifecycle.namespace_imports TO lifecycle_worker;
 GRANT SELECT ON TABLE lifecycle.namespace_imports TO lifecycle_app;
-
---
--- Name: TABLE namespace_members; Type: ACL; Schema: lifecycle; Owner: -
---
-
-GRANT SELECT,INSERT,DELETE ON TABLE lifecycle.namespace_members TO lifecycle_app;
-GRANT SELECT,INSERT,DELETE ON TABLE lifecycle.namespace_members TO lifecycle_worker;
-
---
--- Name: COLUMN namespace_members.access_level; Type: ACL; Schema: lifecycle; Owner: -
---
-
-GRANT UPDATE(access_level) ON TABLE lifecycle.namespace_members TO lifecycle_app;
-GRANT UPDATE(access_level) ON TABLE lifecycle.namespace_members TO lifecycle_worker;
-
---
--- Name: COLUMN namespace_members.updated_at; Type: ACL; Schema: lifecycle; Owner: -
---
-
-GRANT UPDATE(updated_at) ON TABLE lifecycle.namespace_members TO lifecycle_app;
-GRANT UPDATE(updated_at) ON TABLE lifecycle.namespace_members TO lifecycle_worker;
 
 --
 -- Name: TABLE namespace_redirects; Type: ACL; Schema: lifecycle; Owner: -

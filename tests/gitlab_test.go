@@ -16,6 +16,23 @@ import (
 	"github.com/nslifecycle/nslifecycle/internal/dbtest"
 )
 
+// gitlabStateAndTreeBridges bridges GitLab's tables in schema legacy as docs/adoption.md does (the
+// state bridges of its flags and dates, the tree bridges of namespaces and projects), actor 42.
+const gitlabStateAndTreeBridges = `
+		select lifecycle.legacy_bridge_add('legacy.namespace_settings', 'namespace_id', 'archived', 'archived',
+		  namespace_types => array['organization', 'group'], actor_id => 42, insert_missing => true);
+		select lifecycle.legacy_bridge_add('legacy.group_deletion_schedules', 'group_id', 'deletion_scheduled', null,
+		  'marked_for_deletion_on', 'user_id', array['organization', 'group'], actor_id => 42);
+		select lifecycle.legacy_bridge_add('legacy.projects', 'project_namespace_id', 'archived', 'archived', actor_id => 42);
+		select lifecycle.legacy_bridge_add('legacy.projects', 'project_namespace_id', 'deletion_scheduled', 'marked_for_deletion_at',
+		  'marked_for_deletion_at', 'marked_for_deletion_by_user_id', actor_id => 42);
+		select lifecycle.legacy_bridge_add('legacy.projects', 'project_namespace_id', 'deletion_in_progress', 'pending_delete',
+		  actor_id => 42);
+		select lifecycle.legacy_tree_bridge_add('legacy.namespaces', 'id', 'parent_id', 'path', 'name', 'visibility_level', 'type',
+		  '{"Group": "group", "User": "user", "Project": "project"}', array['group', 'user'], 42, '{"organization_id": 1}');
+		select lifecycle.legacy_tree_bridge_add('legacy.projects', 'project_namespace_id', 'namespace_id', 'path', 'name',
+		  'visibility_level', null, '"project"', null, 42, '{"organization_id": 1}')`
+
 // GitLab's code paths on GitLab's own tables, bridged as docs/adoption.md bridges them, run
 // unchanged as GitLab runs them: one database role for its web and its Sidekiq workers, a login
 // granted lifecycle_app and lifecycle_worker and its own tables, with its schema in search_path.
@@ -37,33 +54,11 @@ func TestGitLabsCodePathsRunUnchangedAsGitLabsRole(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer owner.Close(ctx)
-	gitlabURL := dbtest.LoginAs(t, dbURL, "lifecycle_app")
-	u, err := url.Parse(gitlabURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	role := pgx.Identifier{u.User.Username()}.Sanitize()
 	if err := adopt.LoadGitLabStructure(ctx, owner, "legacy"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := owner.Exec(ctx, `grant lifecycle_worker to `+role+`;
-		grant usage on schema legacy to `+role+`;
-		grant select, insert, update, delete on all tables in schema legacy to `+role+`;
-		grant usage on all sequences in schema legacy to `+role+`;
-		alter role `+role+` set search_path = legacy;
-		select lifecycle.legacy_bridge_add('legacy.namespace_settings', 'namespace_id', 'archived', 'archived',
-		  namespace_types => array['organization', 'group'], actor_id => 42, insert_missing => true);
-		select lifecycle.legacy_bridge_add('legacy.group_deletion_schedules', 'group_id', 'deletion_scheduled', null,
-		  'marked_for_deletion_on', 'user_id', array['organization', 'group'], actor_id => 42);
-		select lifecycle.legacy_bridge_add('legacy.projects', 'project_namespace_id', 'archived', 'archived', actor_id => 42);
-		select lifecycle.legacy_bridge_add('legacy.projects', 'project_namespace_id', 'deletion_scheduled', 'marked_for_deletion_at',
-		  'marked_for_deletion_at', 'marked_for_deletion_by_user_id', actor_id => 42);
-		select lifecycle.legacy_bridge_add('legacy.projects', 'project_namespace_id', 'deletion_in_progress', 'pending_delete',
-		  actor_id => 42);
-		select lifecycle.legacy_tree_bridge_add('legacy.namespaces', 'id', 'parent_id', 'path', 'name', 'visibility_level', 'type',
-		  '{"Group": "group", "User": "user", "Project": "project"}', array['group', 'user'], 42, '{"organization_id": 1}');
-		select lifecycle.legacy_tree_bridge_add('legacy.projects', 'project_namespace_id', 'namespace_id', 'path', 'name',
-		  'visibility_level', null, '"project"', null, 42, '{"organization_id": 1}');
+	gitlabURL := dbtest.LegacyLogin(t, dbURL, "legacy", "lifecycle_app", "lifecycle_worker")
+	if _, err := owner.Exec(ctx, gitlabStateAndTreeBridges+`;
 		select lifecycle.legacy_members_bridge_add('legacy.members', 'legacy.projects')`); err != nil {
 		t.Fatal(err)
 	}

@@ -65,27 +65,9 @@ func TestNoLifecycleSettingSkipsABridge(t *testing.T) {
 	if err := adopt.LoadGitLabStructure(ctx, owner, "legacy"); err != nil {
 		t.Fatal(err)
 	}
-	gitlabURL, appURL := dbtest.LoginAs(t, dbURL, "lifecycle_app"), dbtest.LoginAs(t, dbURL, "lifecycle_app")
-	gitlabRole, appRole := roleOf(t, gitlabURL), roleOf(t, appURL)
-	if _, err := owner.Exec(ctx, `grant lifecycle_worker to `+gitlabRole+`;
-		grant usage on schema legacy to `+gitlabRole+`, `+appRole+`;
-		grant select, insert, update, delete on all tables in schema legacy to `+gitlabRole+`, `+appRole+`;
-		grant usage on all sequences in schema legacy to `+gitlabRole+`, `+appRole+`;
-		alter role `+gitlabRole+` set search_path = legacy;
-		alter role `+appRole+` set search_path = legacy;
-		select lifecycle.legacy_bridge_add('legacy.namespace_settings', 'namespace_id', 'archived', 'archived',
-		  namespace_types => array['organization', 'group'], actor_id => 42, insert_missing => true);
-		select lifecycle.legacy_bridge_add('legacy.group_deletion_schedules', 'group_id', 'deletion_scheduled', null,
-		  'marked_for_deletion_on', 'user_id', array['organization', 'group'], actor_id => 42);
-		select lifecycle.legacy_bridge_add('legacy.projects', 'project_namespace_id', 'archived', 'archived', actor_id => 42);
-		select lifecycle.legacy_bridge_add('legacy.projects', 'project_namespace_id', 'deletion_scheduled', 'marked_for_deletion_at',
-		  'marked_for_deletion_at', 'marked_for_deletion_by_user_id', actor_id => 42);
-		select lifecycle.legacy_bridge_add('legacy.projects', 'project_namespace_id', 'deletion_in_progress', 'pending_delete',
-		  actor_id => 42);
-		select lifecycle.legacy_tree_bridge_add('legacy.namespaces', 'id', 'parent_id', 'path', 'name', 'visibility_level', 'type',
-		  '{"Group": "group", "User": "user", "Project": "project"}', array['group', 'user'], 42, '{"organization_id": 1}');
-		select lifecycle.legacy_tree_bridge_add('legacy.projects', 'project_namespace_id', 'namespace_id', 'path', 'name',
-		  'visibility_level', null, '"project"', null, 42, '{"organization_id": 1}');
+	gitlabURL := dbtest.LegacyLogin(t, dbURL, "legacy", "lifecycle_app", "lifecycle_worker")
+	appURL := dbtest.LegacyLogin(t, dbURL, "legacy", "lifecycle_app")
+	if _, err := owner.Exec(ctx, gitlabStateAndTreeBridges+`;
 		insert into legacy.namespaces (id, name, path, type, visibility_level, organization_id, created_at, updated_at)
 		  values (1, 'acme', 'acme', 'Group', 20, 1, now(), now());
 		insert into lifecycle.namespace_members (namespace_id, user_id, access_level) values (1, 42, 50)`); err != nil {

@@ -169,18 +169,7 @@ func TestAdoptGitLabPreset(t *testing.T) {
 
 	// GitLab's one role (lifecycle_app and lifecycle_worker, GitLab's table grants, its schema in
 	// search_path): its own statements go through the bridges.
-	gitlabURL := dbtest.LoginAs(t, dbURL, "lifecycle_app")
-	u, err := url.Parse(gitlabURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	role := pgx.Identifier{u.User.Username()}.Sanitize()
-	if _, err := owner.Exec(ctx, `grant lifecycle_worker to `+role+`;
-		grant usage on schema gitlab to `+role+`;
-		grant select, insert, update, delete on all tables in schema gitlab to `+role+`;
-		alter role `+role+` set search_path = gitlab`); err != nil {
-		t.Fatal(err)
-	}
+	gitlabURL := dbtest.LegacyLogin(t, dbURL, "gitlab", "lifecycle_app", "lifecycle_worker")
 	gitlab, err := pgx.Connect(ctx, gitlabURL)
 	if err != nil {
 		t.Fatal(err)

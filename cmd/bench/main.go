@@ -54,7 +54,7 @@ func run(args []string, stderr io.Writer) int {
 	fs.IntVar(&cfg.SyncerRate, "syncer-rate", 500, "transitions per second of the syncer's lag measurement")
 	fs.DurationVar(&cfg.SyncerLoad, "syncer-load", 15*time.Second, "length of each load of the syncer scenario")
 	fs.StringVar(&cfg.Commit, "commit", "", "the code measured (git describe), for the report")
-	fs.BoolVar(&cfg.Reuse, "reuse", false, "use the hierarchy a previous run left in the database instead of generating one")
+	fs.BoolVar(&cfg.Reuse, "reuse", false, "use the hierarchy a previous run left in the database instead of generating one; adopt_check: keep its adopted database (<db>_adopt) and measure one a previous run kept again")
 	fs.StringVar(&cfg.Pgbench, "pgbench", "pgbench", "the pgbench binary")
 	fs.StringVar(&cfg.Syncer, "syncer", "", "the cmd/syncer binary")
 	fs.StringVar(&cfg.Slot, "slot", "nslifecycle_bench", "the syncer's replication slot (dropped by make bench afterwards)")

@@ -143,6 +143,15 @@ type LifecycleLegacyBridge struct {
 	InsertMissing bool
 }
 
+// The states a legacy bridge may carry (lifecycle.legacy_bridge_add), and how: the one a namespace gets when several hold, the event the legacy data turned off takes.
+type LifecycleLegacyBridgeState struct {
+	State int16
+	// When the legacy data of several bridged states holds for one namespace, the backfill gives it the highest; a permanent one below it is the state a restore returns to.
+	Rank int16
+	// The event a namespace in the state takes when its legacy data stops saying so (legacy_bridge_apply).
+	WayBack string
+}
+
 // GitLab's members table, kept in step with lifecycle.namespace_members (lifecycle.legacy_members_bridge_add).
 type LifecycleLegacyMembersBridge struct {
 	ID        int64

@@ -418,3 +418,42 @@ func LoginAs(t testing.TB, databaseURL, group string) string {
 	u.User = url.User(role)
 	return u.String()
 }
+
+// LegacyLogin makes a login as an application connects to its own tables beside the lifecycle
+// (GitLab's one role): LoginAs groups[0] (lifecycle_app), also a member of the other groups
+// (lifecycle_worker: GitLab's role runs its workers too), that reads and writes every table and
+// uses every sequence of schema, with schema in its search_path. Granted as the server's superuser,
+// after the schema's tables exist. Returns the login's URL.
+func LegacyLogin(t testing.TB, databaseURL, schema string, groups ...string) string {
+	t.Helper()
+	if len(groups) == 0 {
+		t.Fatal("LegacyLogin needs a group (lifecycle_app)")
+	}
+	login := LoginAs(t, databaseURL, groups[0])
+	u, err := url.Parse(login)
+	if err != nil {
+		t.Fatal(err)
+	}
+	role, ns := pgx.Identifier{u.User.Username()}.Sanitize(), pgx.Identifier{schema}.Sanitize()
+	grants := []string{
+		"grant usage on schema " + ns + " to " + role,
+		"grant select, insert, update, delete on all tables in schema " + ns + " to " + role,
+		"grant usage on all sequences in schema " + ns + " to " + role,
+		"alter role " + role + " set search_path = " + ns,
+	}
+	for _, g := range groups[1:] {
+		grants = append(grants, "grant "+pgx.Identifier{g}.Sanitize()+" to "+role)
+	}
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, urlFor(strings.TrimPrefix(u.Path, "/")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	for _, g := range grants {
+		if _, err := conn.Exec(ctx, g); err != nil {
+			t.Fatalf("%s: %v", g, err)
+		}
+	}
+	return login
+}

@@ -61,12 +61,16 @@ begin
       detail = pg_catalog.format('source=%s relkind=%s', source, rel.relkind),
       hint = 'Bridge an ordinary (or partitioned) table outside schema lifecycle.';
   end if;
-  code := case state when 'archived' then 1 when 'deletion_scheduled' then 2 when 'deletion_in_progress' then 4
-                     when 'maintenance' then 6 end;
+  select r.state into code
+    from lifecycle.legacy_bridge_states r join lifecycle.states s on s.code = r.state
+   where s.name = legacy_bridge_add.state;
   if code is null then
     raise exception using errcode = 'NS010', message = pg_catalog.format('state %L cannot be bridged', state),
       detail = pg_catalog.format('state=%s', state),
-      hint = 'Bridge archived, deletion_scheduled, deletion_in_progress or maintenance.';
+      hint = (select 'Bridge ' || pg_catalog.array_to_string(b.names[:pg_catalog.cardinality(b.names) - 1], ', ')
+                     || ' or ' || b.names[pg_catalog.cardinality(b.names)] || '.'
+                from (select pg_catalog.array_agg(s.name order by r.state) as names
+                        from lifecycle.legacy_bridge_states r join lifecycle.states s on s.code = r.state) b);
   end if;
   if exists (select from pg_catalog.unnest(namespace_types) t where not coalesce(lifecycle.namespace_type_known(t), false)) then
     raise exception using errcode = 'NS010', message = 'unknown namespace type in namespace_types',

@@ -3,11 +3,12 @@
 -- for the namespace says "in it", or all that speak say not. When none speaks for it (a flag or
 -- column bridge whose row is gone: the legacy row deleted, as a legacy hard delete does), the
 -- state stays. Moving in goes to the state (with the legacy actor and time); moving out takes the
--- state's way back (unarchive, restore, deletion_failed, unmaintain). Archived beside a deletion,
--- a move or maintenance is what the legacy data says of a namespace in that state that will
--- return to archived (legacy_bridge_says): the archived flag turned on or off then changes the
--- state a restore returns to, not the state, judged as that archive or unarchive by the same
--- actor. A namespace the lifecycle does not know is left alone.
+-- state's way back (lifecycle.legacy_bridge_states.way_back: unarchive, restore, deletion_failed,
+-- unmaintain). A permanent state (archived) beside a temporary one other than a creation (a
+-- deletion, a move, maintenance) is what the legacy data says of a namespace in that state that
+-- will return to it (legacy_bridge_says): its flag turned on or off then changes the state a
+-- restore returns to (to it, or to where its way back leads), not the state, judged as the change
+-- into it or back by the same actor. A namespace the lifecycle does not know is left alone.
 --
 -- A legacy write has the writer's authority, no more (docs/design.md §10.2): the change is judged
 -- exactly like the calling role's API call on behalf of actor (the legacy row's, or the bridge's
@@ -35,6 +36,8 @@ declare
   legacy boolean;
   refusal record;
   caller name;
+  way_back text;
+  back smallint;
 begin
   select * into ns from lifecycle.namespaces n where n.id = ns_id;
   if not found then
@@ -56,15 +59,21 @@ begin
       detail = pg_catalog.format('namespace_id=%s role=%s bridged_state=%s', ns_id, caller, lifecycle.state_name(bridged)),
       hint = 'Write legacy data that a bridge carries over as a member of lifecycle_app (or lifecycle_worker).';
   end if;
-  if bridged = 1 and ns.state in (2, 4, 5, 6) then
+  select r.way_back, e.target_state into way_back, back
+    from lifecycle.legacy_bridge_states r join lifecycle.events e on e.name = r.way_back
+   where r.state = bridged;
+  if lifecycle.state_permanent(bridged) and not lifecycle.state_permanent(ns.state)
+     and not lifecycle.state_being_created(ns.state) then
     -- Step 2 then 4 of the global lock order (namespace_lock_path): the row, then its details.
     ns := lifecycle.namespace_lock(ns_id);
     -- Who may archive or unarchive it may say where its restore returns.
     select * into refusal
       from lifecycle.actor_refusal(ns.id, ns.traversal_ids, actor,
-             (lifecycle.transition_rule(case when legacy then 0::smallint else bridged end,
-                                        case when legacy then bridged else 0::smallint end)).min_access_level,
-             case when legacy then 'archive this namespace' else 'unarchive this namespace' end);
+             (lifecycle.transition_rule(case when legacy then back else bridged end,
+                                        case when legacy then bridged else back end)).min_access_level,
+             pg_catalog.format('%s this namespace',
+               case when legacy then (select e.name from lifecycle.events e where e.target_state = bridged order by e.name limit 1)
+                    else way_back end));
     if found then
       raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
     end if;
@@ -73,7 +82,7 @@ begin
     perform pg_catalog.set_config('lifecycle.details_record', '', true);
     update lifecycle.namespace_details d
        set state_metadata = d.state_metadata
-             || pg_catalog.jsonb_build_object('preserved_state', case when legacy then 'archived' else 'ancestor_inherited' end)
+             || pg_catalog.jsonb_build_object('preserved_state', lifecycle.state_name(case when legacy then bridged else back end))
      where d.namespace_id = ns_id;
     return;
   end if;
@@ -93,9 +102,7 @@ begin
     perform lifecycle.namespace_change_state(ns.id, lifecycle.state_name(bridged), null, actor,
       '{"reason": "legacy data"}', null, at, 'bridge');
   else
-    perform lifecycle.namespace_change_state(ns.id, null,
-      case bridged when 1 then 'unarchive' when 2 then 'restore' when 4 then 'deletion_failed' else 'unmaintain' end,
-      actor, '{"reason": "legacy data"}', null, at, 'bridge');
+    perform lifecycle.namespace_change_state(ns.id, null, way_back, actor, '{"reason": "legacy data"}', null, at, 'bridge');
   end if;
 end
 $$;

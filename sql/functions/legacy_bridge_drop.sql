@@ -1,22 +1,19 @@
 -- End the bridges of a legacy table at cutover (docs/design.md §10): its triggers go, and the
--- namespaces' trigger with the last bridge. The legacy data stays as it is; the states are not
--- touched. Returns how many bridges were dropped (0: the table had none).
+-- namespaces' trigger with the last bridge (legacy_bridge_unhook). The legacy data stays as it
+-- is; the states are not touched. Returns how many bridges were dropped (0: the table had none).
 create or replace function lifecycle.legacy_bridge_drop(source regclass)
 returns int
 language plpgsql
 set search_path to ''
 as $$
-#variable_conflict use_variable
 declare
   dropped int;
 begin
-  delete from lifecycle.legacy_bridges b where b.source = source;
-  get diagnostics dropped = row_count;
-  -- Its triggers and their WHEN function go (the function too when the table is gone).
-  perform lifecycle.legacy_bridge_watch(source);
-  if not exists (select from lifecycle.legacy_bridges) then
-    drop trigger if exists namespaces_5_legacy_bridge on lifecycle.namespaces;
-  end if;
+  -- Its triggers are not of one fixed name: legacy_bridge_watch drops them and their WHEN
+  -- function (the function too when the table is gone) once its rows are gone.
+  dropped := lifecycle.legacy_bridge_unhook('lifecycle.legacy_bridges', legacy_bridge_drop.source, null,
+                                            'lifecycle.namespaces', 'namespaces_5_legacy_bridge');
+  perform lifecycle.legacy_bridge_watch(legacy_bridge_drop.source);
   return dropped;
 end
 $$;

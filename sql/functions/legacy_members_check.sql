@@ -24,9 +24,13 @@ set search_path to ''
 -- with index scans and 7.6 s with the planner's hash joins (docs/adoption.md, The check with
 -- memberships). work_mem for the sorts (more did not pay: 4.5 s with 256MB); no parallel workers
 -- (their CPU, off the backend's books, buys nothing on a loaded machine); no JIT (compiling costs
--- more than it saves on this one pass).
+-- more than it saves on this one pass). No nested loop: on members not analyzed yet (right after
+-- GitLab's rows were loaded, before autovacuum came by) the planner took its filter for a few rows
+-- and read projects again for each of them (a check at 100,000 namespaces that had not ended after
+-- minutes).
 set enable_hashagg to off
 set enable_hashjoin to off
+set enable_nestloop to off
 set enable_indexscan to off
 set enable_bitmapscan to off
 set max_parallel_workers_per_gather to 0

@@ -41,7 +41,8 @@
 -- the legacy data never said), updated_at = state_changed_at, and its details row
 -- (last_updated_at, last_changed_by_user_id, previous_state, preserved_state). previous_state is
 -- what the API's calls leave there: the state the way from active passes last (deletion_scheduled
--- before deletion_in_progress, the preserved state before a temporary one), which a failed hard
+-- before deletion_in_progress, the preserved state before a temporary one: the matrix's way from
+-- the preserved state, straight or through one temporary state), which a failed hard
 -- delete returns to (deletion_failed; active there would end the deletion instead of requeuing
 -- it). The row triggers of a plain INSERT do not fire for it: it arrives with its traversal_ids,
 -- which only the schema's owner may write, and with lifecycle.importing set and its flag raised
@@ -82,13 +83,15 @@ declare
   locked_ids bigint[];
   claims tid[];
   skip_rechecks boolean;
+  -- The state of a namespace without one of its own (active): where every imported row's way starts.
+  no_own_state smallint;
 begin
   -- For plpgsql_check (no-ops at run time): the queue namespace_import_prepare makes, and the
   -- tables below make.
   perform 'PRAGMA:TABLE: lifecycle_import_queue (level int, like lifecycle.namespace_imports)';
   perform 'PRAGMA:TABLE: lifecycle_import_progress (level int, cursor_id bigint, queued bigint)';
   perform 'PRAGMA:TABLE: lifecycle_import_parents (id bigint)';
-  perform 'PRAGMA:TABLE: lifecycle_import_verdicts (id bigint, parent_id bigint, type text, path text, name text, visibility text, state_name text, state smallint, state_permanent boolean, state_pending boolean, preserved smallint, preserved_name text, changed_at timestamptz, staged_at timestamptz, changed_by bigint, created_at timestamptz, parent_path bigint[], legacy_path boolean, final_path text, code text, reason text)';
+  perform 'PRAGMA:TABLE: lifecycle_import_verdicts (id bigint, parent_id bigint, type text, path text, name text, visibility text, state_name text, state smallint, state_permanent boolean, state_pending boolean, preserved smallint, preserved_name text, passed smallint, changed_at timestamptz, staged_at timestamptz, changed_by bigint, created_at timestamptz, parent_path bigint[], legacy_path boolean, final_path text, code text, reason text)';
   if max_rows is null or max_rows < 1 then
     raise exception using errcode = 'NS010', message = 'max_rows must be at least 1',
       detail = pg_catalog.format('max_rows=%s', max_rows), hint = 'Pass a positive batch size.';
@@ -100,6 +103,7 @@ begin
       hint = 'Call lifecycle.namespace_import_prepare() first, or use lifecycle.namespace_import_apply() or CALL lifecycle.namespace_import_run().';
   end if;
   skip_rechecks := lifecycle.namespace_import_skips_rechecks();
+  select s.code into no_own_state from lifecycle.states s where not lifecycle.state_is_own(s.code) order by s.code limit 1;
   perform 1 from lifecycle.lock_rows l where l.name = 'namespace import' for update;
 
   -- The queue is read in (level, id) order from where the last batch stopped (its progress row,
@@ -162,8 +166,8 @@ begin
            coalesce(s.visibility, 'private') as visibility,
            coalesce(s.state, 'active') as state_name,
            st.code as state, st.permanent as state_permanent, coalesce(st.pending_deletion, false) as state_pending,
-           case when s.preserved_state = 'active' then 0::smallint else ps.code end as preserved,
-           ps.permanent as preserved_permanent, s.preserved_state as preserved_name,
+           ps.code as preserved, ps.permanent as preserved_permanent, s.preserved_state as preserved_name,
+           way.passed,
            coalesce(s.state_changed_at, s.created_at, pg_catalog.now()) as changed_at, s.state_changed_at as staged_at,
            s.state_changed_by as changed_by,
            coalesce(s.created_at, pg_catalog.now()) as created_at,
@@ -179,6 +183,24 @@ begin
                                                        else coalesce(s.state, 'ancestor_inherited') end
       left join lifecycle.states ps on ps.name = case when s.preserved_state = 'active' then 'ancestor_inherited'
                                                       else s.preserved_state end
+      -- The state the way from the preserved state (active without one) to a temporary state passes
+      -- last: the preserved state when the matrix leads straight there, else the one temporary state
+      -- it passes (deletion_scheduled before deletion_in_progress); null when there is no way. For a
+      -- permanent state, active.
+      cross join lateral (select case
+                                   when st.permanent then no_own_state
+                                   when exists (select from lifecycle.state_transitions t
+                                                 where t.from_state = coalesce(ps.code, no_own_state) and t.to_state = st.code)
+                                     then coalesce(ps.code, no_own_state)
+                                   else (select t.from_state
+                                           from lifecycle.state_transitions t
+                                           join lifecycle.state_transitions u
+                                             on u.from_state = coalesce(ps.code, no_own_state) and u.to_state = t.from_state
+                                          where t.to_state = st.code and not lifecycle.state_permanent(t.from_state)
+                                            and not lifecycle.state_being_created(t.from_state)
+                                          order by t.from_state limit 1)
+                                 end as passed
+                          offset 0) way
       left join lifecycle.visibility_levels v on v.name = coalesce(s.visibility, 'private')
       left join lateral (select n.id, n.type, n.traversal_ids, n.visibility
                            from lifecycle.namespaces n where n.id = s.parent_id offset 0) p on true
@@ -197,9 +219,10 @@ begin
        when r.id < 1 or r.id > 4611686018427387903
          then 'NS010:' || pg_catalog.format('namespace id %s is outside 1 to 4611686018427387903 (2^62 - 1)', r.id)
        when r.id_used then 'NS010:' || pg_catalog.format('namespace id %s is in use', r.id)
-       when r.type is null or r.type not in ('organization', 'group', 'project', 'user')
+       when r.type is null or not lifecycle.namespace_type_known(r.type)
          then 'NS010:' || pg_catalog.format('unknown type %L', r.type)
-       when r.type = 'organization' and r.parent_id is not null then 'NS010:an organization has no parent'
+       when lifecycle.namespace_type_root_only(r.type) and r.parent_id is not null
+         then 'NS010:' || pg_catalog.format('an %s has no parent', r.type)
        when r.legacy_parent_id is not null and r.legacy_parent_id is distinct from r.parent_id
          then 'NS013:' || pg_catalog.format('its legacy rows name two parents, %s and %s', coalesce(r.parent_id::text, 'none'),
                                             r.legacy_parent_id)
@@ -207,7 +230,8 @@ begin
          coalesce((select pg_catalog.format('below rejected row %s (%s: %s)', j.id, j.reject_code, j.reject_reason)
                      from lifecycle.namespace_imports j where j.id = r.parent_id and j.reject_code is not null),
                   pg_catalog.format('parent %s is neither a namespace nor importable', r.parent_id))
-       when r.parent_type = 'project' then 'NS010:a project cannot have children'
+       when not lifecycle.namespace_type_can_be_parent(r.parent_type)
+         then 'NS010:' || pg_catalog.format('a %s cannot have children', r.parent_type)
        when pg_catalog.cardinality(r.parent_path) >= max_depth then 'NS010:' || pg_catalog.format('deeper than %s levels', max_depth)
        when r.own_rank is null then 'NS010:' || pg_catalog.format('unknown visibility %L', r.visibility)
        when r.own_rank > r.parent_rank
@@ -218,15 +242,13 @@ begin
        when r.legacy_path and lifecycle.character_refusal('path', r.path) is not null
          then 'NS010:' || lifecycle.character_refusal('path', r.path)
        when r.state is null then 'NS010:' || pg_catalog.format('unknown state %L', r.state_name)
-       when r.state = 5 then 'NS010:a transfer in progress cannot be imported: finish or cancel it first'
+       when lifecycle.state_operation(r.state) = 'transfer'
+         then 'NS010:a transfer in progress cannot be imported: finish or cancel it first'
        when r.preserved_name is not null and r.preserved is null
          then 'NS010:' || pg_catalog.format('unknown preserved_state %L', r.preserved_name)
        when not r.state_permanent and r.preserved is not null and not r.preserved_permanent
          then 'NS010:' || pg_catalog.format('preserved_state %s is not a permanent state', r.preserved_name)
-       when r.state in (2, 4, 6) and not exists (
-              select from lifecycle.state_transitions t
-               where t.from_state = coalesce(r.preserved, 0)
-                 and t.to_state = case when r.state = 4 then 2 else r.state end)
+       when not r.state_permanent and not lifecycle.state_being_created(r.state) and r.passed is null
          then 'NS010:' || pg_catalog.format('%s cannot have been reached from %s', r.state_name, coalesce(r.preserved_name, 'active'))
      end as verdict
       from staged r
@@ -243,7 +265,7 @@ begin
       -- row (a lateral with a limit: never a hashed subplan over the whole, growing table).
       cross join lateral (select exists (select from lifecycle.namespaces n
                                           where coalesce(n.parent_id, 0) = coalesce(j.parent_id, 0) and n.path = j.wanted_path
-                                            and n.state <> 2 and n.state <> 4 limit 1) as held
+                                            and lifecycle.state_path_live(n.state) limit 1) as held
                           offset 0) live
   ), clashing as (
     -- Live rows of the batch that want a path another live row of it wants below the same parent:
@@ -267,7 +289,7 @@ begin
       left join clashing c on c.id = p.id
   )
   select r.id, r.parent_id, r.type, r.path, r.name, r.visibility, r.state_name, r.state, r.state_permanent,
-         r.state_pending, r.preserved, r.preserved_name, r.changed_at, r.staged_at, r.changed_by, r.created_at, r.parent_path,
+         r.state_pending, r.preserved, r.preserved_name, r.passed, r.changed_at, r.staged_at, r.changed_by, r.created_at, r.parent_path,
          r.legacy_path,
          case when r.code is not null then null
               when r.must_suffix or (r.rank_on_path > 1 and r.legacy_path)
@@ -306,7 +328,7 @@ begin
    where b.code is null and not b.state_pending
      and exists (select from lifecycle.namespaces n
                   where coalesce(n.parent_id, 0) = coalesce(b.parent_id, 0) and n.path = b.final_path
-                    and n.state <> 2 and n.state <> 4);
+                    and lifecycle.state_path_live(n.state));
 
   -- The rows: no INSERT trigger fires for them (traversal_ids given, lifecycle.importing set).
   noted := lifecycle.transaction_flag_raise('importing')::text || pg_catalog.set_config('lifecycle.importing', 'on', true);
@@ -326,8 +348,9 @@ begin
                                     updated_at, deletion_scheduled_at, deletion_scheduled_by, state_changes)
   select b.id, b.parent_id, b.type, b.final_path, b.name, b.visibility, b.state,
          coalesce(b.parent_path, '{}') || b.id, b.created_at, b.changed_at,
-         case when b.state = 2 then b.changed_at when b.state = 4 then b.staged_at end, case when b.state in (2, 4) then b.changed_by end,
-         case when b.state in (0, 3) then 0 else 1 end
+         case when lifecycle.state_deletion_adjourned(b.state) then b.changed_at when b.state_pending then b.staged_at end,
+         case when b.state_pending then b.changed_by end,
+         case when lifecycle.state_is_own(b.state) and not lifecycle.state_being_created(b.state) then 1 else 0 end
     from pg_temp.lifecycle_import_verdicts b
    where b.code is null
    order by b.id;
@@ -336,21 +359,17 @@ begin
   insert into lifecycle.namespace_details (namespace_id, state_metadata)
   select b.id,
          pg_catalog.jsonb_build_object('last_updated_at', b.changed_at, 'last_changed_by_user_id', b.changed_by)
-         || case when b.state in (0, 3) then '{}'::jsonb
-                 else pg_catalog.jsonb_build_object('previous_state', passed.name) end
-         || case when b.state_permanent or b.state = 3 then '{}'::jsonb
-                 else pg_catalog.jsonb_build_object('preserved_state',
-                        case coalesce(b.preserved, 0) when 0 then 'ancestor_inherited' else b.preserved_name end) end
+         || case when not lifecycle.state_is_own(b.state) or lifecycle.state_being_created(b.state) then '{}'::jsonb
+                 else pg_catalog.jsonb_build_object('previous_state', (lifecycle.state_names())[b.passed]) end
+         || case when b.state_permanent or lifecycle.state_being_created(b.state) then '{}'::jsonb
+                 else pg_catalog.jsonb_build_object('preserved_state', (lifecycle.state_names())[coalesce(b.preserved, no_own_state)]) end
     from pg_temp.lifecycle_import_verdicts b
-    -- The state the way from active passes last, as the verdicts judge it (above).
-    left join lifecycle.states passed
-      on passed.code = case when b.state = 4 then 2 when b.state_permanent then 0 else coalesce(b.preserved, 0) end
    where b.code is null;
 
   insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata, created_at)
-  select b.id, 0, b.state, null, b.changed_by, 'import', '{"reason": "imported"}', b.changed_at
+  select b.id, no_own_state, b.state, null, b.changed_by, 'import', '{"reason": "imported"}', b.changed_at
     from pg_temp.lifecycle_import_verdicts b
-   where b.code is null and b.state not in (0, 3)
+   where b.code is null and lifecycle.state_is_own(b.state) and not lifecycle.state_being_created(b.state)
    order by b.id;
 
   -- The legacy path keeps resolving (lowercased, as namespace_resolve looks it up) when the
@@ -363,7 +382,7 @@ begin
    where b.code is null and b.legacy_path and pg_catalog.lower(b.path) <> b.final_path
      and not exists (select from lifecycle.namespaces n
                       where coalesce(n.parent_id, 0) = coalesce(b.parent_id, 0) and n.path = pg_catalog.lower(b.path)
-                        and n.state <> 2 and n.state <> 4);
+                        and lifecycle.state_path_live(n.state));
   -- And from the exact legacy path, case kept, when it has capitals and folding them would not
   -- lead here (a user ACME beside a group acme; projects Docs and docs): namespace_resolve looks
   -- a path up as given first (legacy_path_redirect, for the tree bridges, does the same).

@@ -132,8 +132,10 @@ begin
   end if;
 
   -- The tree: every row reached from the root, each below a staged parent with the parent's
-  -- path plus its own id (reached once: a row has one parent). A table, so that the rows not
-  -- reached are found by a hash join, not by scanning the walk once per row.
+  -- path plus its own id (reached once: a row has one parent), of a type that may move between
+  -- parents (namespace_types.transferable: a type that may not, a user's namespace, does not move
+  -- with an organization either). A table, so that the rows not reached are found by a hash join,
+  -- not by scanning the walk once per row.
   create temporary table lifecycle_move_walk on commit drop as
   with recursive walk as (
     select r.id, r.traversal_ids, r.type, v.rank
@@ -145,7 +147,8 @@ begin
       from walk p
       join pg_temp.lifecycle_move_namespaces c on c.parent_id = p.id
       join lifecycle.visibility_levels v on v.name = c.visibility
-     where c.traversal_ids = p.traversal_ids || c.id and lifecycle.namespace_type_can_be_parent(p.type) and c.type in ('group', 'project')
+     where c.traversal_ids = p.traversal_ids || c.id and lifecycle.namespace_type_can_be_parent(p.type)
+       and lifecycle.namespace_type_known(c.type) and lifecycle.namespace_type_transferable(c.type)
        and pg_catalog.cardinality(c.traversal_ids) <= lifecycle.namespace_max_depth() and v.rank <= p.rank
   )
   select w.id from walk w;

@@ -8,7 +8,7 @@
 --   state_is_own(code)         not inherited: the namespace has a state of its own
 --   state_sets_effective(code) the same codes, written as a bit test (below)
 --   state_path_live(code)      not pending_deletion: the namespace holds its path
---   state_deletion_adjourned(code), state_being_created(code): those columns
+--   state_deletion_adjourned(code), state_being_created(code), state_permanent(code): those columns
 --   state_operation(code)      the operation that owns the state (operation), null for none
 --
 -- Every predicate answers for each code 0 to 63, a code without a row as a row with the columns'
@@ -110,6 +110,8 @@ begin
           'Whether this state is a deletion adjourned for the grace period (lifecycle.states.deletion_adjourned)'),
          ('state_being_created', 'list', s.being_created::text, 'false',
           'Whether a namespace in this state is still being created (lifecycle.states.being_created)'),
+         ('state_permanent', 'list', s.permanent::text, 'false',
+          'Whether this state is one a namespace stays in, not one it returns from (lifecycle.states.permanent)'),
          ('state_operation', 'array', s.operation, null,
           'The operation that owns this state (lifecycle.states.operation), null for none')
        ) d(fn, form, answer, fallback, description)

@@ -5,6 +5,10 @@ select plan(14);
 -- removes and organization_move_in writes back is the organization as it was, row for row, ids
 -- included; nothing of it is told as new (no creation, membership or request fact), one
 -- organization_moved_in fact is; its effective states are written; the invariants hold.
+-- One database plays both clusters, so this transaction takes the effective states' lock row FOR
+-- KEY SHARE (the move out's DELETE) and then FOR UPDATE (the move in): taken FOR UPDATE first, so
+-- that two such tests running at once wait for one another instead of deadlocking.
+select 1 from lifecycle.lock_rows where name = 'effective_states' for update;
 select lifecycle_test.create_movable_organization('roundtrip');
 create temporary table org on commit drop as select lifecycle_test.id_of('roundtrip') as id;
 create temporary table before_ns on commit drop as

@@ -2,7 +2,7 @@
 -- every code 0 to 63: a code without a row as a row with the columns' defaults would (its own
 -- state, path live, no operation); and the seed rows give them the meanings of docs/design.md §2.
 begin;
-select plan(10);
+select plan(12);
 
 create temp table truth as
   select c::smallint as code, s.name,
@@ -10,6 +10,7 @@ create temp table truth as
          not coalesce(s.pending_deletion, false) as live,
          coalesce(s.deletion_adjourned, false) as adjourned,
          coalesce(s.being_created, false) as created,
+         coalesce(s.permanent, false) as permanent,
          s.operation
     from generate_series(0, 63) c
     left join lifecycle.states s on s.code = c;
@@ -26,6 +27,8 @@ select is((select count(*) from pg_temp.truth where lifecycle.state_being_create
   'state_being_created is being_created, for every code');
 select is((select count(*) from pg_temp.truth where lifecycle.state_operation(code) is distinct from operation), 0::bigint,
   'state_operation is operation, for every code');
+select is((select count(*) from pg_temp.truth where lifecycle.state_permanent(code) is distinct from permanent), 0::bigint,
+  'state_permanent is permanent, for every code');
 
 -- What the seed rows mean (design §2), by name.
 select results_eq($$select name from pg_temp.truth where not own and name is not null$$,
@@ -38,6 +41,8 @@ select results_eq($$select name, adjourned, created from pg_temp.truth where adj
 select results_eq($$select name, operation from pg_temp.truth where operation is not null order by code$$,
   $$values ('deletion_in_progress'::text, 'hard_delete'::text), ('transfer_in_progress', 'transfer')$$,
   'the hard delete and the transfer own their states');
+select results_eq($$select name from pg_temp.truth where permanent order by code$$,
+  $$values ('ancestor_inherited'::text), ('archived')$$, 'active and archived are the permanent states');
 
 select * from finish();
 rollback;

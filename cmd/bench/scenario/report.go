@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 )
 
 // Markers around the part of docs/benchmarks.md that Render writes; the rest is prose.
@@ -22,8 +23,10 @@ const (
 )
 
 // Render writes the figures of one or more runs (quick, full) as Markdown: the targets side by
-// side, then each run's machine, data and scenarios with their baselines and ratios.
-func Render(w io.Writer, runs []*Results) {
+// side, then each run's machine, data and scenarios with their baselines and ratios. A target is
+// shown as last measured: a result of one scenario kept since (later, below) replaces its run's
+// figure, or its "not measured", and names its file.
+func Render(w io.Writer, runs []*Results, later []*Results) {
 	p := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
 	p("## Targets\n\n| target | wanted |")
 	for _, r := range runs {
@@ -41,6 +44,26 @@ func Render(w io.Writer, runs []*Results) {
 			targets[t.Name][r.Label] = t
 		}
 	}
+	finished := map[string]time.Time{} // a cell's measurement time, keyed by target and label
+	for _, r := range runs {
+		for _, n := range names {
+			finished[n+"\x00"+r.Label] = r.Finished
+		}
+	}
+	for _, r := range later {
+		for _, t := range evaluateTargets(r) {
+			key := t.Name + "\x00" + r.Label
+			if t.Measured == notMeasured || !r.Finished.After(finished[key]) {
+				continue
+			}
+			if targets[t.Name] == nil { // a target only such results measure
+				targets[t.Name] = map[string]TargetCheck{}
+				names = append(names, t.Name)
+			}
+			t.Measured += fmt.Sprintf(" ([%s](%s), %s)", r.source, r.source, r.Finished.Format("2006-01-02"))
+			targets[t.Name][r.Label], finished[key] = t, r.Finished
+		}
+	}
 	for _, n := range names {
 		var wanted string
 		for _, t := range targets[n] {
@@ -50,7 +73,7 @@ func Render(w io.Writer, runs []*Results) {
 		for _, r := range runs {
 			t, ok := targets[n][r.Label]
 			switch {
-			case !ok || t.Measured == "not measured in this run":
+			case !ok || t.Measured == notMeasured:
 				p(" not measured |")
 			case t.Met:
 				p(" **met**: %s |", t.Measured)
@@ -238,9 +261,16 @@ func renderRun(w io.Writer, r *Results) {
 			"took **%.2f s**, `lifecycle.check_invariants()` (%d rows) **%.2f s** (medians).\n\n",
 			thousands(int(a.Legacy)), a.AdoptSeconds, thousands(int(a.Namespaces)), a.Rejected, thousands(int(a.Memberships)),
 			thousands(int(a.Members)), a.CheckRows, a.CheckSeconds, a.InvariantRows, a.InvariantsSeconds)
-		p("| round | legacy_bridge_check s | check_invariants s |\n| --- | --- | --- |\n")
+		if a.AdoptSeconds == 0 {
+			p("(The adopted database a previous run kept, measured again: `-reuse`.)\n\n")
+		}
+		p("| round | legacy_bridge_check s | check_invariants s | load average |\n| --- | --- | --- | --- |\n")
 		for k, rd := range a.Rounds {
-			p("| %d | %.2f | %.2f |\n", k+1, rd.CheckSeconds, rd.InvariantsSeconds)
+			load := "not recorded"
+			if rd.LoadAverage > 0 {
+				load = fmt.Sprintf("%.2f", rd.LoadAverage)
+			}
+			p("| %d | %.2f | %.2f | %s |\n", k+1, rd.CheckSeconds, rd.InvariantsSeconds, load)
 		}
 	}
 	if a := r.Adoption; a != nil {
@@ -389,6 +419,10 @@ func UpdateDoc(doc string, resultFiles []string, write bool) (stale bool, err er
 		}
 		runs = append(runs, r)
 	}
+	later, err := keptResults(filepath.Dir(doc), runs)
+	if err != nil {
+		return false, err
+	}
 	b, err := os.ReadFile(doc)
 	if err != nil {
 		return false, err
@@ -400,7 +434,7 @@ func UpdateDoc(doc string, resultFiles []string, write bool) (stale bool, err er
 	}
 	var out strings.Builder
 	out.WriteString(s[:i+len(ReportBegin)])
-	Render(&out, runs)
+	Render(&out, runs, later)
 	out.WriteString("\n" + s[j:])
 	plot := filepath.Join(filepath.Dir(doc), GrowthPlotName)
 	svg := GrowthSVG(runs)
@@ -421,6 +455,39 @@ func UpdateDoc(doc string, resultFiles []string, write bool) (stale bool, err er
 		return false, err
 	}
 	return false, os.WriteFile(doc, []byte(out.String()), 0o644)
+}
+
+// keptResults reads the results of single scenarios kept beside the runs' files
+// (benchmarks/<label>-<scenario>/*.json, below the document's folder), oldest first, each named by
+// its path from the document.
+func keptResults(docDir string, runs []*Results) ([]*Results, error) {
+	var later []*Results
+	for _, run := range runs {
+		files, err := filepath.Glob(filepath.Join(docDir, "benchmarks", run.Label+"-*", "*.json"))
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				return nil, err
+			}
+			r := &Results{}
+			if err := json.Unmarshal(b, r); err != nil {
+				return nil, fmt.Errorf("%s: %w", f, err)
+			}
+			if r.Label != run.Label {
+				continue
+			}
+			if r.source, err = filepath.Rel(docDir, f); err != nil {
+				return nil, err
+			}
+			r.source = filepath.ToSlash(r.source)
+			later = append(later, r)
+		}
+	}
+	sort.SliceStable(later, func(i, j int) bool { return later[i].Finished.Before(later[j].Finished) })
+	return later, nil
 }
 
 // lockTimeouts says what bounded the migration's waits in an upgrade run.

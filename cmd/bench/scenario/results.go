@@ -38,6 +38,8 @@ type Results struct {
 	Vacuum               *VacuumResult          `json:"vacuum,omitempty"`
 
 	Targets []TargetCheck `json:"targets,omitempty"`
+
+	source string // a kept result's path from docs/benchmarks.md (keptResults)
 }
 
 // Machine is where the run happened.

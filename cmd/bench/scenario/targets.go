@@ -15,6 +15,9 @@ type TargetCheck struct {
 	Met      bool    `json:"met"`
 }
 
+// notMeasured is a target's figure in a run whose scenarios did not measure it.
+const notMeasured = "not measured in this run"
+
 // evaluateTargets judges what this run measured against today's targets (Render judges every
 // results file again, so an older run is shown against the same bar as a new one); a target whose
 // scenario did not run, or whose size was not in this run, is listed as not measured.
@@ -22,7 +25,7 @@ func evaluateTargets(r *Results) []TargetCheck {
 	var out []TargetCheck
 	add := func(name, target string, measured bool, value float64, met bool, how string) {
 		if !measured {
-			out = append(out, TargetCheck{Name: name, Target: target, Measured: "not measured in this run"})
+			out = append(out, TargetCheck{Name: name, Target: target, Measured: notMeasured})
 			return
 		}
 		out = append(out, TargetCheck{Name: name, Target: target, Measured: how, Value: round3(value), Met: met})

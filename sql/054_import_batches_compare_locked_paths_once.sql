@@ -9,4 +9,4 @@
 
 ---- create above / drop below ----
 
-{{ template "snapshots/043/namespace_import_batch.sql" . }}
+{{ template "snapshots/050/namespace_import_batch.sql" . }}
