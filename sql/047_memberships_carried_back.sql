@@ -8,7 +8,7 @@
 -- bridge in place gets the trigger here (CREATE TRIGGER: a short SHARE ROW EXCLUSIVE lock on
 -- namespace_members).
 
-{{ template "triggers/legacy_members_state.sql" . }}
+{{ template "snapshots/047/legacy_members_state.sql" . }}
 {{ template "triggers/legacy_members_source.sql" . }}
 {{ template "functions/legacy_members_bridge_add.sql" . }}
 {{ template "snapshots/047/legacy_members_bridge_drop.sql" . }}

@@ -7,7 +7,7 @@
 -- statement, sorted once in the order of namespace_members' primary key and merge-joined to it
 -- (4.38 s at 1M). What either reports is unchanged (tests/legacy_members_bridge/).
 
-{{ template "functions/legacy_members_statement.sql" . }}
+{{ template "snapshots/049/legacy_members_statement.sql" . }}
 {{ template "functions/legacy_members.sql" . }}
 {{ template "snapshots/049/legacy_members_check.sql" . }}
 revoke all on function lifecycle.legacy_members_statement(regclass, regclass, boolean) from public;

@@ -228,6 +228,24 @@ func TestAdoptGitLabPreset(t *testing.T) {
 		t.Errorf("third run: %d bridges with actor 43, want all 7", n)
 	}
 
+	// A level GitLab changed behind the members bridge's back (no trigger fired): the next run
+	// brings it in step, quietly, and writes no other membership.
+	if _, err := owner.Exec(ctx, `set session_replication_role = replica;
+		update gitlab.members set access_level = 40 where id = 9;
+		reset session_replication_role`); err != nil {
+		t.Fatal(err)
+	}
+	code, out = adoptRun(t, dbURL, "-preset", "gitlab", "-schema", "gitlab", "-actor-id", "43")
+	if code != exitOK || !strings.Contains(out, "memberships:  1 written") {
+		t.Errorf("a level changed in GitLab: exit %d, want 0 and one membership written:\n%s", code, out)
+	}
+	if n := count(`select count(*) from lifecycle.namespace_members where (namespace_id, user_id, access_level) = (2, 60, 40)`); n != 1 {
+		t.Errorf("a level changed in GitLab is not the membership's after the run")
+	}
+	if n := count(`select count(*) from lifecycle.facts where action = 'member_changed'`); n != 0 {
+		t.Errorf("the run's level change made %d member_changed facts, want none (quiet)", n)
+	}
+
 	// A divergence the backfill cannot settle (a project unarchived behind the bridges' back):
 	// the check lists it, exit 3.
 	if _, err := owner.Exec(ctx, `set session_replication_role = replica;

@@ -8,14 +8,19 @@
 -- Namespace is on that namespace, Project on the project's namespace
 -- (projects.project_namespace_id). Where GitLab has two rows for one namespace and user, the higher
 -- level wins (since the earliest row's created_at, read in the session's TimeZone; now when GitLab
--- kept none). held says whether the lifecycle can hold it: its namespace is the lifecycle's and its
--- level one of namespace_members' (GitLab's minimal access, 5, is not).
+-- kept none). held says whether the lifecycle can hold it: its namespace is the lifecycle's and no
+-- organization, and its level one of namespace_members' (GitLab's minimal access, 5, is not). An
+-- organization (the type that is only ever a root) is no namespace of GitLab's: GitLab keeps
+-- organizations apart (organizations, organization_users), and a membership of one would give
+-- the lifecycle's inherited authority over every group in it, which GitLab never gives; so a row
+-- naming one is no membership, the write-back refuses to make one (legacy_members_state) and the
+-- check reports one the lifecycle has.
 --
 -- Columns: namespace_id, user_id, access_level, created_at, held. Parameters: $1 a user (or null
 -- for all), $2 a namespace (or null), $3 one row of members as JSON, read instead of the table when
 -- one_row. members and projects are regclass, so only tables the catalog has reach the statement
 -- (printed qualified: search_path is empty here).
-create function lifecycle.legacy_members_statement(members regclass, projects regclass, one_row boolean)
+create or replace function lifecycle.legacy_members_statement(members regclass, projects regclass, one_row boolean)
 returns text
 language plpgsql
 stable
@@ -24,7 +29,7 @@ as $$
 begin
   return pg_catalog.format($q$
     select g.ns, g.user_id, g.access_level::smallint, g.created_at,
-           n.id is not null and g.access_level = any (array[10, 20, 30, 40, 50])
+           n.id is not null and not lifecycle.namespace_type_root_only(n.type) and g.access_level = any (array[10, 20, 30, 40, 50])
       from (select s.ns, m.user_id, pg_catalog.max(m.access_level) as access_level,
                    coalesce(pg_catalog.min(m.created_at)::timestamptz, pg_catalog.now()) as created_at
               from %1$s m

@@ -80,6 +80,7 @@ declare
   left_before bigint;
   left_after bigint;
   path_ids bigint[];
+  locked_ids bigint[];
   claims tid[];
   skip_rechecks boolean;
   -- The state of a namespace without one of its own (active): where every imported row's way starts.
@@ -135,17 +136,22 @@ begin
    where q.parent_id is not null;
   analyze pg_temp.lifecycle_import_parents;
   -- A move committed between reading the paths and locking them changes a path: then lock the
-  -- new one too (the ones held stay held).
+  -- new one too (the ones held stay held). The paths are read again once locked and compared as a
+  -- whole (array_agg(distinct) gives them sorted): asking of each id whether it is one of those
+  -- locked (<> all) was a scan of the array an id, quadratic in the batch's ancestors (0.75 s of a
+  -- 100k adoption's 5.4 s of batches).
+  select pg_catalog.array_agg(distinct a.id) into path_ids
+    from lifecycle.namespaces n
+   cross join pg_catalog.unnest(n.traversal_ids) as a (id)
+   where n.id = any (array(select p.id from pg_temp.lifecycle_import_parents p));
   loop
+    perform lifecycle.namespace_lock_path(coalesce(path_ids, '{}'));
+    locked_ids := path_ids;
     select pg_catalog.array_agg(distinct a.id) into path_ids
       from lifecycle.namespaces n
      cross join pg_catalog.unnest(n.traversal_ids) as a (id)
      where n.id = any (array(select p.id from pg_temp.lifecycle_import_parents p));
-    perform lifecycle.namespace_lock_path(coalesce(path_ids, '{}'));
-    exit when not exists (select from lifecycle.namespaces n
-                           cross join pg_catalog.unnest(n.traversal_ids) as a (id)
-                           where n.id = any (array(select p.id from pg_temp.lifecycle_import_parents p))
-                             and a.id <> all (path_ids));
+    exit when path_ids is not distinct from locked_ids;
   end loop;
 
   -- Every verdict in one statement, over the rows and what their parents are now (committed

@@ -7,7 +7,18 @@
 -- namespace for every namespace but a project's, Project and the project's id
 -- (projects.project_namespace_id) for a project's namespace; a pair GitLab has rows of already has
 -- those rows' levels set; a removal deletes the pair's membership rows (access requests and
--- pending invitations are no memberships and stay). Each statement touches only rows that
+-- pending invitations are no memberships and stay). A new pair whose user asked for access to the
+-- same source (a row with requested_at) approves that request, as GitLab's
+-- Members::CreatorService does with the row it finds among members_and_requesters
+-- (Members::ApproveAccessRequestService, Member#accept_request: the row takes the level,
+-- requested_at is cleared, request_accepted_at set), instead of adding a second row of the user
+-- on the source, which GitLab's uniqueness of user_id per source (a validation of Member, no index)
+-- never lets it have. created_by_id stays as it was: a membership names no actor.
+-- A membership of an organization is refused (NS010) while the bridge is installed: GitLab has no
+-- namespace for it (its organizations are apart from namespaces), so no row of members can say it,
+-- and memberships are inherited down the tree (namespace_access_level): the lifecycle would give
+-- its member authority over every group of the organization that GitLab never gives. Removing one
+-- is not refused (legacy_members_statement says why the check reports those the lifecycle has). Each statement touches only rows that
 -- disagree. The membership a hard delete of its namespace ends takes GitLab's rows with it, as the
 -- tree bridge takes the namespace's row (GitLab's foreign keys would): no NS005 then, the deletion
 -- was authorised as such.
@@ -21,7 +32,8 @@
 -- take their defaults (state 0 active, ldap and override false).
 --
 -- The write has the writer's authority, no more: the calling role must be allowed the same write
--- of GitLab's table (INSERT to add, UPDATE to change, DELETE to remove), else NS005. An error of
+-- of GitLab's table (INSERT to add, UPDATE to change or to approve a request, DELETE to remove),
+-- else NS005. An error of
 -- the writing (a column altered or dropped, a constraint or trigger of GitLab's table, a project
 -- namespace with no projects row) is NS010 naming the bridge and its repair; never a raw SQLSTATE.
 -- A write the rules refuse never gets here: namespace_members' own triggers refuse it first.
@@ -44,6 +56,7 @@ declare
   src_type text;
   src_id bigint;
   has_rows boolean;
+  requested boolean := false;
   cols text := '';
   vals text := '';
   col record;
@@ -67,6 +80,18 @@ begin
     return null;
   end if;
   src := b.source::text;
+  if tg_op <> 'DELETE' then
+    select n.type into ns_type from lifecycle.namespaces n where n.id = new.namespace_id;
+    if lifecycle.namespace_type_root_only(ns_type) then
+      raise exception using errcode = 'NS010',
+        message = pg_catalog.format('%s is an organization: GitLab''s members cannot name it, so no membership of it while %s is bridged',
+                                    lifecycle.namespace_full_path(new.namespace_id), src),
+        detail = pg_catalog.format('members_bridge_id=%s source=%s namespace_id=%s type=%s user_id=%s', b.id, src,
+                                   new.namespace_id, ns_type, new.user_id),
+        hint = 'Make the user a member of the organization''s groups (GitLab''s GroupMember rows), or end the members bridge '
+               'after cutover: lifecycle.legacy_members_bridge_drop.';
+    end if;
+  end if;
   raised := lifecycle.transaction_flag_raise('legacy_members_writing');
   begin
     if tg_op = 'DELETE' or tg_op = 'UPDATE' and (new.namespace_id <> old.namespace_id or new.user_id <> old.user_id) then
@@ -92,28 +117,7 @@ begin
     if tg_op <> 'DELETE' then
       execute pg_catalog.format('select exists (select from %1$s m where ' || pair_rows || ')', b.source, b.projects, '')
         into has_rows using new.namespace_id, new.user_id;
-      if not pg_catalog.has_table_privilege(caller, b.source, case when has_rows then 'UPDATE' else 'INSERT' end) then
-        raise exception using errcode = 'NS005',
-          message = pg_catalog.format('role %s may not %s members of %s, so not through the API while it is bridged', caller,
-                                      case when has_rows then 'change' else 'add' end, src),
-          detail = pg_catalog.format('namespace_id=%s user_id=%s role=%s source=%s', new.namespace_id, new.user_id, caller, src),
-          hint = pg_catalog.format('GRANT %s ON %s TO %I;', case when has_rows then 'UPDATE' else 'INSERT' end, src, caller);
-      end if;
-      perform pg_catalog.set_config('search_path',
-                 (select pg_catalog.quote_ident(s.nspname) from pg_catalog.pg_class c join pg_catalog.pg_namespace s on s.oid = c.relnamespace
-                   where c.oid = b.source), true);
-      if has_rows then
-        select pg_catalog.format(', updated_at = %s',
-                 case when a.atttypid = 'timestamp'::regtype then 'pg_catalog.timezone(''UTC'', pg_catalog.now())'
-                      else pg_catalog.format('pg_catalog.now()::%s', pg_catalog.format_type(a.atttypid, a.atttypmod)) end)
-          into vals
-          from pg_catalog.pg_attribute a
-         where a.attrelid = b.source and a.attname = 'updated_at' and a.attnum > 0 and not a.attisdropped;
-        execute pg_catalog.format('update %1$s m set access_level = $3%4$s where m.access_level <> $3 and ' || pair_rows,
-                                  b.source, b.projects, '', vals)
-          using new.namespace_id, new.user_id, new.access_level;
-      else
-        select n.type into ns_type from lifecycle.namespaces n where n.id = new.namespace_id;
+      if not has_rows then
         -- A namespace that holds no others is a project's: GitLab's members name it by the project
         -- (source_type Project).
         if not lifecycle.namespace_type_can_be_parent(ns_type) then
@@ -131,6 +135,45 @@ begin
           src_id := new.namespace_id;
           src_type := 'Namespace';
         end if;
+        -- The user's access request on that source, if any: approved rather than doubled.
+        execute pg_catalog.format('select exists (select from %s m where m.user_id = $1 and m.source_type = $2 and m.source_id = $3 '
+                                  'and m.requested_at is not null and m.invite_token is null)', b.source)
+          into requested using new.user_id, src_type, src_id;
+      end if;
+      if not pg_catalog.has_table_privilege(caller, b.source, case when has_rows or requested then 'UPDATE' else 'INSERT' end) then
+        raise exception using errcode = 'NS005',
+          message = pg_catalog.format('role %s may not %s members of %s, so not through the API while it is bridged', caller,
+                                      case when has_rows then 'change' when requested then 'approve access requests to' else 'add' end, src),
+          detail = pg_catalog.format('namespace_id=%s user_id=%s role=%s source=%s', new.namespace_id, new.user_id, caller, src),
+          hint = pg_catalog.format('GRANT %s ON %s TO %I;', case when has_rows or requested then 'UPDATE' else 'INSERT' end, src, caller);
+      end if;
+      perform pg_catalog.set_config('search_path',
+                 (select pg_catalog.quote_ident(s.nspname) from pg_catalog.pg_class c join pg_catalog.pg_namespace s on s.oid = c.relnamespace
+                   where c.oid = b.source), true);
+      if requested then
+        -- As Member#accept_request: the level given, requested_at cleared, request_accepted_at and
+        -- updated_at the change's time (in UTC where the column has no time zone, as Rails writes).
+        select pg_catalog.string_agg(pg_catalog.format(', %I = %s', a.attname,
+                 case when a.atttypid = 'timestamp'::regtype then 'pg_catalog.timezone(''UTC'', pg_catalog.now())'
+                      else pg_catalog.format('pg_catalog.now()::%s', pg_catalog.format_type(a.atttypid, a.atttypmod)) end), '' order by a.attnum)
+          into vals
+          from pg_catalog.pg_attribute a
+         where a.attrelid = b.source and a.attname in ('request_accepted_at', 'updated_at') and a.attnum > 0 and not a.attisdropped;
+        execute pg_catalog.format('update %1$s m set access_level = $4, requested_at = null%2$s where m.user_id = $1 and m.source_type = $2 '
+                                  'and m.source_id = $3 and m.requested_at is not null and m.invite_token is null',
+                                  b.source, coalesce(vals, ''))
+          using new.user_id, src_type, src_id, new.access_level;
+      elsif has_rows then
+        select pg_catalog.format(', updated_at = %s',
+                 case when a.atttypid = 'timestamp'::regtype then 'pg_catalog.timezone(''UTC'', pg_catalog.now())'
+                      else pg_catalog.format('pg_catalog.now()::%s', pg_catalog.format_type(a.atttypid, a.atttypmod)) end)
+          into vals
+          from pg_catalog.pg_attribute a
+         where a.attrelid = b.source and a.attname = 'updated_at' and a.attnum > 0 and not a.attisdropped;
+        execute pg_catalog.format('update %1$s m set access_level = $3%4$s where m.access_level <> $3 and ' || pair_rows,
+                                  b.source, b.projects, '', vals)
+          using new.namespace_id, new.user_id, new.access_level;
+      else
         -- GitLab's columns beyond the ones legacy_members reads, those the table has, as a direct
         -- member gets them ($3 the level, $5 the creation time).
         for col in
