@@ -318,6 +318,22 @@ begin
 end
 $$;
 
+-- bridge_gitlab_members bridges GitLab's members (after create_gitlab_tables) and writes the
+-- memberships create_gitlab_tables gave the lifecycle into members as GitLab has them (its
+-- GroupMember rows of user 42, written below the bridge: replica mode, as an import would).
+create function lifecycle_test.bridge_gitlab_members()
+returns void
+language plpgsql
+as $$
+begin
+  perform lifecycle.legacy_members_bridge_add('legacy.members', 'legacy.projects');
+  set local session_replication_role = replica;
+  insert into legacy.members (access_level, source_id, source_type, user_id, notification_level, member_namespace_id)
+  values (50, 900001, 'Namespace', 42, 3, 900001), (50, 900005, 'Namespace', 42, 3, 900005);
+  set local session_replication_role = origin;
+end
+$$;
+
 -- create_movable_organization builds an organization at path (a root) to move between clusters
 -- (organization_move_*), in several states: path/platform (group, user 1001 a developer) with
 -- api (archived) and web (renamed from site: a redirect), path/old (a group scheduled for

@@ -12,11 +12,7 @@ select plan(11);
 select lifecycle_test.create_gitlab_tables();
 select lifecycle_test.create_namespace(null, 'organization', 'orgco') as org \gset
 insert into lifecycle.namespace_members (namespace_id, user_id, access_level) values (:org, 43, 40);
-select lifecycle.legacy_members_bridge_add('legacy.members', 'legacy.projects');
-set local session_replication_role = replica;
-insert into legacy.members (access_level, source_id, source_type, user_id, notification_level, member_namespace_id)
-values (50, 900001, 'Namespace', 42, 3, 900001), (50, 900005, 'Namespace', 42, 3, 900005);
-set local session_replication_role = origin;
+select lifecycle_test.bridge_gitlab_members();
 grant usage on schema legacy to lifecycle_app;
 grant select, insert, update, delete on all tables in schema legacy to lifecycle_app;
 grant usage on all sequences in schema legacy to lifecycle_app;
