@@ -23,7 +23,7 @@
 {{ template "functions/caller_may_act_as_system.sql" . }}
 {{ template "functions/namespace_full_path.sql" . }}
 {{ template "snapshots/009/namespace_lock_path.sql" . }}
-{{ template "functions/namespace_access_level.sql" . }}
+{{ template "snapshots/009/namespace_access_level.sql" . }}
 {{ template "functions/state_metadata_refusal.sql" . }}
 {{ template "snapshots/009/path_refusal.sql" . }}
 {{ template "snapshots/009/transition_refusal.sql" . }}

@@ -16,8 +16,8 @@ comment on type lifecycle.state_change is
 
 drop function lifecycle.namespace_transition(bigint, text, bigint, jsonb);
 drop function lifecycle.namespace_event(bigint, text, bigint, jsonb);
-{{ template "functions/namespace_transition.sql" . }}
-{{ template "functions/namespace_event.sql" . }}
+{{ template "snapshots/023/namespace_transition.sql" . }}
+{{ template "snapshots/023/namespace_event.sql" . }}
 revoke all on function lifecycle.namespace_transition(bigint, text, bigint, jsonb),
   lifecycle.namespace_event(bigint, text, bigint, jsonb) from public;
 grant execute on function lifecycle.namespace_transition(bigint, text, bigint, jsonb),

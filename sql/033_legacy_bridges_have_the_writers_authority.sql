@@ -34,7 +34,7 @@ alter table lifecycle.namespace_state_updates
 {{ template "snapshots/033/legacy_bridge_lock.sql" . }}
 {{ template "snapshots/033/transition_refusal.sql" . }}
 drop function lifecycle.namespace_change_state(bigint, text, text, bigint, jsonb, text, timestamptz);
-{{ template "functions/namespace_change_state.sql" . }}
+{{ template "snapshots/033/namespace_change_state.sql" . }}
 {{ template "snapshots/033/namespace_lock_path.sql" . }}
 {{ template "snapshots/033/namespace_lock.sql" . }}
 {{ template "snapshots/033/legacy_bridge_holds.sql" . }}

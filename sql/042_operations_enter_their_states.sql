@@ -31,10 +31,10 @@ alter table lifecycle.states add column operation_enters boolean not null defaul
 comment on column lifecycle.states.operation_enters is
   'The operation (states.operation) also enters this state itself: only its own code path, or a superuser, moves a namespace into it (the transfer writes the accepted request that finishes it).';
 
-{{ template "functions/transition_rules_write.sql" . }}
+{{ template "snapshots/042/transition_rules_write.sql" . }}
 {{ template "snapshots/042/transition_refusal.sql" . }}
 {{ template "functions/transfer_accept_locked.sql" . }}
-{{ template "functions/namespace_transfer_request.sql" . }}
+{{ template "snapshots/042/namespace_transfer_request.sql" . }}
 {{ template "triggers/settings_confirmed.sql" . }}
 
 -- The rule, as a row; its statement triggers rewrite the digests (transition_rules_write).

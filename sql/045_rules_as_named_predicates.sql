@@ -67,9 +67,9 @@ insert into lifecycle.namespace_types (name, description, root_only, transferabl
   ('project', 'A project: a leaf.', false, true, false),
   ('user', 'A user''s personal namespace.', false, false, true);
 
-{{ template "functions/transition_refusal.sql" . }}
-{{ template "triggers/namespaces_state_gate.sql" . }}
-{{ template "functions/namespace_lock.sql" . }}
+{{ template "snapshots/045/transition_refusal.sql" . }}
+{{ template "snapshots/045/namespaces_state_gate.sql" . }}
+{{ template "snapshots/045/namespace_lock.sql" . }}
 {{ template "triggers/namespaces_paths.sql" . }}
 {{ template "triggers/namespaces_traversal_ids_maintain.sql" . }}
 {{ template "functions/transfer_target_refusal.sql" . }}

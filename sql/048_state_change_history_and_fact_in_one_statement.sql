@@ -8,7 +8,7 @@
 -- Locks: the trigger's file also replaces its two triggers, unchanged, which takes SHARE ROW
 -- EXCLUSIVE on lifecycle.namespaces, briefly, the one table lock of this step.
 
-{{ template "triggers/namespaces_state_record.sql" . }}
+{{ template "snapshots/048/namespaces_state_record.sql" . }}
 
 ---- create above / drop below ----
 

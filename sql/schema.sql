@@ -416,7 +416,6 @@ $$;
 
 CREATE FUNCTION lifecycle.event_rule(event text) RETURNS lifecycle.event_rule
     LANGUAGE plpgsql STABLE PARALLEL SAFE
-    SET search_path TO ''
     AS $$ begin return case event
     when 'archive' then '(1,,{0})'::lifecycle.event_rule
     when 'creation_done' then '(0,,{3})'::lifecycle.event_rule
@@ -3690,12 +3689,23 @@ CREATE FUNCTION lifecycle.namespace_access_level(traversal_ids bigint[], actor_i
     SET jit TO 'off'
     AS $$
 begin
-  return (select coalesce(max(m.access_level), 0)::smallint
-            from lifecycle.namespace_members m
-           where m.namespace_id = any (namespace_access_level.traversal_ids)
-             and m.user_id = namespace_access_level.actor_id);
+  return (select a.access_level
+            from lifecycle.namespace_access_level_row(namespace_access_level.traversal_ids,
+                                                      namespace_access_level.actor_id) a);
 end
 $$;
+
+--
+-- Name: namespace_access_level_row(bigint[], bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_access_level_row(traversal_ids bigint[], actor_id bigint) RETURNS TABLE(access_level smallint)
+    LANGUAGE sql STABLE
+    BEGIN ATOMIC
+ SELECT (COALESCE((max(m.access_level))::integer, 0))::smallint AS "coalesce"
+    FROM lifecycle.namespace_members m
+   WHERE ((m.namespace_id = ANY (namespace_access_level_row.traversal_ids)) AND (m.user_id = namespace_access_level_row.actor_id));
+END;
 
 --
 -- Name: namespace_available_transitions(bigint, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -3742,7 +3752,7 @@ COMMENT ON FUNCTION lifecycle.namespace_available_transitions(namespace_id bigin
 -- Name: namespace_change_state(bigint, text, text, bigint, jsonb, text, timestamp with time zone, text); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
-CREATE FUNCTION lifecycle.namespace_change_state(id bigint, target_state_name text, event_name text, actor bigint, call_metadata jsonb, operation text DEFAULT NULL::text, changed_at timestamp with time zone DEFAULT NULL::timestamp with time zone, source text DEFAULT 'api'::text) RETURNS TABLE(namespace_id bigint, from_state text, to_state text, effective_state text, changed boolean)
+CREATE FUNCTION lifecycle.namespace_change_state(id bigint, target_state_name text, event_name text, actor bigint, call_metadata jsonb, operation text DEFAULT NULL::text, changed_at timestamp with time zone DEFAULT NULL::timestamp with time zone, source text DEFAULT 'api'::text) RETURNS lifecycle.state_change
     LANGUAGE plpgsql
     SET search_path TO ''
     SET plan_cache_mode TO 'force_generic_plan'
@@ -3755,6 +3765,7 @@ declare
   key_state smallint;
   refusal text;
   setting text;
+  answer lifecycle.state_change;
 begin
   if id is null then
     raise exception using errcode = 'NS010', message = 'namespace_id is required',
@@ -3823,34 +3834,32 @@ begin
 
   if target <> current_state then
     -- The context the gate and the record read (transaction-local; reset right after, so a later
-    -- raw UPDATE in the same transaction is not attributed to this call). path_locked tells the
+    -- raw UPDATE in the same transaction is not attributed to this call): the change's context as
+    -- one JSON object (lifecycle.change: actor, event, metadata, source, operation, changed_at,
+    -- path_locked), one setting written and read where seven were (each write and each read of a
+    -- setting looks the name up among all of them). lifecycle.actor_id, which the rename, the
+    -- visibility change and the move write for their own triggers, is not read on a change of
+    -- state and not written here. path_locked tells the
     -- gate that this row's ancestors are already locked (above), by this call, for this UPDATE.
     -- (Expressions, not PERFORM: an expression without a table is evaluated directly, a PERFORM
     -- runs a whole query.)
-    setting := pg_catalog.set_config('lifecycle.actor_id', coalesce(actor::text, ''), true)
-            || pg_catalog.set_config('lifecycle.event', coalesce(event_name, ''), true)
-            || pg_catalog.set_config('lifecycle.metadata', call_metadata::text, true)
-            || pg_catalog.set_config('lifecycle.source', coalesce(source, 'api'), true)
-            || pg_catalog.set_config('lifecycle.operation', coalesce(operation, ''), true)
-            || pg_catalog.set_config('lifecycle.changed_at', coalesce(changed_at::text, ''), true)
-            || pg_catalog.set_config('lifecycle.importing', '', true)
-            || pg_catalog.set_config('lifecycle.path_locked', namespace_change_state.id::text, true);
+    setting := pg_catalog.set_config('lifecycle.change',
+                 pg_catalog.jsonb_build_object('actor', actor, 'event', event_name, 'metadata', call_metadata,
+                                               'source', coalesce(source, 'api'), 'operation', operation,
+                                               'changed_at', changed_at,
+                                               'path_locked', namespace_change_state.id::text)::text, true)
+            || pg_catalog.set_config('lifecycle.importing', '', true);
     update lifecycle.namespaces n set state = target where n.id = namespace_change_state.id;
-    setting := pg_catalog.set_config('lifecycle.actor_id', '', true)
-            || pg_catalog.set_config('lifecycle.event', '', true)
-            || pg_catalog.set_config('lifecycle.metadata', '', true)
-            || pg_catalog.set_config('lifecycle.source', '', true)
-            || pg_catalog.set_config('lifecycle.operation', '', true)
-            || pg_catalog.set_config('lifecycle.changed_at', '', true)
-            || pg_catalog.set_config('lifecycle.path_locked', '', true);
+    setting := pg_catalog.set_config('lifecycle.change', '', true);
   end if;
 
   -- The state names from the digest of lifecycle.states (constants in the plan, see
   -- states_digest_write), the effective state from the inlined namespace_effective_state.
-  return query
-    select namespace_change_state.id, (lifecycle.state_names())[current_state], (lifecycle.state_names())[target],
-           e.effective_state, target <> current_state
-      from lifecycle.namespace_effective_state(namespace_change_state.id) e;
+  select namespace_change_state.id, (lifecycle.state_names())[current_state], (lifecycle.state_names())[target],
+         e.effective_state, target <> current_state
+    into answer
+    from lifecycle.namespace_effective_state(namespace_change_state.id) e;
+  return answer;
 end
 $$;
 
@@ -4126,9 +4135,10 @@ CREATE FUNCTION lifecycle.namespace_event(namespace_id bigint, event text, actor
     SET lock_timeout TO '5s'
     AS $$
 begin
-  return query
-    select * from lifecycle.namespace_change_state(namespace_event.namespace_id, null, namespace_event.event,
-                                                   namespace_event.actor_id, namespace_event.metadata);
+  -- RETURN NEXT of an expression, not RETURN QUERY: no statement of its own (namespace_change_state
+  -- answers one row).
+  return next lifecycle.namespace_change_state(namespace_event.namespace_id, null, namespace_event.event,
+                                                 namespace_event.actor_id, namespace_event.metadata);
 end
 $$;
 
@@ -4884,7 +4894,6 @@ $$;
 
 CREATE FUNCTION lifecycle.namespace_lock(namespace_id bigint) RETURNS lifecycle.namespaces
     LANGUAGE plpgsql
-    SET search_path TO ''
     AS $$
 declare
   locked_path bigint[];
@@ -4916,6 +4925,27 @@ begin
     end if;
     -- An assignment, not PERFORM (which would run a whole query to call it).
     locked := lifecycle.namespace_lock_path(locked_path[1:pg_catalog.cardinality(locked_path) - 1])::text;
+    -- Step 2 in one statement: the row FOR NO KEY UPDATE, then its lock row FOR UPDATE (a
+    -- statement locks a row's marks in the order its FOR clauses name them), where
+    -- namespace_lock_path(array[id], true) took the lock row in a call and two statements of its
+    -- own. Its probe of organization_moves is made again only for a root, the one namespace
+    -- whose organization step 1 did not hold: any other's organization is an ancestor, whose lock
+    -- row it holds shared since that probe, and a move out takes it exclusively before marking
+    -- (organization_move_out_start).
+    select n.* into ns
+      from lifecycle.namespaces n
+      join lifecycle.namespace_details d on d.namespace_id = n.id
+     where n.id = namespace_lock.namespace_id and n.traversal_ids = locked_path
+       for no key update of n
+       for update of d;
+    if found then
+      if pg_catalog.cardinality(locked_path) = 1 then
+        locked := lifecycle.namespace_lock_path(array[namespace_lock.namespace_id], true)::text;
+      end if;
+      return ns;
+    end if;
+    -- No lock row (a details row removed by hand; the state record writes it again): the row
+    -- alone, then namespace_lock_path's call, which locks what there is.
     select * into ns
       from lifecycle.namespaces n
      where n.id = namespace_lock.namespace_id and n.traversal_ids = locked_path
@@ -5552,10 +5582,11 @@ begin
   end if;
   -- Fail early on what would refuse transfer_start at accept time, which is the transfer's own code
   -- path (transfer_accept_locked: operation 'transfer').
+  -- (One row, all nulls when allowed.)
   select * into refusal
     from lifecycle.transition_refusal(ns.id, ns.traversal_ids, ns.state, lifecycle.state_code('transfer_in_progress'), actor_id,
                                       'transfer');
-  if found then
+  if refusal.code is not null then
     raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
   end if;
   select * into refusal from lifecycle.transfer_target_refusal(ns.id, to_parent_id);
@@ -5596,9 +5627,10 @@ CREATE FUNCTION lifecycle.namespace_transition(namespace_id bigint, to_state tex
     SET lock_timeout TO '5s'
     AS $$
 begin
-  return query
-    select * from lifecycle.namespace_change_state(namespace_transition.namespace_id, namespace_transition.to_state, null,
-                                                   namespace_transition.actor_id, namespace_transition.metadata);
+  -- RETURN NEXT of an expression, not RETURN QUERY: no statement of its own (namespace_change_state
+  -- answers one row).
+  return next lifecycle.namespace_change_state(namespace_transition.namespace_id, namespace_transition.to_state, null,
+                                                 namespace_transition.actor_id, namespace_transition.metadata);
 end
 $$;
 
@@ -5937,7 +5969,7 @@ declare
   from_state smallint;
   refusal record;
   actor bigint;
-  -- What lifecycle.states says of the two states, read once.
+  -- What lifecycle.states says of the two states.
   from_pending boolean;
   to_pending boolean;
   from_permanent boolean;
@@ -5945,6 +5977,7 @@ declare
   locked text;
   happened timestamptz;
   operation text;
+  change jsonb;
 begin
   if tg_op = 'UPDATE' then
     if new.state = old.state then
@@ -5956,6 +5989,8 @@ begin
         hint = 'Moves go through a transfer; state changes through lifecycle.namespace_transition.';
     end if;
     from_state := old.state;
+    -- The change's context (namespace_change_state's lifecycle.change), read once.
+    change := nullif(pg_catalog.current_setting('lifecycle.change', true), '')::jsonb;
   end if;
 
   -- Guards read other rows. Under REPEATABLE READ those reads come from a snapshot taken before the
@@ -5968,23 +6003,26 @@ begin
       hint = 'Run the change in a READ COMMITTED (the default) or SERIALIZABLE transaction.';
   end if;
 
-  select f.pending_deletion, f.permanent, t.pending_deletion, t.permanent
-    into from_pending, from_permanent, to_pending, to_permanent
-    from lifecycle.states t
-    left join lifecycle.states f on f.code = from_state
-   where t.code = new.state;
+  -- From the digest of lifecycle.states, a bit per code (states_digest_write): the plan of each
+  -- expression holds the mask as a constant and reads no table (a query of lifecycle.states was a
+  -- statement per change). from_state is null for an INSERT, and so are its flags.
+  from_pending := (lifecycle.state_flag_mask('pending_deletion') >> from_state) & 1 = 1;
+  from_permanent := lifecycle.state_permanent(from_state);
+  to_pending := (lifecycle.state_flag_mask('pending_deletion') >> new.state) & 1 = 1;
+  to_permanent := lifecycle.state_permanent(new.state);
   if tg_op = 'UPDATE' then
     -- Steps 1 and 2 of the lock order: the ancestors' keys shared, root first, so none changes
     -- state or moves before this commits, then this namespace's own key exclusively, so every
     -- change below it has committed and none starts before this commits. A raw UPDATE takes them
     -- here (after its row: see namespace_lock_path). The API took them already, around the row
-    -- (namespace_lock), and says so for this row and this UPDATE only (path_locked, set and
+    -- (namespace_lock), and says so for this row and this UPDATE only (path_locked in
+    -- lifecycle.change, set and
     -- cleared around it by namespace_change_state): the row has been locked since, so its path is
     -- the one locked, and locking it again would only repeat the work. (An INSERT's path was
     -- locked by the traversal_ids trigger.) Trusting a setting is safe here: only the table's owner
     -- and superusers may UPDATE state directly, and they could as well disable this trigger.
     -- (Assignments, not PERFORM, which would run a whole query to call each.)
-    if pg_catalog.current_setting('lifecycle.path_locked', true) is distinct from new.id::text then
+    if (change ->> 'path_locked') is distinct from new.id::text then
       locked := lifecycle.namespace_lock_path(old.traversal_ids[1:pg_catalog.cardinality(old.traversal_ids) - 1])::text
              || lifecycle.namespace_lock_path(array[new.id], true)::text;
     end if;
@@ -5996,12 +6034,12 @@ begin
   end if;
 
   if tg_op = 'UPDATE' then
-    actor := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
-    operation := nullif(pg_catalog.current_setting('lifecycle.operation', true), '');
+    actor := (change ->> 'actor')::bigint;
+    operation := nullif(change ->> 'operation', '');
   end if;
-  select * into refusal
-    from lifecycle.transition_refusal(new.id, new.traversal_ids, from_state, new.state, actor, operation);
-  if found then
+  -- An expression, not a query: transition_refusal answers one row (all nulls when allowed).
+  refusal := lifecycle.transition_refusal(new.id, new.traversal_ids, from_state, new.state, actor, operation);
+  if refusal.code is not null then
     raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail,
       hint = refusal.hint;
   end if;
@@ -6009,7 +6047,7 @@ begin
   if tg_op = 'UPDATE' then
     -- When the change happened: now, or the legacy time a bridged change carries
     -- (namespace_change_state's changed_at).
-    happened := coalesce(nullif(pg_catalog.current_setting('lifecycle.changed_at', true), '')::timestamptz, pg_catalog.now());
+    happened := coalesce((change ->> 'changed_at')::timestamptz, pg_catalog.now());
     new.updated_at := happened;
     -- Counted here, apart from the history rows, so lifecycle.check_invariants can tell a state
     -- change that lost its history row.
@@ -6045,8 +6083,10 @@ declare
   from_operation text;
   from_name text;
   to_name text;
-  action text;
-  full_path text;
+  from_permanent boolean;
+  to_permanent boolean;
+  recorded bigint;
+  change jsonb;
   call_event text;
   call_source text;
   happened timestamptz;
@@ -6062,20 +6102,35 @@ begin
   if new.state = old.state then
     return null;
   end if;
-  actor := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
-  call_metadata := coalesce(nullif(pg_catalog.current_setting('lifecycle.metadata', true), '')::jsonb, '{}');
+  -- The change's context (namespace_change_state's lifecycle.change), read once.
+  change := nullif(pg_catalog.current_setting('lifecycle.change', true), '')::jsonb;
+  actor := (change ->> 'actor')::bigint;
+  call_metadata := coalesce(change -> 'metadata', '{}');
   -- The call's keys are merged, but for two: reason explains this one change and stays in its
   -- history row; preserved_state is the gate's alone (a caller must not redirect a later restore).
   -- The keys set here override whatever the call passed.
   call_keys := call_metadata - array['reason', 'preserved_state'];
-  call_event := nullif(pg_catalog.current_setting('lifecycle.event', true), '');
-  call_source := coalesce(nullif(pg_catalog.current_setting('lifecycle.source', true), ''), 'sql');
+  call_event := nullif(change ->> 'event', '');
+  call_source := coalesce(nullif(change ->> 'source', ''), 'sql');
   -- When the change happened: now, or the legacy time a bridged change carries.
-  happened := coalesce(nullif(pg_catalog.current_setting('lifecycle.changed_at', true), '')::timestamptz, pg_catalog.now());
+  happened := coalesce((change ->> 'changed_at')::timestamptz, pg_catalog.now());
 
-  -- One statement reads the two states (lifecycle.states) and the fact's action and full path,
-  -- and reads and writes the details row, its row lock taken by the UPDATE (step 4 of the lock
-  -- order), so the row is validated once.
+  -- What lifecycle.states says of the two states, from its digest (states_digest_write): constants
+  -- in the plans, no table read.
+  from_name := (lifecycle.state_names())[old.state];
+  to_name := (lifecycle.state_names())[new.state];
+  from_permanent := lifecycle.state_permanent(old.state);
+  to_permanent := lifecycle.state_permanent(new.state);
+  from_operation := lifecycle.state_operation(old.state);
+
+  -- One statement writes the whole record: the details row (its row lock taken by the UPDATE,
+  -- step 4 of the lock order, so the row is validated once), the history row, and the history
+  -- row's fact (the outbox row fact_emit writes for the other facts), with the fact's action
+  -- (lifecycle.state_transitions.audit_action) and the namespace's full path. Each statement a
+  -- change runs costs its executor's start and its tables' setup; the history row and the fact
+  -- follow the details row (from d), so nothing is written twice when it is missing (below).
+  -- History rows of source import have no fact each (the import emits one per batch), whoever
+  -- writes them.
   -- progress belongs to the state it was recorded in: a new state starts without it, unless the
   -- call reports one (a finished move's). Back in a permanent state, the temporary run is over,
   -- and with it preserved_state and the attempts; leaving a permanent state for a temporary one
@@ -6083,47 +6138,42 @@ begin
   -- trusted by namespace_details_validate for this UPDATE only (lifecycle.details_record).
   noted := pg_catalog.set_config('lifecycle.details_record', new.id::text, true);
   loop
-    update lifecycle.namespace_details d
-       set state_metadata =
-             ((((d.state_metadata - 'progress') || call_keys
-                || pg_catalog.jsonb_build_object('last_updated_at', happened, 'last_changed_by_user_id', actor,
-                                                 'previous_state', f.name))
-               - case when t.permanent then array['preserved_state', 'attempt_count'] else '{}'::text[] end)
-              || case when f.permanent and not t.permanent then pg_catalog.jsonb_build_object('preserved_state', f.name)
-                      else '{}'::jsonb end)
-      from lifecycle.states f
-      join lifecycle.states t on t.code = new.state
-      left join lifecycle.state_transitions tr on tr.from_state = f.code and tr.to_state = t.code
-     where d.namespace_id = new.id and f.code = old.state
-    returning f.operation, f.name, t.name, tr.audit_action,
-              (select pg_catalog.string_agg(a.path, '/' order by p.depth)
-                 from pg_catalog.unnest(new.traversal_ids) with ordinality as p(id, depth)
-                 join lifecycle.namespaces a on a.id = p.id)
-      into from_operation, from_name, to_name, action, full_path;
-    exit when found;
+    with d as (
+      update lifecycle.namespace_details d
+         set state_metadata =
+               ((((d.state_metadata - 'progress') || call_keys
+                  || pg_catalog.jsonb_build_object('last_updated_at', happened, 'last_changed_by_user_id', actor,
+                                                   'previous_state', from_name))
+                 - case when to_permanent then array['preserved_state', 'attempt_count'] else '{}'::text[] end)
+                || case when from_permanent and not to_permanent then pg_catalog.jsonb_build_object('preserved_state', from_name)
+                        else '{}'::jsonb end)
+       where d.namespace_id = new.id
+      returning d.namespace_id
+    ), h as (
+      insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata, created_at)
+      select new.id, old.state, new.state, call_event, actor, call_source, call_metadata, happened
+        from d
+      returning id
+    ), f as (
+      insert into lifecycle.facts (action, namespace_id, traversal_ids, full_path, actor_id, details)
+      select (select tr.audit_action from lifecycle.state_transitions tr
+               where tr.from_state = old.state and tr.to_state = new.state),
+             new.id, new.traversal_ids,
+             (select pg_catalog.string_agg(a.path, '/' order by p.depth)
+                from pg_catalog.unnest(new.traversal_ids) with ordinality as p(id, depth)
+                join lifecycle.namespaces a on a.id = p.id),
+             actor,
+             pg_catalog.jsonb_build_object('from_state', from_name, 'to_state', to_name, 'event', call_event,
+                                           'source', call_source, 'metadata', call_metadata, 'state_update_id', h.id)
+        from h
+       where call_source <> 'import'
+    )
+    select d.namespace_id into recorded from d;
+    exit when recorded is not null;
     -- No details row (removed by hand): started afresh, empty, then written as above.
     insert into lifecycle.namespace_details (namespace_id, state_metadata) values (new.id, '{}');
   end loop;
   noted := pg_catalog.set_config('lifecycle.details_record', '', true);
-
-  -- The history row and its fact (the outbox row fact_emit writes for the other facts) in one
-  -- statement: one executor run instead of two, and no call. History rows of source import have
-  -- no fact each (the import emits one per batch), whoever writes them.
-  if call_source <> 'import' then
-    with h as (
-      insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata, created_at)
-      values (new.id, old.state, new.state, call_event, actor, call_source, call_metadata, happened)
-      returning id
-    )
-    insert into lifecycle.facts (action, namespace_id, traversal_ids, full_path, actor_id, details)
-    select action, new.id, new.traversal_ids, full_path, actor,
-           pg_catalog.jsonb_build_object('from_state', from_name, 'to_state', to_name, 'event', call_event,
-                                         'source', call_source, 'metadata', call_metadata, 'state_update_id', h.id)
-      from h;
-  else
-    insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata, created_at)
-    values (new.id, old.state, new.state, call_event, actor, call_source, call_metadata, happened);
-  end if;
 
   if from_operation = 'transfer' then
     -- The request row was locked first by namespace_lock (step 0 of the lock order) on the API's
@@ -8038,7 +8088,7 @@ $$;
 -- Name: transition_refusal(bigint, bigint[], smallint, smallint, bigint, text); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
-CREATE FUNCTION lifecycle.transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint, operation text DEFAULT NULL::text) RETURNS TABLE(code text, message text, detail text, hint text)
+CREATE FUNCTION lifecycle.transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint, operation text DEFAULT NULL::text, OUT code text, OUT message text, OUT detail text, OUT hint text) RETURNS record
     LANGUAGE plpgsql STABLE
     SET search_path TO ''
     SET enable_seqscan TO 'off'
@@ -8064,6 +8114,10 @@ declare
   cfg lifecycle.settings;
   hit_id bigint;
   rule lifecycle.transition_rule;
+  look_ancestor boolean;
+  look_descendant boolean;
+  look_level boolean;
+  actor_level smallint;
 begin
   -- What the rule tables say of this pair (the matrix, the level it needs, the states a guard
   -- forbids, the two states' names and flags), as constants: their digest, an expression that
@@ -8077,33 +8131,48 @@ begin
   from_pending := rule.from_pending;
   to_pending := rule.to_pending;
   from_operation := rule.from_operation;
-  -- What the guards find: the nearest ancestor and a descendant in a state a guard forbids, looked
-  -- up only when the pair is in the matrix and has a guard of that scope; the checks below still
-  -- report in the order listed above.
-  -- The ancestors by primary key, then their states: the fence (offset 0) keeps the state test out
-  -- of the index choice. With it inside, a plan could scan namespaces_own_state_idx for every row
-  -- in those states and pick the ancestors out, a cost that grows with the number of stateful
-  -- namespaces (quadratic in one statement that archives many of them).
-  if allowed and depth > 1 and rule.ancestor_forbidden <> '{}' then
-    select x.id, x.state into ancestor_id, ancestor_state
-      from (select n.id, n.state, pg_catalog.cardinality(n.traversal_ids) as level
-              from lifecycle.namespaces n
-             where n.id = any (traversal_ids[1:depth - 1])
-            offset 0) x
-     where x.state = any (rule.ancestor_forbidden)
-     order by x.level desc
-     limit 1;
-  end if;
-  -- No descendant, at any depth, may have a forbidden own state (none for a creation).
-  -- Descendants of X sort after X and before X with its last element + 1.
-  if allowed and from_state is not null and rule.descendant_forbidden <> '{}' then
-    select y.id, y.state into descendant_id, descendant_state
-      from lifecycle.namespaces y
-     where lifecycle.state_is_own(y.state)
-       and y.state = any (rule.descendant_forbidden)
-       and y.traversal_ids > traversal_ids
-       and y.traversal_ids < traversal_ids[1:depth - 1] || (traversal_ids[depth] + 1)
-     limit 1;
+  -- What the guards and the authorization read, in one statement (every statement a change runs
+  -- costs its executor's start, whatever it reads): the nearest ancestor and a descendant in a
+  -- state a guard forbids, each looked up only when the pair is in the matrix and has a guard of
+  -- that scope, and the actor's access level (namespace_access_level_row, inlined), only when
+  -- the authorization below asks for it. In the cached generic plan each condition is a one-time
+  -- filter: a part not needed reads nothing. The checks below still report in the order listed
+  -- above.
+  look_ancestor := coalesce(allowed and depth > 1 and rule.ancestor_forbidden <> '{}', false);
+  look_descendant := coalesce(allowed and from_state is not null and rule.descendant_forbidden <> '{}', false);
+  look_level := coalesce(allowed and from_state is not null and from_operation is null and actor_id is not null, false);
+  if look_ancestor or look_descendant or look_level then
+    -- The ancestors by primary key, then their states: the fence (offset 0) keeps the state test
+    -- out of the index choice. With it inside, a plan could scan namespaces_own_state_idx for every
+    -- row in those states and pick the ancestors out, a cost that grows with the number of stateful
+    -- namespaces (quadratic in one statement that archives many of them).
+    -- No descendant, at any depth, may have a forbidden own state (none for a creation).
+    -- Descendants of X sort after X and before X with its last element + 1.
+    select a.id, a.state, d.id, d.state, l.access_level
+      into ancestor_id, ancestor_state, descendant_id, descendant_state, actor_level
+      from (values (true)) one (t)
+      left join lateral (
+        select x.id, x.state
+          from (select n.id, n.state, pg_catalog.cardinality(n.traversal_ids) as level
+                  from lifecycle.namespaces n
+                 where look_ancestor and n.id = any (traversal_ids[1:depth - 1])
+                offset 0) x
+         where x.state = any (rule.ancestor_forbidden)
+         order by x.level desc
+         limit 1) a on true
+      left join lateral (
+        select y.id, y.state
+          from lifecycle.namespaces y
+         where look_descendant
+           and lifecycle.state_is_own(y.state)
+           and y.state = any (rule.descendant_forbidden)
+           and y.traversal_ids > traversal_ids
+           and y.traversal_ids < traversal_ids[1:depth - 1] || (traversal_ids[depth] + 1)
+         limit 1) d on true
+      left join lateral (
+        select r.access_level
+          from lifecycle.namespace_access_level_row(traversal_ids, actor_id) r
+         where look_level) l on true;
   end if;
 
   -- 1. The matrix.
@@ -8120,7 +8189,6 @@ begin
          join lifecycle.states s on s.code = t.to_state
         where t.from_state is not distinct from transition_refusal.from_state),
       pg_catalog.format('No transition leaves %s.', from_name));
-    return next;
     return;
   end if;
 
@@ -8140,7 +8208,6 @@ begin
               when 'transfer' then 'Request the transfer (lifecycle.namespace_transfer_request); its accept starts it.'
               else pg_catalog.format('Only the %s''s own functions start it.', pg_catalog.replace(rule.to_operation, '_', ' '))
             end;
-    return next;
     return;
   end if;
   if from_operation is not null then
@@ -8156,17 +8223,21 @@ begin
                 when 'transfer' then 'Wait for the transfer to finish (lifecycle.namespace_transfer_execute); the sweeper ends transfers that are stuck.'
                 else 'Wait for the hard delete to finish; the sweeper resumes deletions that are stuck, and a failed one is requeued as deletion_scheduled, which an owner may restore.'
               end;
-      return next;
       return;
     end if;
   elsif from_state is not null then
     -- (A change the legacy bridge carries over is judged here like any other: the calling role's
     -- authority, on behalf of the actor the legacy row names. docs/design.md §10.2.)
-    return query
-      select * from lifecycle.actor_refusal(namespace_id, traversal_ids, actor_id, required_level,
-               pg_catalog.format('move this namespace to %s', to_name));
-    if found then
-      return;
+    -- actor_refusal decides and words it; it is not asked when the level read above meets the
+    -- policy's (it would find the same level and refuse nothing): a call of a set-returning
+    -- function and its own read of the level were two statements per change.
+    if actor_id is null or actor_level is null or required_level is null or actor_level < required_level then
+      select r.code, r.message, r.detail, r.hint into code, message, detail, hint
+        from lifecycle.actor_refusal(namespace_id, traversal_ids, actor_id, required_level,
+               pg_catalog.format('move this namespace to %s', to_name)) r;
+      if code is not null then
+        return;
+      end if;
     end if;
   end if;
   if from_state is not null then
@@ -8186,7 +8257,6 @@ begin
         detail := pg_catalog.format('namespace_id=%s deletion_scheduled_at=%s deletion_adjourned_period_days=%s', namespace_id,
                                     ns.deletion_scheduled_at, cfg.deletion_adjourned_period_days);
         hint := 'The namespace will be deleted by the next sweep; it can no longer be restored.';
-        return next;
         return;
       end if;
       if lifecycle.state_deletion_adjourned(from_state) and lifecycle.state_operation(to_state) = 'hard_delete'
@@ -8195,7 +8265,6 @@ begin
         message := 'deleting before the grace period ends is disabled';
         detail := pg_catalog.format('namespace_id=%s delete_now_allowed=false', namespace_id);
         hint := 'Wait for the sweeper, or have an administrator set lifecycle.settings.delete_now_allowed.';
-        return next;
         return;
       end if;
     end if;
@@ -8213,7 +8282,6 @@ begin
                                 lifecycle.state_name(ancestor_state));
     hint := pg_catalog.format('Change the state of %s first, or wait until its operation ends.',
                               lifecycle.namespace_full_path(ancestor_id));
-    return next;
     return;
   end if;
 
@@ -8226,7 +8294,6 @@ begin
                                 lifecycle.state_name(descendant_state));
     hint := pg_catalog.format('Wait until the operation on %s ends, or change its state first.',
                               lifecycle.namespace_full_path(descendant_id));
-    return next;
     return;
   end if;
 
@@ -8243,7 +8310,6 @@ begin
                                    lifecycle.namespace_full_path(hit_id));
       detail := pg_catalog.format('namespace_id=%s path=%s taken_by_namespace_id=%s', namespace_id, ns.path, hit_id);
       hint := 'Rename or delete the namespace that took the path, then restore again; this one stays restorable until the grace period ends.';
-      return next;
       return;
     end if;
   end if;
@@ -8256,7 +8322,6 @@ $$;
 
 CREATE FUNCTION lifecycle.transition_rule(from_state smallint, to_state smallint) RETURNS lifecycle.transition_rule
     LANGUAGE plpgsql STABLE PARALLEL SAFE
-    SET search_path TO ''
     AS $$ begin return case coalesce(from_state, -1) * 64 + to_state
     when -64 then '(t,50,"{1,2,3,4,5,6}",{},"(new)",ancestor_inherited,t,f,f,,)'::lifecycle.transition_rule
     when -63 then '(f,50,{},{},"(new)",archived,t,f,f,,)'::lifecycle.transition_rule
@@ -8384,7 +8449,6 @@ begin
     language plpgsql
     stable
     parallel safe
-    set search_path to ''
     as $b$ begin return %s; end $b$ $f$,
     case when events is null then 'null::lifecycle.event_rule'
          else pg_catalog.format(e'case event\n    %s\n    end', events) end);
@@ -8396,7 +8460,6 @@ begin
     language plpgsql
     stable
     parallel safe
-    set search_path to ''
     as $b$ begin return %s; end $b$ $f$,
     case when branches is null then 'null::lifecycle.transition_rule'
          else pg_catalog.format(e'case coalesce(from_state, -1) * 64 + to_state\n    %s\n    end', branches) end);
@@ -10960,6 +11023,12 @@ REVOKE ALL ON FUNCTION lifecycle.name_refusal(name text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION lifecycle.namespace_access_level(traversal_ids bigint[], actor_id bigint) FROM PUBLIC;
 
 --
+-- Name: FUNCTION namespace_access_level_row(traversal_ids bigint[], actor_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_access_level_row(traversal_ids bigint[], actor_id bigint) FROM PUBLIC;
+
+--
 -- Name: FUNCTION namespace_available_transitions(namespace_id bigint, actor_id bigint); Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -11554,10 +11623,10 @@ REVOKE ALL ON FUNCTION lifecycle.transfer_requests_facts() FROM PUBLIC;
 REVOKE ALL ON FUNCTION lifecycle.transfer_target_refusal(namespace_id bigint, to_parent_id bigint) FROM PUBLIC;
 
 --
--- Name: FUNCTION transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint, operation text); Type: ACL; Schema: lifecycle; Owner: -
+-- Name: FUNCTION transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint, operation text, OUT code text, OUT message text, OUT detail text, OUT hint text); Type: ACL; Schema: lifecycle; Owner: -
 --
 
-REVOKE ALL ON FUNCTION lifecycle.transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint, operation text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION lifecycle.transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint, operation text, OUT code text, OUT message text, OUT detail text, OUT hint text) FROM PUBLIC;
 
 --
 -- Name: FUNCTION transition_rule(from_state smallint, to_state smallint); Type: ACL; Schema: lifecycle; Owner: -

@@ -42,8 +42,8 @@ func TestNoLoginOutsideTheWorkerTouchesTheOutbox(t *testing.T) {
 	for _, who := range []struct{ name, group, settings string }{
 		{"a login with no grants", "", ""},
 		{"lifecycle_app with hostile settings", "lifecycle_app",
-			`select set_config('lifecycle.importing', 'on', false), set_config('lifecycle.source', 'syncer', false),
-			        set_config('lifecycle.actor_id', '1', false), set_config('lifecycle.operation', 'transfer', false)`},
+			`select set_config('lifecycle.importing', 'on', false), set_config('lifecycle.change', '{"source": "syncer", "operation": "transfer"}', false),
+			        set_config('lifecycle.actor_id', '1', false)`},
 	} {
 		conn, err := pgx.Connect(ctx, dbtest.LoginAs(t, url, who.group))
 		if err != nil {

@@ -1,6 +1,8 @@
 -- An actor's effective access level on the namespace whose path is traversal_ids: memberships are
 -- inherited down the tree, so it is the highest level held on any namespace of the path (one
--- primary-key probe per level). 0 when the actor is no member anywhere on it.
+-- primary-key probe per level). 0 when the actor is no member anywhere on it. The statement is
+-- namespace_access_level_row's (inlined here), which transition_refusal reads in a statement of
+-- its own.
 create or replace function lifecycle.namespace_access_level(traversal_ids bigint[], actor_id bigint)
 returns smallint
 language plpgsql
@@ -15,9 +17,8 @@ set enable_seqscan to off
 set jit to off
 as $$
 begin
-  return (select coalesce(max(m.access_level), 0)::smallint
-            from lifecycle.namespace_members m
-           where m.namespace_id = any (namespace_access_level.traversal_ids)
-             and m.user_id = namespace_access_level.actor_id);
+  return (select a.access_level
+            from lifecycle.namespace_access_level_row(namespace_access_level.traversal_ids,
+                                                      namespace_access_level.actor_id) a);
 end
 $$;

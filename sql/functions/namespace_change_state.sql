@@ -24,7 +24,10 @@ create or replace function lifecycle.namespace_change_state(
   changed_at timestamptz default null,
   source text default 'api'
 )
-returns table (namespace_id bigint, from_state text, to_state text, effective_state text, changed boolean)
+-- One row, not a set: the API functions return it with RETURN NEXT, an expression, where a call
+-- of a set-returning function was a statement of its own (an executor start and a tuplestore) in
+-- every transition.
+returns lifecycle.state_change
 language plpgsql
 set search_path to ''
 -- Plans are made once per session (PL/pgSQL) and kept: left to choose, the plan cache judged the
@@ -40,6 +43,7 @@ declare
   key_state smallint;
   refusal text;
   setting text;
+  answer lifecycle.state_change;
 begin
   if id is null then
     raise exception using errcode = 'NS010', message = 'namespace_id is required',
@@ -108,33 +112,31 @@ begin
 
   if target <> current_state then
     -- The context the gate and the record read (transaction-local; reset right after, so a later
-    -- raw UPDATE in the same transaction is not attributed to this call). path_locked tells the
+    -- raw UPDATE in the same transaction is not attributed to this call): the change's context as
+    -- one JSON object (lifecycle.change: actor, event, metadata, source, operation, changed_at,
+    -- path_locked), one setting written and read where seven were (each write and each read of a
+    -- setting looks the name up among all of them). lifecycle.actor_id, which the rename, the
+    -- visibility change and the move write for their own triggers, is not read on a change of
+    -- state and not written here. path_locked tells the
     -- gate that this row's ancestors are already locked (above), by this call, for this UPDATE.
     -- (Expressions, not PERFORM: an expression without a table is evaluated directly, a PERFORM
     -- runs a whole query.)
-    setting := pg_catalog.set_config('lifecycle.actor_id', coalesce(actor::text, ''), true)
-            || pg_catalog.set_config('lifecycle.event', coalesce(event_name, ''), true)
-            || pg_catalog.set_config('lifecycle.metadata', call_metadata::text, true)
-            || pg_catalog.set_config('lifecycle.source', coalesce(source, 'api'), true)
-            || pg_catalog.set_config('lifecycle.operation', coalesce(operation, ''), true)
-            || pg_catalog.set_config('lifecycle.changed_at', coalesce(changed_at::text, ''), true)
-            || pg_catalog.set_config('lifecycle.importing', '', true)
-            || pg_catalog.set_config('lifecycle.path_locked', namespace_change_state.id::text, true);
+    setting := pg_catalog.set_config('lifecycle.change',
+                 pg_catalog.jsonb_build_object('actor', actor, 'event', event_name, 'metadata', call_metadata,
+                                               'source', coalesce(source, 'api'), 'operation', operation,
+                                               'changed_at', changed_at,
+                                               'path_locked', namespace_change_state.id::text)::text, true)
+            || pg_catalog.set_config('lifecycle.importing', '', true);
     update lifecycle.namespaces n set state = target where n.id = namespace_change_state.id;
-    setting := pg_catalog.set_config('lifecycle.actor_id', '', true)
-            || pg_catalog.set_config('lifecycle.event', '', true)
-            || pg_catalog.set_config('lifecycle.metadata', '', true)
-            || pg_catalog.set_config('lifecycle.source', '', true)
-            || pg_catalog.set_config('lifecycle.operation', '', true)
-            || pg_catalog.set_config('lifecycle.changed_at', '', true)
-            || pg_catalog.set_config('lifecycle.path_locked', '', true);
+    setting := pg_catalog.set_config('lifecycle.change', '', true);
   end if;
 
   -- The state names from the digest of lifecycle.states (constants in the plan, see
   -- states_digest_write), the effective state from the inlined namespace_effective_state.
-  return query
-    select namespace_change_state.id, (lifecycle.state_names())[current_state], (lifecycle.state_names())[target],
-           e.effective_state, target <> current_state
-      from lifecycle.namespace_effective_state(namespace_change_state.id) e;
+  select namespace_change_state.id, (lifecycle.state_names())[current_state], (lifecycle.state_names())[target],
+         e.effective_state, target <> current_state
+    into answer
+    from lifecycle.namespace_effective_state(namespace_change_state.id) e;
+  return answer;
 end
 $$;

@@ -6,7 +6,7 @@
 -- Its rows are lifecycle.state_change rather than a TABLE (…), so that the parameters keep the
 -- API's names (PL/pgSQL refuses a parameter and a result column of one name); callers see the same
 -- columns.
-create function lifecycle.namespace_event(
+create or replace function lifecycle.namespace_event(
   namespace_id bigint,
   event text,
   actor_id bigint,
@@ -20,9 +20,10 @@ set search_path to ''
 set lock_timeout to '5s'
 as $$
 begin
-  return query
-    select * from lifecycle.namespace_change_state(namespace_event.namespace_id, null, namespace_event.event,
-                                                   namespace_event.actor_id, namespace_event.metadata);
+  -- RETURN NEXT of an expression, not RETURN QUERY: no statement of its own (namespace_change_state
+  -- answers one row).
+  return next lifecycle.namespace_change_state(namespace_event.namespace_id, null, namespace_event.event,
+                                                 namespace_event.actor_id, namespace_event.metadata);
 end
 $$;
 

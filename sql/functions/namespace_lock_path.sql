@@ -35,8 +35,9 @@
 --      writes the row's lock bits (a small WAL record, a multixact when changes share an ancestor):
 --      measured against 028's advisory keys in docs/benchmarks/history.md (031);
 --   2. the namespace being changed: its row FOR NO KEY UPDATE (namespace_lock, or its UPDATE),
---      then its lock row FOR UPDATE (this function with exclusive, called by namespace_lock; for a
---      raw UPDATE of state by the gate, namespaces_state_gate; for a move by
+--      then its lock row FOR UPDATE (namespace_lock, in the statement that locks the row; this
+--      function with exclusive for a root's organization probe, for a raw UPDATE of state by the
+--      gate, namespaces_state_gate, and for a move by
 --      namespace_transfer_execute). Only the namespace a statement names takes its lock row: the
 --      rows a move rewrites below it (traversal_ids, the visibility it lowers) are covered by
 --      their ancestor's, held exclusively;

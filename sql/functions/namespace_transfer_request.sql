@@ -42,10 +42,11 @@ begin
   end if;
   -- Fail early on what would refuse transfer_start at accept time, which is the transfer's own code
   -- path (transfer_accept_locked: operation 'transfer').
+  -- (One row, all nulls when allowed.)
   select * into refusal
     from lifecycle.transition_refusal(ns.id, ns.traversal_ids, ns.state, lifecycle.state_code('transfer_in_progress'), actor_id,
                                       'transfer');
-  if found then
+  if refusal.code is not null then
     raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail, hint = refusal.hint;
   end if;
   select * into refusal from lifecycle.transfer_target_refusal(ns.id, to_parent_id);

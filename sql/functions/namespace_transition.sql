@@ -7,7 +7,7 @@
 -- Its rows are lifecycle.state_change rather than a TABLE (…), so that the parameters keep the
 -- API's names (PL/pgSQL refuses a parameter and a result column of one name); callers see the same
 -- columns.
-create function lifecycle.namespace_transition(
+create or replace function lifecycle.namespace_transition(
   namespace_id bigint,
   to_state text,
   actor_id bigint,
@@ -21,9 +21,10 @@ set search_path to ''
 set lock_timeout to '5s'
 as $$
 begin
-  return query
-    select * from lifecycle.namespace_change_state(namespace_transition.namespace_id, namespace_transition.to_state, null,
-                                                   namespace_transition.actor_id, namespace_transition.metadata);
+  -- RETURN NEXT of an expression, not RETURN QUERY: no statement of its own (namespace_change_state
+  -- answers one row).
+  return next lifecycle.namespace_change_state(namespace_transition.namespace_id, namespace_transition.to_state, null,
+                                                 namespace_transition.actor_id, namespace_transition.metadata);
 end
 $$;
 

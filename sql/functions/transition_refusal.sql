@@ -1,4 +1,4 @@
--- Why a namespace may not go from from_state to to_state, or no row when it may. The one place the
+-- Why a namespace may not go from from_state to to_state, or a row of nulls when it may. The one place the
 -- matrix, authority, authorization and guards are decided: the state gate raises what it returns,
 -- and namespace_available_transitions reports it. Checks run cheapest first and the first refusal
 -- wins: matrix (NS001), authority over a state an operation owns (NS005), authorization of the
@@ -22,7 +22,8 @@
 --
 -- from_state null is creation (the row is being inserted: no authorization, no descendants).
 -- traversal_ids is the namespace's path, self included. Cost: the rules are constants (their
--- digest, lifecycle.transition_rule), O(depth) for the access level and ancestors, plus the
+-- digest, lifecycle.transition_rule), one statement for the guards' lookups and the access level:
+-- O(depth) for the access level and ancestors, plus the
 -- descendants in a forbidden state (namespaces_own_state_idx, the one partial index whose
 -- predicate, lifecycle.state_is_own, the guard's matches), not a scan of the subtree; with statistics from
 -- before a bulk write of states the planner may take the subtree's range instead, never more. The
@@ -33,9 +34,16 @@ create or replace function lifecycle.transition_refusal(
   from_state smallint,
   to_state smallint,
   actor_id bigint,
-  operation text default null
+  operation text default null,
+  -- One row, not a set: the refusal, or all nulls when the change may be made. The gate assigns
+  -- it in an expression; a call of a set-returning function was a statement of its own (an
+  -- executor start and a tuplestore) on every change.
+  out code text,
+  out message text,
+  out detail text,
+  out hint text
 )
-returns table (code text, message text, detail text, hint text)
+returns record
 language plpgsql
 stable
 set search_path to ''
@@ -71,6 +79,10 @@ declare
   cfg lifecycle.settings;
   hit_id bigint;
   rule lifecycle.transition_rule;
+  look_ancestor boolean;
+  look_descendant boolean;
+  look_level boolean;
+  actor_level smallint;
 begin
   -- What the rule tables say of this pair (the matrix, the level it needs, the states a guard
   -- forbids, the two states' names and flags), as constants: their digest, an expression that
@@ -84,33 +96,48 @@ begin
   from_pending := rule.from_pending;
   to_pending := rule.to_pending;
   from_operation := rule.from_operation;
-  -- What the guards find: the nearest ancestor and a descendant in a state a guard forbids, looked
-  -- up only when the pair is in the matrix and has a guard of that scope; the checks below still
-  -- report in the order listed above.
-  -- The ancestors by primary key, then their states: the fence (offset 0) keeps the state test out
-  -- of the index choice. With it inside, a plan could scan namespaces_own_state_idx for every row
-  -- in those states and pick the ancestors out, a cost that grows with the number of stateful
-  -- namespaces (quadratic in one statement that archives many of them).
-  if allowed and depth > 1 and rule.ancestor_forbidden <> '{}' then
-    select x.id, x.state into ancestor_id, ancestor_state
-      from (select n.id, n.state, pg_catalog.cardinality(n.traversal_ids) as level
-              from lifecycle.namespaces n
-             where n.id = any (traversal_ids[1:depth - 1])
-            offset 0) x
-     where x.state = any (rule.ancestor_forbidden)
-     order by x.level desc
-     limit 1;
-  end if;
-  -- No descendant, at any depth, may have a forbidden own state (none for a creation).
-  -- Descendants of X sort after X and before X with its last element + 1.
-  if allowed and from_state is not null and rule.descendant_forbidden <> '{}' then
-    select y.id, y.state into descendant_id, descendant_state
-      from lifecycle.namespaces y
-     where lifecycle.state_is_own(y.state)
-       and y.state = any (rule.descendant_forbidden)
-       and y.traversal_ids > traversal_ids
-       and y.traversal_ids < traversal_ids[1:depth - 1] || (traversal_ids[depth] + 1)
-     limit 1;
+  -- What the guards and the authorization read, in one statement (every statement a change runs
+  -- costs its executor's start, whatever it reads): the nearest ancestor and a descendant in a
+  -- state a guard forbids, each looked up only when the pair is in the matrix and has a guard of
+  -- that scope, and the actor's access level (namespace_access_level_row, inlined), only when
+  -- the authorization below asks for it. In the cached generic plan each condition is a one-time
+  -- filter: a part not needed reads nothing. The checks below still report in the order listed
+  -- above.
+  look_ancestor := coalesce(allowed and depth > 1 and rule.ancestor_forbidden <> '{}', false);
+  look_descendant := coalesce(allowed and from_state is not null and rule.descendant_forbidden <> '{}', false);
+  look_level := coalesce(allowed and from_state is not null and from_operation is null and actor_id is not null, false);
+  if look_ancestor or look_descendant or look_level then
+    -- The ancestors by primary key, then their states: the fence (offset 0) keeps the state test
+    -- out of the index choice. With it inside, a plan could scan namespaces_own_state_idx for every
+    -- row in those states and pick the ancestors out, a cost that grows with the number of stateful
+    -- namespaces (quadratic in one statement that archives many of them).
+    -- No descendant, at any depth, may have a forbidden own state (none for a creation).
+    -- Descendants of X sort after X and before X with its last element + 1.
+    select a.id, a.state, d.id, d.state, l.access_level
+      into ancestor_id, ancestor_state, descendant_id, descendant_state, actor_level
+      from (values (true)) one (t)
+      left join lateral (
+        select x.id, x.state
+          from (select n.id, n.state, pg_catalog.cardinality(n.traversal_ids) as level
+                  from lifecycle.namespaces n
+                 where look_ancestor and n.id = any (traversal_ids[1:depth - 1])
+                offset 0) x
+         where x.state = any (rule.ancestor_forbidden)
+         order by x.level desc
+         limit 1) a on true
+      left join lateral (
+        select y.id, y.state
+          from lifecycle.namespaces y
+         where look_descendant
+           and lifecycle.state_is_own(y.state)
+           and y.state = any (rule.descendant_forbidden)
+           and y.traversal_ids > traversal_ids
+           and y.traversal_ids < traversal_ids[1:depth - 1] || (traversal_ids[depth] + 1)
+         limit 1) d on true
+      left join lateral (
+        select r.access_level
+          from lifecycle.namespace_access_level_row(traversal_ids, actor_id) r
+         where look_level) l on true;
   end if;
 
   -- 1. The matrix.
@@ -127,7 +154,6 @@ begin
          join lifecycle.states s on s.code = t.to_state
         where t.from_state is not distinct from transition_refusal.from_state),
       pg_catalog.format('No transition leaves %s.', from_name));
-    return next;
     return;
   end if;
 
@@ -147,7 +173,6 @@ begin
               when 'transfer' then 'Request the transfer (lifecycle.namespace_transfer_request); its accept starts it.'
               else pg_catalog.format('Only the %s''s own functions start it.', pg_catalog.replace(rule.to_operation, '_', ' '))
             end;
-    return next;
     return;
   end if;
   if from_operation is not null then
@@ -163,17 +188,21 @@ begin
                 when 'transfer' then 'Wait for the transfer to finish (lifecycle.namespace_transfer_execute); the sweeper ends transfers that are stuck.'
                 else 'Wait for the hard delete to finish; the sweeper resumes deletions that are stuck, and a failed one is requeued as deletion_scheduled, which an owner may restore.'
               end;
-      return next;
       return;
     end if;
   elsif from_state is not null then
     -- (A change the legacy bridge carries over is judged here like any other: the calling role's
     -- authority, on behalf of the actor the legacy row names. docs/design.md §10.2.)
-    return query
-      select * from lifecycle.actor_refusal(namespace_id, traversal_ids, actor_id, required_level,
-               pg_catalog.format('move this namespace to %s', to_name));
-    if found then
-      return;
+    -- actor_refusal decides and words it; it is not asked when the level read above meets the
+    -- policy's (it would find the same level and refuse nothing): a call of a set-returning
+    -- function and its own read of the level were two statements per change.
+    if actor_id is null or actor_level is null or required_level is null or actor_level < required_level then
+      select r.code, r.message, r.detail, r.hint into code, message, detail, hint
+        from lifecycle.actor_refusal(namespace_id, traversal_ids, actor_id, required_level,
+               pg_catalog.format('move this namespace to %s', to_name)) r;
+      if code is not null then
+        return;
+      end if;
     end if;
   end if;
   if from_state is not null then
@@ -193,7 +222,6 @@ begin
         detail := pg_catalog.format('namespace_id=%s deletion_scheduled_at=%s deletion_adjourned_period_days=%s', namespace_id,
                                     ns.deletion_scheduled_at, cfg.deletion_adjourned_period_days);
         hint := 'The namespace will be deleted by the next sweep; it can no longer be restored.';
-        return next;
         return;
       end if;
       if lifecycle.state_deletion_adjourned(from_state) and lifecycle.state_operation(to_state) = 'hard_delete'
@@ -202,7 +230,6 @@ begin
         message := 'deleting before the grace period ends is disabled';
         detail := pg_catalog.format('namespace_id=%s delete_now_allowed=false', namespace_id);
         hint := 'Wait for the sweeper, or have an administrator set lifecycle.settings.delete_now_allowed.';
-        return next;
         return;
       end if;
     end if;
@@ -220,7 +247,6 @@ begin
                                 lifecycle.state_name(ancestor_state));
     hint := pg_catalog.format('Change the state of %s first, or wait until its operation ends.',
                               lifecycle.namespace_full_path(ancestor_id));
-    return next;
     return;
   end if;
 
@@ -233,7 +259,6 @@ begin
                                 lifecycle.state_name(descendant_state));
     hint := pg_catalog.format('Wait until the operation on %s ends, or change its state first.',
                               lifecycle.namespace_full_path(descendant_id));
-    return next;
     return;
   end if;
 
@@ -250,7 +275,6 @@ begin
                                    lifecycle.namespace_full_path(hit_id));
       detail := pg_catalog.format('namespace_id=%s path=%s taken_by_namespace_id=%s', namespace_id, ns.path, hit_id);
       hint := 'Rename or delete the namespace that took the path, then restore again; this one stays restorable until the grace period ends.';
-      return next;
       return;
     end if;
   end if;

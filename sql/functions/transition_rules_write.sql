@@ -17,6 +17,11 @@
 -- keeps its one expression's plan for the session. STABLE, not IMMUTABLE: the answer changes when
 -- the tables do, so no plan may fold a call into a constant and keep it past a change of the rules.
 --
+-- No SET clause (search_path) on the two functions written: a call of a function that has one
+-- saves and restores the setting, which cost more than these bodies, and every change calls them;
+-- the bodies hold only constants, a CASE and schema-qualified types, neither is SECURITY DEFINER,
+-- and their callers pin their own search_path.
+--
 -- The tables stay the one place of the rules: the statement trigger transition_rules_digest on
 -- each of them calls this after every change, so the digest is never edited by hand. Replacing a
 -- PL/pgSQL function makes every session compile it afresh at its next call, so no session keeps
@@ -71,7 +76,6 @@ begin
     language plpgsql
     stable
     parallel safe
-    set search_path to ''
     as $b$ begin return %s; end $b$ $f$,
     case when events is null then 'null::lifecycle.event_rule'
          else pg_catalog.format(e'case event\n    %s\n    end', events) end);
@@ -83,7 +87,6 @@ begin
     language plpgsql
     stable
     parallel safe
-    set search_path to ''
     as $b$ begin return %s; end $b$ $f$,
     case when branches is null then 'null::lifecycle.transition_rule'
          else pg_catalog.format(e'case coalesce(from_state, -1) * 64 + to_state\n    %s\n    end', branches) end);

@@ -19,7 +19,7 @@ declare
   from_state smallint;
   refusal record;
   actor bigint;
-  -- What lifecycle.states says of the two states, read once.
+  -- What lifecycle.states says of the two states.
   from_pending boolean;
   to_pending boolean;
   from_permanent boolean;
@@ -27,6 +27,7 @@ declare
   locked text;
   happened timestamptz;
   operation text;
+  change jsonb;
 begin
   if tg_op = 'UPDATE' then
     if new.state = old.state then
@@ -38,6 +39,8 @@ begin
         hint = 'Moves go through a transfer; state changes through lifecycle.namespace_transition.';
     end if;
     from_state := old.state;
+    -- The change's context (namespace_change_state's lifecycle.change), read once.
+    change := nullif(pg_catalog.current_setting('lifecycle.change', true), '')::jsonb;
   end if;
 
   -- Guards read other rows. Under REPEATABLE READ those reads come from a snapshot taken before the
@@ -50,23 +53,26 @@ begin
       hint = 'Run the change in a READ COMMITTED (the default) or SERIALIZABLE transaction.';
   end if;
 
-  select f.pending_deletion, f.permanent, t.pending_deletion, t.permanent
-    into from_pending, from_permanent, to_pending, to_permanent
-    from lifecycle.states t
-    left join lifecycle.states f on f.code = from_state
-   where t.code = new.state;
+  -- From the digest of lifecycle.states, a bit per code (states_digest_write): the plan of each
+  -- expression holds the mask as a constant and reads no table (a query of lifecycle.states was a
+  -- statement per change). from_state is null for an INSERT, and so are its flags.
+  from_pending := (lifecycle.state_flag_mask('pending_deletion') >> from_state) & 1 = 1;
+  from_permanent := lifecycle.state_permanent(from_state);
+  to_pending := (lifecycle.state_flag_mask('pending_deletion') >> new.state) & 1 = 1;
+  to_permanent := lifecycle.state_permanent(new.state);
   if tg_op = 'UPDATE' then
     -- Steps 1 and 2 of the lock order: the ancestors' keys shared, root first, so none changes
     -- state or moves before this commits, then this namespace's own key exclusively, so every
     -- change below it has committed and none starts before this commits. A raw UPDATE takes them
     -- here (after its row: see namespace_lock_path). The API took them already, around the row
-    -- (namespace_lock), and says so for this row and this UPDATE only (path_locked, set and
+    -- (namespace_lock), and says so for this row and this UPDATE only (path_locked in
+    -- lifecycle.change, set and
     -- cleared around it by namespace_change_state): the row has been locked since, so its path is
     -- the one locked, and locking it again would only repeat the work. (An INSERT's path was
     -- locked by the traversal_ids trigger.) Trusting a setting is safe here: only the table's owner
     -- and superusers may UPDATE state directly, and they could as well disable this trigger.
     -- (Assignments, not PERFORM, which would run a whole query to call each.)
-    if pg_catalog.current_setting('lifecycle.path_locked', true) is distinct from new.id::text then
+    if (change ->> 'path_locked') is distinct from new.id::text then
       locked := lifecycle.namespace_lock_path(old.traversal_ids[1:pg_catalog.cardinality(old.traversal_ids) - 1])::text
              || lifecycle.namespace_lock_path(array[new.id], true)::text;
     end if;
@@ -78,12 +84,12 @@ begin
   end if;
 
   if tg_op = 'UPDATE' then
-    actor := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
-    operation := nullif(pg_catalog.current_setting('lifecycle.operation', true), '');
+    actor := (change ->> 'actor')::bigint;
+    operation := nullif(change ->> 'operation', '');
   end if;
-  select * into refusal
-    from lifecycle.transition_refusal(new.id, new.traversal_ids, from_state, new.state, actor, operation);
-  if found then
+  -- An expression, not a query: transition_refusal answers one row (all nulls when allowed).
+  refusal := lifecycle.transition_refusal(new.id, new.traversal_ids, from_state, new.state, actor, operation);
+  if refusal.code is not null then
     raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail,
       hint = refusal.hint;
   end if;
@@ -91,7 +97,7 @@ begin
   if tg_op = 'UPDATE' then
     -- When the change happened: now, or the legacy time a bridged change carries
     -- (namespace_change_state's changed_at).
-    happened := coalesce(nullif(pg_catalog.current_setting('lifecycle.changed_at', true), '')::timestamptz, pg_catalog.now());
+    happened := coalesce((change ->> 'changed_at')::timestamptz, pg_catalog.now());
     new.updated_at := happened;
     -- Counted here, apart from the history rows, so lifecycle.check_invariants can tell a state
     -- change that lost its history row.

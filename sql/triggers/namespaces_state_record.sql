@@ -38,8 +38,10 @@ declare
   from_operation text;
   from_name text;
   to_name text;
-  action text;
-  full_path text;
+  from_permanent boolean;
+  to_permanent boolean;
+  recorded bigint;
+  change jsonb;
   call_event text;
   call_source text;
   happened timestamptz;
@@ -55,20 +57,35 @@ begin
   if new.state = old.state then
     return null;
   end if;
-  actor := nullif(pg_catalog.current_setting('lifecycle.actor_id', true), '')::bigint;
-  call_metadata := coalesce(nullif(pg_catalog.current_setting('lifecycle.metadata', true), '')::jsonb, '{}');
+  -- The change's context (namespace_change_state's lifecycle.change), read once.
+  change := nullif(pg_catalog.current_setting('lifecycle.change', true), '')::jsonb;
+  actor := (change ->> 'actor')::bigint;
+  call_metadata := coalesce(change -> 'metadata', '{}');
   -- The call's keys are merged, but for two: reason explains this one change and stays in its
   -- history row; preserved_state is the gate's alone (a caller must not redirect a later restore).
   -- The keys set here override whatever the call passed.
   call_keys := call_metadata - array['reason', 'preserved_state'];
-  call_event := nullif(pg_catalog.current_setting('lifecycle.event', true), '');
-  call_source := coalesce(nullif(pg_catalog.current_setting('lifecycle.source', true), ''), 'sql');
+  call_event := nullif(change ->> 'event', '');
+  call_source := coalesce(nullif(change ->> 'source', ''), 'sql');
   -- When the change happened: now, or the legacy time a bridged change carries.
-  happened := coalesce(nullif(pg_catalog.current_setting('lifecycle.changed_at', true), '')::timestamptz, pg_catalog.now());
+  happened := coalesce((change ->> 'changed_at')::timestamptz, pg_catalog.now());
 
-  -- One statement reads the two states (lifecycle.states) and the fact's action and full path,
-  -- and reads and writes the details row, its row lock taken by the UPDATE (step 4 of the lock
-  -- order), so the row is validated once.
+  -- What lifecycle.states says of the two states, from its digest (states_digest_write): constants
+  -- in the plans, no table read.
+  from_name := (lifecycle.state_names())[old.state];
+  to_name := (lifecycle.state_names())[new.state];
+  from_permanent := lifecycle.state_permanent(old.state);
+  to_permanent := lifecycle.state_permanent(new.state);
+  from_operation := lifecycle.state_operation(old.state);
+
+  -- One statement writes the whole record: the details row (its row lock taken by the UPDATE,
+  -- step 4 of the lock order, so the row is validated once), the history row, and the history
+  -- row's fact (the outbox row fact_emit writes for the other facts), with the fact's action
+  -- (lifecycle.state_transitions.audit_action) and the namespace's full path. Each statement a
+  -- change runs costs its executor's start and its tables' setup; the history row and the fact
+  -- follow the details row (from d), so nothing is written twice when it is missing (below).
+  -- History rows of source import have no fact each (the import emits one per batch), whoever
+  -- writes them.
   -- progress belongs to the state it was recorded in: a new state starts without it, unless the
   -- call reports one (a finished move's). Back in a permanent state, the temporary run is over,
   -- and with it preserved_state and the attempts; leaving a permanent state for a temporary one
@@ -76,47 +93,42 @@ begin
   -- trusted by namespace_details_validate for this UPDATE only (lifecycle.details_record).
   noted := pg_catalog.set_config('lifecycle.details_record', new.id::text, true);
   loop
-    update lifecycle.namespace_details d
-       set state_metadata =
-             ((((d.state_metadata - 'progress') || call_keys
-                || pg_catalog.jsonb_build_object('last_updated_at', happened, 'last_changed_by_user_id', actor,
-                                                 'previous_state', f.name))
-               - case when t.permanent then array['preserved_state', 'attempt_count'] else '{}'::text[] end)
-              || case when f.permanent and not t.permanent then pg_catalog.jsonb_build_object('preserved_state', f.name)
-                      else '{}'::jsonb end)
-      from lifecycle.states f
-      join lifecycle.states t on t.code = new.state
-      left join lifecycle.state_transitions tr on tr.from_state = f.code and tr.to_state = t.code
-     where d.namespace_id = new.id and f.code = old.state
-    returning f.operation, f.name, t.name, tr.audit_action,
-              (select pg_catalog.string_agg(a.path, '/' order by p.depth)
-                 from pg_catalog.unnest(new.traversal_ids) with ordinality as p(id, depth)
-                 join lifecycle.namespaces a on a.id = p.id)
-      into from_operation, from_name, to_name, action, full_path;
-    exit when found;
+    with d as (
+      update lifecycle.namespace_details d
+         set state_metadata =
+               ((((d.state_metadata - 'progress') || call_keys
+                  || pg_catalog.jsonb_build_object('last_updated_at', happened, 'last_changed_by_user_id', actor,
+                                                   'previous_state', from_name))
+                 - case when to_permanent then array['preserved_state', 'attempt_count'] else '{}'::text[] end)
+                || case when from_permanent and not to_permanent then pg_catalog.jsonb_build_object('preserved_state', from_name)
+                        else '{}'::jsonb end)
+       where d.namespace_id = new.id
+      returning d.namespace_id
+    ), h as (
+      insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata, created_at)
+      select new.id, old.state, new.state, call_event, actor, call_source, call_metadata, happened
+        from d
+      returning id
+    ), f as (
+      insert into lifecycle.facts (action, namespace_id, traversal_ids, full_path, actor_id, details)
+      select (select tr.audit_action from lifecycle.state_transitions tr
+               where tr.from_state = old.state and tr.to_state = new.state),
+             new.id, new.traversal_ids,
+             (select pg_catalog.string_agg(a.path, '/' order by p.depth)
+                from pg_catalog.unnest(new.traversal_ids) with ordinality as p(id, depth)
+                join lifecycle.namespaces a on a.id = p.id),
+             actor,
+             pg_catalog.jsonb_build_object('from_state', from_name, 'to_state', to_name, 'event', call_event,
+                                           'source', call_source, 'metadata', call_metadata, 'state_update_id', h.id)
+        from h
+       where call_source <> 'import'
+    )
+    select d.namespace_id into recorded from d;
+    exit when recorded is not null;
     -- No details row (removed by hand): started afresh, empty, then written as above.
     insert into lifecycle.namespace_details (namespace_id, state_metadata) values (new.id, '{}');
   end loop;
   noted := pg_catalog.set_config('lifecycle.details_record', '', true);
-
-  -- The history row and its fact (the outbox row fact_emit writes for the other facts) in one
-  -- statement: one executor run instead of two, and no call. History rows of source import have
-  -- no fact each (the import emits one per batch), whoever writes them.
-  if call_source <> 'import' then
-    with h as (
-      insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata, created_at)
-      values (new.id, old.state, new.state, call_event, actor, call_source, call_metadata, happened)
-      returning id
-    )
-    insert into lifecycle.facts (action, namespace_id, traversal_ids, full_path, actor_id, details)
-    select action, new.id, new.traversal_ids, full_path, actor,
-           pg_catalog.jsonb_build_object('from_state', from_name, 'to_state', to_name, 'event', call_event,
-                                         'source', call_source, 'metadata', call_metadata, 'state_update_id', h.id)
-      from h;
-  else
-    insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata, created_at)
-    values (new.id, old.state, new.state, call_event, actor, call_source, call_metadata, happened);
-  end if;
 
   if from_operation = 'transfer' then
     -- The request row was locked first by namespace_lock (step 0 of the lock order) on the API's

@@ -8,9 +8,9 @@ select lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'project', 
 -- import's (whose history rows have no fact each: the import emits one per batch).
 select lifecycle.namespace_event(lifecycle_test.id_of('acme/one'), 'archive', null);
 update lifecycle.namespaces set state = 0 where id = lifecycle_test.id_of('acme/one');
-select set_config('lifecycle.source', 'import', true);
+select set_config('lifecycle.change', '{"source": "import"}', true);
 update lifecycle.namespaces set state = 1 where id = lifecycle_test.id_of('acme/one');
-select set_config('lifecycle.source', '', true);
+select set_config('lifecycle.change', '', true);
 
 select results_eq(
   format($$select h.source, f.action, f.namespace_id, f.traversal_ids, f.full_path,

@@ -30,10 +30,10 @@ select cmp_ok(pg_temp.walks() - (select n from walks), '>=', 2::bigint,
 -- A raw UPDATE of state (the owner's) with call metadata that was never checked: the details
 -- row is walked, and the unknown key refused.
 select throws_ok(
-  format($$select set_config('lifecycle.metadata', '{"bogus": 1}', true), set_config('lifecycle.actor_id', '', true);
+  format($$select set_config('lifecycle.change', '{"metadata": {"bogus": 1}}', true), set_config('lifecycle.actor_id', '', true);
            update lifecycle.namespaces set state = 1 where id = %s$$, lifecycle_test.id_of('acme/eng')),
   'NS010', 'invalid state_metadata', 'call metadata a raw change brings is validated');
-select set_config('lifecycle.metadata', '', true);
+select set_config('lifecycle.change', '', true);
 
 -- A write that claims to be the record's is trusted for the record's keys only.
 select throws_ok(
