@@ -26,6 +26,13 @@ import (
 // Every step must answer as without the setting, or be refused with NS010, never another code; and
 // when nothing is refused, the rows written (namespaces, history, details, redirects, memberships,
 // transfer requests, the legacy rows) and the facts in the outbox must be the same.
+// forgedChange is a change's context as namespace_change_state writes it into lifecycle.change
+// (actor, event, source, operation, time, metadata, the row whose path it locked), forged: another
+// actor, a source whose changes emit no fact of their own, an operation's name, p's path claimed
+// locked. A session that sets it must not change who is recorded, what is emitted or what is locked.
+const forgedChange = `{"actor": 1, "event": "forged", "source": "import", "operation": "transfer", "path_locked": "$p", ` +
+	`"changed_at": "2000-01-01T00:00:00Z", "metadata": {"reason": "forged", "preserved_state": "active"}}`
+
 func TestNoSessionSettingChangesWhatTheProductDoes(t *testing.T) {
 	ctx := context.Background()
 	url := dbtest.NewDatabase(t)
@@ -85,7 +92,7 @@ func TestNoSessionSettingChangesWhatTheProductDoes(t *testing.T) {
 		t.Fatalf("the baseline wrote too little to compare with:\n%s\n%s", baseline.rows, baseline.facts)
 	}
 	for _, name := range settings {
-		for _, value := range []string{"on", "off", "-1", "0", "1", "x", "99999999999999999999", "{}", "$p", "$p:999", "$q", "$q:999", "legacy_bridge", "transfer"} {
+		for _, value := range []string{"on", "off", "-1", "0", "1", "x", "99999999999999999999", "{}", "$p", "$p:999", "$q", "$q:999", "legacy_bridge", "transfer", forgedChange} {
 			got := run(name, value)
 			refused := false
 			for i, s := range got.steps {
