@@ -46,7 +46,7 @@
 -- change is written by the old namespace_change_state and read by the new triggers, or the other
 -- way round.
 
-{{ template "functions/transition_rules_write.sql" . }}
+{{ template "snapshots/055/transition_rules_write.sql" . }}
 select lifecycle.transition_rules_write();
 
 lock table lifecycle.namespaces in share row exclusive mode;
@@ -56,7 +56,7 @@ lock table lifecycle.namespaces in share row exclusive mode;
 revoke all on function lifecycle.namespace_access_level_row(bigint[], bigint) from public;
 {{ template "functions/namespace_access_level.sql" . }}
 drop function lifecycle.transition_refusal(bigint, bigint[], smallint, smallint, bigint, text);
-{{ template "functions/transition_refusal.sql" . }}
+{{ template "snapshots/055/transition_refusal.sql" . }}
 revoke all on function lifecycle.transition_refusal(bigint, bigint[], smallint, smallint, bigint, text) from public;
 {{ template "functions/namespace_transfer_request.sql" . }}
 drop function lifecycle.namespace_change_state(bigint, text, text, bigint, jsonb, text, timestamptz, text);
@@ -64,8 +64,8 @@ drop function lifecycle.namespace_change_state(bigint, text, text, bigint, jsonb
 revoke all on function lifecycle.namespace_change_state(bigint, text, text, bigint, jsonb, text, timestamptz, text) from public;
 {{ template "functions/namespace_event.sql" . }}
 {{ template "functions/namespace_transition.sql" . }}
-{{ template "triggers/namespaces_state_gate.sql" . }}
-{{ template "triggers/namespaces_state_record.sql" . }}
+{{ template "snapshots/055/namespaces_state_gate.sql" . }}
+{{ template "snapshots/055/namespaces_state_record.sql" . }}
 
 ---- create above / drop below ----
 

@@ -415,20 +415,8 @@ $$;
 --
 
 CREATE FUNCTION lifecycle.event_rule(event text) RETURNS lifecycle.event_rule
-    LANGUAGE plpgsql STABLE PARALLEL SAFE
-    AS $$ begin return case event
-    when 'archive' then '(1,,{0})'::lifecycle.event_rule
-    when 'creation_done' then '(0,,{3})'::lifecycle.event_rule
-    when 'deletion_failed' then '(2,previous_state,{4})'::lifecycle.event_rule
-    when 'deletion_start' then '(4,,"{2,3}")'::lifecycle.event_rule
-    when 'maintain' then '(6,,{0})'::lifecycle.event_rule
-    when 'restore' then '(0,preserved_state,{2})'::lifecycle.event_rule
-    when 'schedule_deletion' then '(2,,"{0,1}")'::lifecycle.event_rule
-    when 'transfer_done' then '(0,preserved_state,{5})'::lifecycle.event_rule
-    when 'transfer_start' then '(5,,"{0,1}")'::lifecycle.event_rule
-    when 'unarchive' then '(0,,{1})'::lifecycle.event_rule
-    when 'unmaintain' then '(0,preserved_state,{6})'::lifecycle.event_rule
-    end; end $$;
+    LANGUAGE sql STABLE PARALLEL SAFE
+    RETURN ('{"(1,,{0})","(0,,{3})","(2,previous_state,{4})","(4,,\"{2,3}\")","(6,,{0})","(0,preserved_state,{2})","(2,,\"{0,1}\")","(0,preserved_state,{5})","(5,,\"{0,1}\")","(0,,{1})","(0,preserved_state,{6})"}'::lifecycle.event_rule[])[array_position('{archive,creation_done,deletion_failed,deletion_start,maintain,restore,schedule_deletion,transfer_done,transfer_start,unarchive,unmaintain}'::text[], event)];
 
 --
 -- Name: FUNCTION event_rule(event text); Type: COMMENT; Schema: lifecycle; Owner: -
@@ -5964,103 +5952,166 @@ $$;
 CREATE FUNCTION lifecycle.namespaces_state_gate() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
+    SET enable_seqscan TO 'off'
+    SET jit TO 'off'
     AS $$
 declare
-  from_state smallint;
   refusal record;
-  actor bigint;
-  -- What lifecycle.states says of the two states.
-  from_pending boolean;
-  to_pending boolean;
-  from_permanent boolean;
-  to_permanent boolean;
-  locked text;
-  happened timestamptz;
-  operation text;
+  -- What the rules say of the two states (names, flags), from their digest.
+  rule lifecycle.transition_rule;
   change jsonb;
+  actor bigint;
+  happened timestamptz;
+  locked text;
+  recorded bigint;
 begin
-  if tg_op = 'UPDATE' then
-    if new.state = old.state then
-      return new;
-    end if;
-    if new.parent_id is distinct from old.parent_id then
-      raise exception using errcode = 'NS010', message = 'change state and parent in separate statements',
-        detail = pg_catalog.format('namespace_id=%s', new.id),
-        hint = 'Moves go through a transfer; state changes through lifecycle.namespace_transition.';
-    end if;
-    from_state := old.state;
-    -- The change's context (namespace_change_state's lifecycle.change), read once.
-    change := nullif(pg_catalog.current_setting('lifecycle.change', true), '')::jsonb;
-  end if;
-
   -- Guards read other rows. Under REPEATABLE READ those reads come from a snapshot taken before the
   -- locks below were granted, so two concurrent changes could each miss the other. READ COMMITTED
   -- re-reads after the locks; SERIALIZABLE detects the conflict.
-  if pg_catalog.current_setting('transaction_isolation') = 'repeatable read' then
+  if pg_catalog.current_setting('transaction_isolation') = 'repeatable read'
+     and (tg_op = 'INSERT' or new.state <> old.state) then
     raise exception using errcode = 'NS010',
       message = 'namespace state changes need READ COMMITTED or SERIALIZABLE isolation',
       detail = pg_catalog.format('namespace_id=%s transaction_isolation=repeatable read', new.id),
       hint = 'Run the change in a READ COMMITTED (the default) or SERIALIZABLE transaction.';
   end if;
 
-  -- From the digest of lifecycle.states, a bit per code (states_digest_write): the plan of each
-  -- expression holds the mask as a constant and reads no table (a query of lifecycle.states was a
-  -- statement per change). from_state is null for an INSERT, and so are its flags.
-  from_pending := (lifecycle.state_flag_mask('pending_deletion') >> from_state) & 1 = 1;
-  from_permanent := lifecycle.state_permanent(from_state);
-  to_pending := (lifecycle.state_flag_mask('pending_deletion') >> new.state) & 1 = 1;
-  to_permanent := lifecycle.state_permanent(new.state);
-  if tg_op = 'UPDATE' then
-    -- Steps 1 and 2 of the lock order: the ancestors' keys shared, root first, so none changes
-    -- state or moves before this commits, then this namespace's own key exclusively, so every
-    -- change below it has committed and none starts before this commits. A raw UPDATE takes them
-    -- here (after its row: see namespace_lock_path). The API took them already, around the row
-    -- (namespace_lock), and says so for this row and this UPDATE only (path_locked in
-    -- lifecycle.change, set and
-    -- cleared around it by namespace_change_state): the row has been locked since, so its path is
-    -- the one locked, and locking it again would only repeat the work. (An INSERT's path was
-    -- locked by the traversal_ids trigger.) Trusting a setting is safe here: only the table's owner
-    -- and superusers may UPDATE state directly, and they could as well disable this trigger.
-    -- (Assignments, not PERFORM, which would run a whole query to call each.)
-    if (change ->> 'path_locked') is distinct from new.id::text then
-      locked := lifecycle.namespace_lock_path(old.traversal_ids[1:pg_catalog.cardinality(old.traversal_ids) - 1])::text
-             || lifecycle.namespace_lock_path(array[new.id], true)::text;
+  if tg_op = 'INSERT' then
+    -- (An INSERT's path was locked by the traversal_ids trigger.) An expression, not a query:
+    -- transition_refusal answers one row (all nulls when allowed).
+    refusal := lifecycle.transition_refusal(new.id, new.traversal_ids, null, new.state, null, null);
+    if refusal.code is not null then
+      raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail,
+        hint = refusal.hint;
     end if;
-    -- Leaving a pending deletion takes the path again: hold its name (step 3 of the lock order)
-    -- while transition_refusal checks that no live sibling took it meanwhile.
-    if from_pending and not to_pending then
-      locked := lifecycle.namespace_lock_sibling_path(new.parent_id, new.path)::text;
-    end if;
+    return new;
   end if;
 
-  if tg_op = 'UPDATE' then
-    actor := (change ->> 'actor')::bigint;
-    operation := nullif(change ->> 'operation', '');
+  if new.state = old.state then
+    return new;
   end if;
-  -- An expression, not a query: transition_refusal answers one row (all nulls when allowed).
-  refusal := lifecycle.transition_refusal(new.id, new.traversal_ids, from_state, new.state, actor, operation);
+  if new.parent_id is distinct from old.parent_id then
+    raise exception using errcode = 'NS010', message = 'change state and parent in separate statements',
+      detail = pg_catalog.format('namespace_id=%s', new.id),
+      hint = 'Moves go through a transfer; state changes through lifecycle.namespace_transition.';
+  end if;
+  -- The change's context (namespace_change_state's lifecycle.change), read once.
+  change := nullif(pg_catalog.current_setting('lifecycle.change', true), '')::jsonb;
+  -- The digest of the rule tables (transition_rules_write): an inlined lookup in constants.
+  rule := lifecycle.transition_rule(old.state, new.state);
+
+  -- Steps 1 and 2 of the lock order: the ancestors' keys shared, root first, so none changes
+  -- state or moves before this commits, then this namespace's own key exclusively, so every
+  -- change below it has committed and none starts before this commits. A raw UPDATE takes them
+  -- here (after its row: see namespace_lock_path). The API took them already, around the row
+  -- (namespace_lock), and says so for this row and this UPDATE only (path_locked in
+  -- lifecycle.change, set and cleared around it by namespace_change_state): the row has been
+  -- locked since, so its path is the one locked, and locking it again would only repeat the work.
+  -- Trusting a setting is safe here: only the table's owner and superusers may UPDATE state
+  -- directly, and they could as well disable this trigger.
+  -- (Assignments, not PERFORM, which would run a whole query to call each.)
+  if (change ->> 'path_locked') is distinct from new.id::text then
+    locked := lifecycle.namespace_lock_path(old.traversal_ids[1:pg_catalog.cardinality(old.traversal_ids) - 1])::text
+           || lifecycle.namespace_lock_path(array[new.id], true)::text;
+  end if;
+  -- Leaving a pending deletion takes the path again: hold its name (step 3 of the lock order)
+  -- while transition_refusal checks that no live sibling took it meanwhile.
+  if rule.from_pending and not rule.to_pending then
+    locked := lifecycle.namespace_lock_sibling_path(new.parent_id, new.path)::text;
+  end if;
+
+  actor := (change ->> 'actor')::bigint;
+  refusal := lifecycle.transition_refusal(new.id, new.traversal_ids, old.state, new.state, actor,
+                                          nullif(change ->> 'operation', ''));
   if refusal.code is not null then
     raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail,
       hint = refusal.hint;
   end if;
 
-  if tg_op = 'UPDATE' then
-    -- When the change happened: now, or the legacy time a bridged change carries
-    -- (namespace_change_state's changed_at).
-    happened := coalesce((change ->> 'changed_at')::timestamptz, pg_catalog.now());
-    new.updated_at := happened;
-    -- Counted here, apart from the history rows, so lifecycle.check_invariants can tell a state
-    -- change that lost its history row.
-    new.state_changes := old.state_changes + 1;
-    -- Who scheduled the deletion and when: set when it is scheduled from a permanent state, kept
-    -- while the deletion runs or is requeued, cleared when the namespace is restored.
-    if to_permanent then
-      new.deletion_scheduled_at := null;
-      new.deletion_scheduled_by := null;
-    elsif lifecycle.state_deletion_adjourned(new.state) and from_permanent then
-      new.deletion_scheduled_at := happened;
-      new.deletion_scheduled_by := actor;
-    end if;
+  -- When the change happened: now, or the legacy time a bridged change carries
+  -- (namespace_change_state's changed_at).
+  happened := coalesce((change ->> 'changed_at')::timestamptz, pg_catalog.now());
+  new.updated_at := happened;
+  -- Counted here, apart from the history rows, so lifecycle.check_invariants can tell a state
+  -- change that lost its history row.
+  new.state_changes := old.state_changes + 1;
+  -- Who scheduled the deletion and when: set when it is scheduled from a permanent state, kept
+  -- while the deletion runs or is requeued, cleared when the namespace is restored.
+  if rule.to_permanent then
+    new.deletion_scheduled_at := null;
+    new.deletion_scheduled_by := null;
+  elsif lifecycle.state_deletion_adjourned(new.state) and lifecycle.state_permanent(old.state) then
+    new.deletion_scheduled_at := happened;
+    new.deletion_scheduled_by := actor;
+  end if;
+
+  -- The record, in one statement: the details row (its row lock taken by the UPDATE, step 4 of
+  -- the lock order, so the row is validated once), the history row, and the history row's fact
+  -- (the outbox row fact_emit writes for the other facts), with the fact's action
+  -- (lifecycle.state_transitions.audit_action) and the namespace's full path (this row's path as
+  -- it is written). The history row and the fact follow the details row (from d), so nothing is
+  -- written twice when it is missing (below). History rows of source import have no fact each
+  -- (the import emits one per batch), whoever writes them. The call's metadata keys are merged,
+  -- but for two: reason explains this one change and stays in its history row; preserved_state is
+  -- the gate's alone (a caller must not redirect a later restore); the keys set here override
+  -- whatever the call passed.
+  -- progress belongs to the state it was recorded in: a new state starts without it, unless the
+  -- call reports one (a finished move's). Back in a permanent state, the temporary run is over,
+  -- and with it preserved_state and the attempts; leaving a permanent state for a temporary one
+  -- records it as preserved_state; between temporary states it is kept. The keys built here are
+  -- trusted by namespace_details_validate for this UPDATE only (lifecycle.details_record).
+  locked := pg_catalog.set_config('lifecycle.details_record', new.id::text, true);
+  loop
+    with c as (
+      select coalesce(change -> 'metadata', '{}') as metadata, nullif(change ->> 'event', '') as event,
+             coalesce(nullif(change ->> 'source', ''), 'sql') as source
+    ), d as (
+      update lifecycle.namespace_details d
+         set state_metadata =
+               ((((d.state_metadata - 'progress') || (c.metadata - array['reason', 'preserved_state'])
+                  || pg_catalog.jsonb_build_object('last_updated_at', happened, 'last_changed_by_user_id', actor,
+                                                   'previous_state', rule.from_name))
+                 - case when rule.to_permanent then array['preserved_state', 'attempt_count'] else '{}'::text[] end)
+                || case when not rule.to_permanent and lifecycle.state_permanent(old.state)
+                        then pg_catalog.jsonb_build_object('preserved_state', rule.from_name)
+                        else '{}'::jsonb end)
+        from c
+       where d.namespace_id = new.id
+      returning d.namespace_id
+    ), h as (
+      insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata, created_at)
+      select new.id, old.state, new.state, c.event, actor, c.source, c.metadata, happened
+        from d, c
+      returning id
+    ), f as (
+      insert into lifecycle.facts (action, namespace_id, traversal_ids, full_path, actor_id, details)
+      select (select tr.audit_action from lifecycle.state_transitions tr
+               where tr.from_state = old.state and tr.to_state = new.state),
+             new.id, new.traversal_ids,
+             (select pg_catalog.string_agg(case when p.id = new.id then new.path else a.path end, '/' order by p.depth)
+                from pg_catalog.unnest(new.traversal_ids) with ordinality as p(id, depth)
+                join lifecycle.namespaces a on a.id = p.id),
+             actor,
+             pg_catalog.jsonb_build_object('from_state', rule.from_name, 'to_state', rule.to_name, 'event', c.event,
+                                           'source', c.source, 'metadata', c.metadata, 'state_update_id', h.id)
+        from h, c
+       where c.source <> 'import'
+    )
+    select d.namespace_id into recorded from d;
+    exit when recorded is not null;
+    -- No details row (removed by hand): started afresh, empty, then written as above.
+    insert into lifecycle.namespace_details (namespace_id, state_metadata) values (new.id, '{}');
+  end loop;
+  locked := pg_catalog.set_config('lifecycle.details_record', '', true);
+
+  if rule.from_operation = 'transfer' then
+    -- The request row was locked first by namespace_lock (step 0 of the lock order) on the API's
+    -- path; a raw UPDATE takes it here.
+    update lifecycle.transfer_requests t
+       set status = 'failed', completed_at = pg_catalog.now(),
+           last_error = pg_catalog.format('the transfer ended without its move: the namespace went to %s (%s)', rule.to_name,
+                                          coalesce('event ' || nullif(change ->> 'event', ''), 'a direct change'))
+     where t.namespace_id = new.id and t.status = 'accepted';
   end if;
   return new;
 end
@@ -6073,117 +6124,11 @@ $$;
 CREATE FUNCTION lifecycle.namespaces_state_record() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
-    SET enable_seqscan TO 'off'
-    SET jit TO 'off'
     AS $$
-declare
-  actor bigint;
-  call_metadata jsonb;
-  call_keys jsonb;
-  from_operation text;
-  from_name text;
-  to_name text;
-  from_permanent boolean;
-  to_permanent boolean;
-  recorded bigint;
-  change jsonb;
-  call_event text;
-  call_source text;
-  happened timestamptz;
-  noted text;
 begin
-  if tg_op = 'INSERT' then
-    insert into lifecycle.namespace_details (namespace_id, state_metadata)
-    values (new.id, pg_catalog.jsonb_build_object('last_updated_at', pg_catalog.now(),
-                                                  'last_changed_by_user_id', null));
-    return null;
-  end if;
-
-  if new.state = old.state then
-    return null;
-  end if;
-  -- The change's context (namespace_change_state's lifecycle.change), read once.
-  change := nullif(pg_catalog.current_setting('lifecycle.change', true), '')::jsonb;
-  actor := (change ->> 'actor')::bigint;
-  call_metadata := coalesce(change -> 'metadata', '{}');
-  -- The call's keys are merged, but for two: reason explains this one change and stays in its
-  -- history row; preserved_state is the gate's alone (a caller must not redirect a later restore).
-  -- The keys set here override whatever the call passed.
-  call_keys := call_metadata - array['reason', 'preserved_state'];
-  call_event := nullif(change ->> 'event', '');
-  call_source := coalesce(nullif(change ->> 'source', ''), 'sql');
-  -- When the change happened: now, or the legacy time a bridged change carries.
-  happened := coalesce((change ->> 'changed_at')::timestamptz, pg_catalog.now());
-
-  -- What lifecycle.states says of the two states, from its digest (states_digest_write): constants
-  -- in the plans, no table read.
-  from_name := (lifecycle.state_names())[old.state];
-  to_name := (lifecycle.state_names())[new.state];
-  from_permanent := lifecycle.state_permanent(old.state);
-  to_permanent := lifecycle.state_permanent(new.state);
-  from_operation := lifecycle.state_operation(old.state);
-
-  -- One statement writes the whole record: the details row (its row lock taken by the UPDATE,
-  -- step 4 of the lock order, so the row is validated once), the history row, and the history
-  -- row's fact (the outbox row fact_emit writes for the other facts), with the fact's action
-  -- (lifecycle.state_transitions.audit_action) and the namespace's full path. Each statement a
-  -- change runs costs its executor's start and its tables' setup; the history row and the fact
-  -- follow the details row (from d), so nothing is written twice when it is missing (below).
-  -- History rows of source import have no fact each (the import emits one per batch), whoever
-  -- writes them.
-  -- progress belongs to the state it was recorded in: a new state starts without it, unless the
-  -- call reports one (a finished move's). Back in a permanent state, the temporary run is over,
-  -- and with it preserved_state and the attempts; leaving a permanent state for a temporary one
-  -- records it as preserved_state; between temporary states it is kept. The keys built here are
-  -- trusted by namespace_details_validate for this UPDATE only (lifecycle.details_record).
-  noted := pg_catalog.set_config('lifecycle.details_record', new.id::text, true);
-  loop
-    with d as (
-      update lifecycle.namespace_details d
-         set state_metadata =
-               ((((d.state_metadata - 'progress') || call_keys
-                  || pg_catalog.jsonb_build_object('last_updated_at', happened, 'last_changed_by_user_id', actor,
-                                                   'previous_state', from_name))
-                 - case when to_permanent then array['preserved_state', 'attempt_count'] else '{}'::text[] end)
-                || case when from_permanent and not to_permanent then pg_catalog.jsonb_build_object('preserved_state', from_name)
-                        else '{}'::jsonb end)
-       where d.namespace_id = new.id
-      returning d.namespace_id
-    ), h as (
-      insert into lifecycle.namespace_state_updates (namespace_id, from_state, to_state, event, actor_id, source, metadata, created_at)
-      select new.id, old.state, new.state, call_event, actor, call_source, call_metadata, happened
-        from d
-      returning id
-    ), f as (
-      insert into lifecycle.facts (action, namespace_id, traversal_ids, full_path, actor_id, details)
-      select (select tr.audit_action from lifecycle.state_transitions tr
-               where tr.from_state = old.state and tr.to_state = new.state),
-             new.id, new.traversal_ids,
-             (select pg_catalog.string_agg(a.path, '/' order by p.depth)
-                from pg_catalog.unnest(new.traversal_ids) with ordinality as p(id, depth)
-                join lifecycle.namespaces a on a.id = p.id),
-             actor,
-             pg_catalog.jsonb_build_object('from_state', from_name, 'to_state', to_name, 'event', call_event,
-                                           'source', call_source, 'metadata', call_metadata, 'state_update_id', h.id)
-        from h
-       where call_source <> 'import'
-    )
-    select d.namespace_id into recorded from d;
-    exit when recorded is not null;
-    -- No details row (removed by hand): started afresh, empty, then written as above.
-    insert into lifecycle.namespace_details (namespace_id, state_metadata) values (new.id, '{}');
-  end loop;
-  noted := pg_catalog.set_config('lifecycle.details_record', '', true);
-
-  if from_operation = 'transfer' then
-    -- The request row was locked first by namespace_lock (step 0 of the lock order) on the API's
-    -- path; a raw UPDATE takes it here.
-    update lifecycle.transfer_requests t
-       set status = 'failed', completed_at = pg_catalog.now(),
-           last_error = pg_catalog.format('the transfer ended without its move: the namespace went to %s (%s)', to_name,
-                                          coalesce('event ' || call_event, 'a direct change'))
-     where t.namespace_id = new.id and t.status = 'accepted';
-  end if;
+  insert into lifecycle.namespace_details (namespace_id, state_metadata)
+  values (new.id, pg_catalog.jsonb_build_object('last_updated_at', pg_catalog.now(),
+                                                'last_changed_by_user_id', null));
   return null;
 end
 $$;
@@ -8321,65 +8266,8 @@ $$;
 --
 
 CREATE FUNCTION lifecycle.transition_rule(from_state smallint, to_state smallint) RETURNS lifecycle.transition_rule
-    LANGUAGE plpgsql STABLE PARALLEL SAFE
-    AS $$ begin return case coalesce(from_state, -1) * 64 + to_state
-    when -64 then '(t,50,"{1,2,3,4,5,6}",{},"(new)",ancestor_inherited,t,f,f,,)'::lifecycle.transition_rule
-    when -63 then '(f,50,{},{},"(new)",archived,t,f,f,,)'::lifecycle.transition_rule
-    when -62 then '(f,50,{},{},"(new)",deletion_scheduled,f,f,t,,)'::lifecycle.transition_rule
-    when -61 then '(t,50,"{1,2,3,4,5,6}",{},"(new)",creation_in_progress,f,f,f,,)'::lifecycle.transition_rule
-    when -60 then '(f,50,{},{},"(new)",deletion_in_progress,f,f,t,,)'::lifecycle.transition_rule
-    when -59 then '(f,50,{},{},"(new)",transfer_in_progress,f,f,f,,transfer)'::lifecycle.transition_rule
-    when -58 then '(f,50,{},{},"(new)",maintenance,f,f,f,,)'::lifecycle.transition_rule
-    when 0 then '(f,50,{},{},ancestor_inherited,ancestor_inherited,t,f,f,,)'::lifecycle.transition_rule
-    when 1 then '(t,50,"{1,2,4,5}","{3,5}",ancestor_inherited,archived,t,f,f,,)'::lifecycle.transition_rule
-    when 2 then '(t,50,"{2,4,5}","{3,5}",ancestor_inherited,deletion_scheduled,f,f,t,,)'::lifecycle.transition_rule
-    when 3 then '(f,50,{},{},ancestor_inherited,creation_in_progress,f,f,f,,)'::lifecycle.transition_rule
-    when 4 then '(f,50,{},{},ancestor_inherited,deletion_in_progress,f,f,t,,)'::lifecycle.transition_rule
-    when 5 then '(t,50,"{2,3,4,5,6}","{2,3,4,5,6}",ancestor_inherited,transfer_in_progress,f,f,f,,transfer)'::lifecycle.transition_rule
-    when 6 then '(t,50,"{2,4,5}","{3,5}",ancestor_inherited,maintenance,f,f,f,,)'::lifecycle.transition_rule
-    when 64 then '(t,50,"{2,4}",{},archived,ancestor_inherited,t,f,f,,)'::lifecycle.transition_rule
-    when 65 then '(f,50,{},{},archived,archived,t,f,f,,)'::lifecycle.transition_rule
-    when 66 then '(t,50,"{2,4,5}","{3,5}",archived,deletion_scheduled,f,f,t,,)'::lifecycle.transition_rule
-    when 67 then '(f,50,{},{},archived,creation_in_progress,f,f,f,,)'::lifecycle.transition_rule
-    when 68 then '(f,50,{},{},archived,deletion_in_progress,f,f,t,,)'::lifecycle.transition_rule
-    when 69 then '(t,50,"{2,3,4,5,6}","{2,3,4,5,6}",archived,transfer_in_progress,f,f,f,,transfer)'::lifecycle.transition_rule
-    when 70 then '(f,50,{},{},archived,maintenance,f,f,f,,)'::lifecycle.transition_rule
-    when 128 then '(t,50,{},{},deletion_scheduled,ancestor_inherited,t,t,f,,)'::lifecycle.transition_rule
-    when 129 then '(t,50,{1},{},deletion_scheduled,archived,t,t,f,,)'::lifecycle.transition_rule
-    when 130 then '(f,50,{},{},deletion_scheduled,deletion_scheduled,f,t,t,,)'::lifecycle.transition_rule
-    when 131 then '(f,50,{},{},deletion_scheduled,creation_in_progress,f,t,f,,)'::lifecycle.transition_rule
-    when 132 then '(t,50,{},{},deletion_scheduled,deletion_in_progress,f,t,t,,)'::lifecycle.transition_rule
-    when 133 then '(f,50,{},{},deletion_scheduled,transfer_in_progress,f,t,f,,transfer)'::lifecycle.transition_rule
-    when 134 then '(f,50,{},{},deletion_scheduled,maintenance,f,t,f,,)'::lifecycle.transition_rule
-    when 192 then '(t,50,{},{},creation_in_progress,ancestor_inherited,t,f,f,,)'::lifecycle.transition_rule
-    when 193 then '(f,50,{},{},creation_in_progress,archived,t,f,f,,)'::lifecycle.transition_rule
-    when 194 then '(f,50,{},{},creation_in_progress,deletion_scheduled,f,f,t,,)'::lifecycle.transition_rule
-    when 195 then '(f,50,{},{},creation_in_progress,creation_in_progress,f,f,f,,)'::lifecycle.transition_rule
-    when 196 then '(t,50,{},{},creation_in_progress,deletion_in_progress,f,f,t,,)'::lifecycle.transition_rule
-    when 197 then '(f,50,{},{},creation_in_progress,transfer_in_progress,f,f,f,,transfer)'::lifecycle.transition_rule
-    when 198 then '(f,50,{},{},creation_in_progress,maintenance,f,f,f,,)'::lifecycle.transition_rule
-    when 256 then '(t,50,{},{},deletion_in_progress,ancestor_inherited,t,t,f,hard_delete,)'::lifecycle.transition_rule
-    when 257 then '(t,50,{1},{},deletion_in_progress,archived,t,t,f,hard_delete,)'::lifecycle.transition_rule
-    when 258 then '(t,50,{},{},deletion_in_progress,deletion_scheduled,f,t,t,hard_delete,)'::lifecycle.transition_rule
-    when 259 then '(f,50,{},{},deletion_in_progress,creation_in_progress,f,t,f,hard_delete,)'::lifecycle.transition_rule
-    when 260 then '(f,50,{},{},deletion_in_progress,deletion_in_progress,f,t,t,hard_delete,)'::lifecycle.transition_rule
-    when 261 then '(f,50,{},{},deletion_in_progress,transfer_in_progress,f,t,f,hard_delete,transfer)'::lifecycle.transition_rule
-    when 262 then '(f,50,{},{},deletion_in_progress,maintenance,f,t,f,hard_delete,)'::lifecycle.transition_rule
-    when 320 then '(t,50,{},{},transfer_in_progress,ancestor_inherited,t,f,f,transfer,)'::lifecycle.transition_rule
-    when 321 then '(t,50,{},{},transfer_in_progress,archived,t,f,f,transfer,)'::lifecycle.transition_rule
-    when 322 then '(f,50,{},{},transfer_in_progress,deletion_scheduled,f,f,t,transfer,)'::lifecycle.transition_rule
-    when 323 then '(f,50,{},{},transfer_in_progress,creation_in_progress,f,f,f,transfer,)'::lifecycle.transition_rule
-    when 324 then '(f,50,{},{},transfer_in_progress,deletion_in_progress,f,f,t,transfer,)'::lifecycle.transition_rule
-    when 325 then '(f,50,{},{},transfer_in_progress,transfer_in_progress,f,f,f,transfer,transfer)'::lifecycle.transition_rule
-    when 326 then '(f,50,{},{},transfer_in_progress,maintenance,f,f,f,transfer,)'::lifecycle.transition_rule
-    when 384 then '(t,50,{},{},maintenance,ancestor_inherited,t,f,f,,)'::lifecycle.transition_rule
-    when 385 then '(f,50,{},{},maintenance,archived,t,f,f,,)'::lifecycle.transition_rule
-    when 386 then '(f,50,{},{},maintenance,deletion_scheduled,f,f,t,,)'::lifecycle.transition_rule
-    when 387 then '(f,50,{},{},maintenance,creation_in_progress,f,f,f,,)'::lifecycle.transition_rule
-    when 388 then '(f,50,{},{},maintenance,deletion_in_progress,f,f,t,,)'::lifecycle.transition_rule
-    when 389 then '(f,50,{},{},maintenance,transfer_in_progress,f,f,f,,transfer)'::lifecycle.transition_rule
-    when 390 then '(f,50,{},{},maintenance,maintenance,f,f,f,,)'::lifecycle.transition_rule
-    end; end $$;
+    LANGUAGE sql STABLE PARALLEL SAFE
+    RETURN ('{"(t,50,\"{1,2,3,4,5,6}\",{},\"(new)\",ancestor_inherited,t,f,f,,)","(f,50,{},{},\"(new)\",archived,t,f,f,,)","(f,50,{},{},\"(new)\",deletion_scheduled,f,f,t,,)","(t,50,\"{1,2,3,4,5,6}\",{},\"(new)\",creation_in_progress,f,f,f,,)","(f,50,{},{},\"(new)\",deletion_in_progress,f,f,t,,)","(f,50,{},{},\"(new)\",transfer_in_progress,f,f,f,,transfer)","(f,50,{},{},\"(new)\",maintenance,f,f,f,,)","(f,50,{},{},ancestor_inherited,ancestor_inherited,t,f,f,,)","(t,50,\"{1,2,4,5}\",\"{3,5}\",ancestor_inherited,archived,t,f,f,,)","(t,50,\"{2,4,5}\",\"{3,5}\",ancestor_inherited,deletion_scheduled,f,f,t,,)","(f,50,{},{},ancestor_inherited,creation_in_progress,f,f,f,,)","(f,50,{},{},ancestor_inherited,deletion_in_progress,f,f,t,,)","(t,50,\"{2,3,4,5,6}\",\"{2,3,4,5,6}\",ancestor_inherited,transfer_in_progress,f,f,f,,transfer)","(t,50,\"{2,4,5}\",\"{3,5}\",ancestor_inherited,maintenance,f,f,f,,)","(t,50,\"{2,4}\",{},archived,ancestor_inherited,t,f,f,,)","(f,50,{},{},archived,archived,t,f,f,,)","(t,50,\"{2,4,5}\",\"{3,5}\",archived,deletion_scheduled,f,f,t,,)","(f,50,{},{},archived,creation_in_progress,f,f,f,,)","(f,50,{},{},archived,deletion_in_progress,f,f,t,,)","(t,50,\"{2,3,4,5,6}\",\"{2,3,4,5,6}\",archived,transfer_in_progress,f,f,f,,transfer)","(f,50,{},{},archived,maintenance,f,f,f,,)","(t,50,{},{},deletion_scheduled,ancestor_inherited,t,t,f,,)","(t,50,{1},{},deletion_scheduled,archived,t,t,f,,)","(f,50,{},{},deletion_scheduled,deletion_scheduled,f,t,t,,)","(f,50,{},{},deletion_scheduled,creation_in_progress,f,t,f,,)","(t,50,{},{},deletion_scheduled,deletion_in_progress,f,t,t,,)","(f,50,{},{},deletion_scheduled,transfer_in_progress,f,t,f,,transfer)","(f,50,{},{},deletion_scheduled,maintenance,f,t,f,,)","(t,50,{},{},creation_in_progress,ancestor_inherited,t,f,f,,)","(f,50,{},{},creation_in_progress,archived,t,f,f,,)","(f,50,{},{},creation_in_progress,deletion_scheduled,f,f,t,,)","(f,50,{},{},creation_in_progress,creation_in_progress,f,f,f,,)","(t,50,{},{},creation_in_progress,deletion_in_progress,f,f,t,,)","(f,50,{},{},creation_in_progress,transfer_in_progress,f,f,f,,transfer)","(f,50,{},{},creation_in_progress,maintenance,f,f,f,,)","(t,50,{},{},deletion_in_progress,ancestor_inherited,t,t,f,hard_delete,)","(t,50,{1},{},deletion_in_progress,archived,t,t,f,hard_delete,)","(t,50,{},{},deletion_in_progress,deletion_scheduled,f,t,t,hard_delete,)","(f,50,{},{},deletion_in_progress,creation_in_progress,f,t,f,hard_delete,)","(f,50,{},{},deletion_in_progress,deletion_in_progress,f,t,t,hard_delete,)","(f,50,{},{},deletion_in_progress,transfer_in_progress,f,t,f,hard_delete,transfer)","(f,50,{},{},deletion_in_progress,maintenance,f,t,f,hard_delete,)","(t,50,{},{},transfer_in_progress,ancestor_inherited,t,f,f,transfer,)","(t,50,{},{},transfer_in_progress,archived,t,f,f,transfer,)","(f,50,{},{},transfer_in_progress,deletion_scheduled,f,f,t,transfer,)","(f,50,{},{},transfer_in_progress,creation_in_progress,f,f,f,transfer,)","(f,50,{},{},transfer_in_progress,deletion_in_progress,f,f,t,transfer,)","(f,50,{},{},transfer_in_progress,transfer_in_progress,f,f,f,transfer,transfer)","(f,50,{},{},transfer_in_progress,maintenance,f,f,f,transfer,)","(t,50,{},{},maintenance,ancestor_inherited,t,f,f,,)","(f,50,{},{},maintenance,archived,t,f,f,,)","(f,50,{},{},maintenance,deletion_scheduled,f,f,t,,)","(f,50,{},{},maintenance,creation_in_progress,f,f,f,,)","(f,50,{},{},maintenance,deletion_in_progress,f,f,t,,)","(f,50,{},{},maintenance,transfer_in_progress,f,f,f,,transfer)","(f,50,{},{},maintenance,maintenance,f,f,f,,)"}'::lifecycle.transition_rule[])[array_position('{-64,-63,-62,-61,-60,-59,-58,0,1,2,3,4,5,6,64,65,66,67,68,69,70,128,129,130,131,132,133,134,192,193,194,195,196,197,198,256,257,258,259,260,261,262,320,321,322,323,324,325,326,384,385,386,387,388,389,390}'::integer[], ((COALESCE((from_state)::integer, '-1'::integer) * 64) + to_state))];
 
 --
 -- Name: FUNCTION transition_rule(from_state smallint, to_state smallint); Type: COMMENT; Schema: lifecycle; Owner: -
@@ -8410,12 +8298,13 @@ CREATE FUNCTION lifecycle.transition_rules_write() RETURNS void
     SET search_path TO ''
     AS $_$
 declare
-  branches text;
-  events text;
+  pair_keys int[];
+  pair_rules lifecycle.transition_rule[];
+  event_names text[];
+  event_rules lifecycle.event_rule[];
 begin
-  select pg_catalog.string_agg(
-           pg_catalog.format('when %s then %L::lifecycle.transition_rule',
-             coalesce(f.code, -1) * 64 + t.code,
+  select pg_catalog.array_agg(coalesce(f.code, -1) * 64 + t.code order by f.code nulls first, t.code),
+         pg_catalog.array_agg(
              row(exists (select from lifecycle.state_transitions m
                           where m.from_state is not distinct from f.code and m.to_state = t.code),
                  (select p.min_access_level from lifecycle.transition_policies p where p.to_state = t.code),
@@ -8427,42 +8316,40 @@ begin
                           and g.scope = 'descendant' order by g.forbidden_state),
                  coalesce(f.name, '(new)'), t.name, t.permanent, coalesce(f.pending_deletion, false),
                  t.pending_deletion, f.operation,
-                 case when t.operation_enters then t.operation end)::lifecycle.transition_rule),
-           e'\n    ' order by f.code nulls first, t.code)
-    into branches
+                 case when t.operation_enters then t.operation end)::lifecycle.transition_rule
+             order by f.code nulls first, t.code)
+    into pair_keys, pair_rules
     -- Every state as the source, and null for a creation.
     from (select s.code, s.name, s.pending_deletion, s.operation from lifecycle.states s
           union all
           select null, null, null, null) f
    cross join lifecycle.states t;
-  select pg_catalog.string_agg(
-           pg_catalog.format('when %L then %L::lifecycle.event_rule', e.name,
-             row(e.target_state, e.target_key,
-                 array(select s.from_state from lifecycle.event_sources s
-                        where s.event = e.name order by s.from_state))::lifecycle.event_rule),
-           e'\n    ' order by e.name)
-    into events
+  select pg_catalog.array_agg(e.name order by e.name),
+         pg_catalog.array_agg(
+           row(e.target_state, e.target_key,
+               array(select s.from_state from lifecycle.event_sources s
+                      where s.event = e.name order by s.from_state))::lifecycle.event_rule
+           order by e.name)
+    into event_names, event_rules
     from lifecycle.events e;
   execute pg_catalog.format($f$
     create or replace function lifecycle.event_rule(event text)
     returns lifecycle.event_rule
-    language plpgsql
+    language sql
     stable
     parallel safe
-    as $b$ begin return %s; end $b$ $f$,
-    case when events is null then 'null::lifecycle.event_rule'
-         else pg_catalog.format(e'case event\n    %s\n    end', events) end);
+    return (%L::lifecycle.event_rule[])[pg_catalog.array_position(%L::text[], event)]$f$,
+    coalesce(event_rules, '{}'), coalesce(event_names, '{}'));
   comment on function lifecycle.event_rule(text) is
     'An event''s target state, the metadata key that may send it back to where it was, and the states it applies from, null for an unknown event: a digest of lifecycle.events and event_sources rewritten by their trigger transition_rules_digest, never by hand.';
   execute pg_catalog.format($f$
     create or replace function lifecycle.transition_rule(from_state smallint, to_state smallint)
     returns lifecycle.transition_rule
-    language plpgsql
+    language sql
     stable
     parallel safe
-    as $b$ begin return %s; end $b$ $f$,
-    case when branches is null then 'null::lifecycle.transition_rule'
-         else pg_catalog.format(e'case coalesce(from_state, -1) * 64 + to_state\n    %s\n    end', branches) end);
+    return (%L::lifecycle.transition_rule[])[pg_catalog.array_position(%L::int[], coalesce(from_state, -1) * 64 + to_state)]$f$,
+    coalesce(pair_rules, '{}'), coalesce(pair_keys, '{}'));
   comment on function lifecycle.transition_rule(smallint, smallint) is
     'What the rule tables say of a change from from_state (null: a creation) to to_state, null for an unknown state: a digest of lifecycle.states, state_transitions, transition_guards and transition_policies rewritten by their trigger transition_rules_digest, never by hand.';
 end
@@ -10215,12 +10102,6 @@ CREATE TRIGGER namespaces_2_visibility BEFORE UPDATE OF visibility, parent_id ON
 --
 
 CREATE TRIGGER namespaces_2_visibility_insert BEFORE INSERT ON lifecycle.namespaces FOR EACH ROW WHEN ((current_setting('lifecycle.importing'::text, true) IS DISTINCT FROM 'on'::text)) EXECUTE FUNCTION lifecycle.namespaces_visibility();
-
---
--- Name: namespaces namespaces_3_state_record; Type: TRIGGER; Schema: lifecycle; Owner: -
---
-
-CREATE TRIGGER namespaces_3_state_record AFTER UPDATE OF state ON lifecycle.namespaces FOR EACH ROW WHEN ((current_setting('lifecycle.importing'::text, true) IS DISTINCT FROM 'on'::text)) EXECUTE FUNCTION lifecycle.namespaces_state_record();
 
 --
 -- Name: namespaces namespaces_3_state_record_insert; Type: TRIGGER; Schema: lifecycle; Owner: -

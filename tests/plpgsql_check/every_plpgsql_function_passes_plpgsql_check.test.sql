@@ -34,7 +34,6 @@ insert into justified values
   ('lifecycle.namespaces_state_gate()', 'never read variable "locked"', 'assignment instead of PERFORM'),
   ('lifecycle.namespaces_paths()', 'never read variable "locked"', 'assignment instead of PERFORM'),
   ('lifecycle.namespaces_visibility()', 'never read variable "noted"', 'assignment instead of PERFORM'),
-  ('lifecycle.namespaces_state_record()', 'never read variable "noted"', 'assignment instead of PERFORM'),
   ('lifecycle.namespace_change_state(bigint,text,text,bigint,jsonb,text,timestamp with time zone,text)', 'never read variable "setting"', 'assignment instead of PERFORM'),
   ('lifecycle.namespace_import_batch(integer)', 'never read variable "noted"', 'assignment instead of PERFORM'),
   ('lifecycle.organization_move_in(bigint,text)', 'never read variable "noted"', 'assignment instead of PERFORM'),
