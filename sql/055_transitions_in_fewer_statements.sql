@@ -51,7 +51,7 @@ select lifecycle.transition_rules_write();
 
 lock table lifecycle.namespaces in share row exclusive mode;
 
-{{ template "functions/namespace_lock.sql" . }}
+{{ template "snapshots/055/namespace_lock.sql" . }}
 {{ template "functions/namespace_access_level_row.sql" . }}
 revoke all on function lifecycle.namespace_access_level_row(bigint[], bigint) from public;
 {{ template "functions/namespace_access_level.sql" . }}

@@ -4887,11 +4887,16 @@ declare
   locked_path bigint[];
   seen_state smallint;
   seen_type text;
+  bridged boolean;
   ns lifecycle.namespaces;
   locked text;
 begin
   loop
-    select n.traversal_ids, n.state, n.type into locked_path, seen_state, seen_type
+    -- The row and whether legacy bridges exist (two probes of empty tables without them), in one
+    -- statement.
+    select n.traversal_ids, n.state, n.type,
+           exists (select from lifecycle.legacy_bridges) or exists (select from lifecycle.legacy_tree_bridges)
+      into locked_path, seen_state, seen_type, bridged
       from lifecycle.namespaces n where n.id = namespace_lock.namespace_id;
     if not found then
       raise exception using errcode = 'NS004', message = 'namespace not found',
@@ -4906,9 +4911,7 @@ begin
         where t.namespace_id = namespace_lock.namespace_id and t.status = 'accepted'
         for update;
     end if;
-    -- Without bridges this costs two probes of empty tables.
-    if (exists (select from lifecycle.legacy_bridges) or exists (select from lifecycle.legacy_tree_bridges))
-       and not lifecycle.transaction_flag_raised('legacy_bridge_applying') then
+    if bridged and not lifecycle.transaction_flag_raised('legacy_bridge_applying') then
       locked := lifecycle.legacy_bridge_lock(namespace_lock.namespace_id, seen_type)::text;
     end if;
     -- An assignment, not PERFORM (which would run a whole query to call it).
@@ -5987,7 +5990,11 @@ begin
     return new;
   end if;
 
-  if new.state = old.state then
+  -- A backfill of legacy states writes its rows set-based with lifecycle.importing set (below).
+  -- Asked here, not in the trigger's WHEN clause: PostgreSQL reads a WHEN clause back from its
+  -- text and prepares it in every statement that fires the trigger, which cost more than this
+  -- expression, and every change of state fires it.
+  if new.state = old.state or pg_catalog.current_setting('lifecycle.importing', true) = 'on' then
     return new;
   end if;
   if new.parent_id is distinct from old.parent_id then
@@ -8043,14 +8050,6 @@ CREATE FUNCTION lifecycle.transition_refusal(namespace_id bigint, traversal_ids 
 #variable_conflict use_variable
 declare
   depth int := pg_catalog.cardinality(traversal_ids);
-  allowed boolean;
-  required_level smallint;
-  from_name text;
-  to_name text;
-  to_permanent boolean;
-  from_pending boolean;
-  to_pending boolean;
-  from_operation text;
   ancestor_id bigint;
   ancestor_state smallint;
   descendant_id bigint;
@@ -8068,14 +8067,6 @@ begin
   -- forbids, the two states' names and flags), as constants: their digest, an expression that
   -- reads no table (transition_rules_write).
   rule := lifecycle.transition_rule(from_state, to_state);
-  allowed := rule.allowed;
-  required_level := rule.min_access_level;
-  from_name := rule.from_name;
-  to_name := rule.to_name;
-  to_permanent := rule.to_permanent;
-  from_pending := rule.from_pending;
-  to_pending := rule.to_pending;
-  from_operation := rule.from_operation;
   -- What the guards and the authorization read, in one statement (every statement a change runs
   -- costs its executor's start, whatever it reads): the nearest ancestor and a descendant in a
   -- state a guard forbids, each looked up only when the pair is in the matrix and has a guard of
@@ -8083,9 +8074,9 @@ begin
   -- the authorization below asks for it. In the cached generic plan each condition is a one-time
   -- filter: a part not needed reads nothing. The checks below still report in the order listed
   -- above.
-  look_ancestor := coalesce(allowed and depth > 1 and rule.ancestor_forbidden <> '{}', false);
-  look_descendant := coalesce(allowed and from_state is not null and rule.descendant_forbidden <> '{}', false);
-  look_level := coalesce(allowed and from_state is not null and from_operation is null and actor_id is not null, false);
+  look_ancestor := coalesce(rule.allowed and depth > 1 and rule.ancestor_forbidden <> '{}', false);
+  look_descendant := coalesce(rule.allowed and from_state is not null and rule.descendant_forbidden <> '{}', false);
+  look_level := coalesce(rule.allowed and from_state is not null and rule.from_operation is null and actor_id is not null, false);
   if look_ancestor or look_descendant or look_level then
     -- The ancestors by primary key, then their states: the fence (offset 0) keeps the state test
     -- out of the index choice. With it inside, a plan could scan namespaces_own_state_idx for every
@@ -8121,19 +8112,19 @@ begin
   end if;
 
   -- 1. The matrix.
-  if not coalesce(allowed, false) then
+  if not coalesce(rule.allowed, false) then
     code := 'NS001';
     message := case when from_state is null
-                 then pg_catalog.format('a namespace cannot be created as %s', to_name)
-                 else pg_catalog.format('cannot change namespace state from %s to %s', from_name, to_name) end;
-    detail := pg_catalog.format('namespace_id=%s from_state=%s to_state=%s', namespace_id, from_name, to_name);
+                 then pg_catalog.format('a namespace cannot be created as %s', rule.to_name)
+                 else pg_catalog.format('cannot change namespace state from %s to %s', rule.from_name, rule.to_name) end;
+    detail := pg_catalog.format('namespace_id=%s from_state=%s to_state=%s', namespace_id, rule.from_name, rule.to_name);
     hint := coalesce(
-      (select pg_catalog.format('From %s a namespace may go to: %s.', from_name,
+      (select pg_catalog.format('From %s a namespace may go to: %s.', rule.from_name,
                                 pg_catalog.string_agg(s.name, ', ' order by s.code))
          from lifecycle.state_transitions t
          join lifecycle.states s on s.code = t.to_state
         where t.from_state is not distinct from transition_refusal.from_state),
-      pg_catalog.format('No transition leaves %s.', from_name));
+      pg_catalog.format('No transition leaves %s.', rule.from_name));
     return;
   end if;
 
@@ -8145,9 +8136,9 @@ begin
                       false) then
     code := 'NS005';
     message := pg_catalog.format('only the %s itself may move a namespace into %s',
-                                 pg_catalog.replace(rule.to_operation, '_', ' '), to_name);
+                                 pg_catalog.replace(rule.to_operation, '_', ' '), rule.to_name);
     detail := pg_catalog.format('namespace_id=%s from_state=%s to_state=%s operation=%s role=%s', namespace_id,
-                                from_name, to_name, rule.to_operation,
+                                rule.from_name, rule.to_name, rule.to_operation,
                                 coalesce(nullif(pg_catalog.current_setting('role'), 'none'), session_user));
     hint := case rule.to_operation
               when 'transfer' then 'Request the transfer (lifecycle.namespace_transfer_request); its accept starts it.'
@@ -8155,16 +8146,16 @@ begin
             end;
     return;
   end if;
-  if from_operation is not null then
-    if operation is distinct from from_operation
+  if rule.from_operation is not null then
+    if operation is distinct from rule.from_operation
        and not lifecycle.caller_may_act_as_system() then
       code := 'NS005';
       message := pg_catalog.format('only the %s itself or a worker may move a namespace out of %s',
-                                   pg_catalog.replace(from_operation, '_', ' '), from_name);
+                                   pg_catalog.replace(rule.from_operation, '_', ' '), rule.from_name);
       detail := pg_catalog.format('namespace_id=%s from_state=%s to_state=%s operation=%s role=%s', namespace_id,
-                                  from_name, to_name, from_operation,
+                                  rule.from_name, rule.to_name, rule.from_operation,
                                   coalesce(nullif(pg_catalog.current_setting('role'), 'none'), session_user));
-      hint := case from_operation
+      hint := case rule.from_operation
                 when 'transfer' then 'Wait for the transfer to finish (lifecycle.namespace_transfer_execute); the sweeper ends transfers that are stuck.'
                 else 'Wait for the hard delete to finish; the sweeper resumes deletions that are stuck, and a failed one is requeued as deletion_scheduled, which an owner may restore.'
               end;
@@ -8176,10 +8167,10 @@ begin
     -- actor_refusal decides and words it; it is not asked when the level read above meets the
     -- policy's (it would find the same level and refuse nothing): a call of a set-returning
     -- function and its own read of the level were two statements per change.
-    if actor_id is null or actor_level is null or required_level is null or actor_level < required_level then
+    if actor_id is null or actor_level is null or rule.min_access_level is null or actor_level < rule.min_access_level then
       select r.code, r.message, r.detail, r.hint into code, message, detail, hint
-        from lifecycle.actor_refusal(namespace_id, traversal_ids, actor_id, required_level,
-               pg_catalog.format('move this namespace to %s', to_name)) r;
+        from lifecycle.actor_refusal(namespace_id, traversal_ids, actor_id, rule.min_access_level,
+               pg_catalog.format('move this namespace to %s', rule.to_name)) r;
       if code is not null then
         return;
       end if;
@@ -8188,14 +8179,14 @@ begin
   if from_state is not null then
     -- The row and the settings matter only when leaving a pending deletion (grace period, delete
     -- now, the path taken meanwhile).
-    if from_pending then
+    if rule.from_pending then
       select * into ns from lifecycle.namespaces n where n.id = transition_refusal.namespace_id;
       select * into cfg from lifecycle.settings;
 
       -- Soft delete (docs/design.md §5). A user's restore ends with the grace period; the system (the
       -- sweeper restoring a namespace whose scheduler lost the right to delete it) may restore later.
       if lifecycle.state_deletion_adjourned(from_state) and actor_id is not null
-         and to_permanent
+         and rule.to_permanent
          and ns.deletion_scheduled_at + pg_catalog.make_interval(days => cfg.deletion_adjourned_period_days) < pg_catalog.now() then
         code := 'NS007';
         message := 'the grace period for restoring this namespace is over';
@@ -8221,8 +8212,8 @@ begin
     message := case when from_state is null
                  then pg_catalog.format('cannot create a namespace below %s: it is %s',
                                         lifecycle.namespace_full_path(ancestor_id), lifecycle.state_name(ancestor_state))
-                 else pg_catalog.format('cannot change namespace state from %s to %s: ancestor %s is %s', from_name,
-                                        to_name, lifecycle.namespace_full_path(ancestor_id), lifecycle.state_name(ancestor_state)) end;
+                 else pg_catalog.format('cannot change namespace state from %s to %s: ancestor %s is %s', rule.from_name,
+                                        rule.to_name, lifecycle.namespace_full_path(ancestor_id), lifecycle.state_name(ancestor_state)) end;
     detail := pg_catalog.format('namespace_id=%s ancestor_id=%s ancestor_state=%s', namespace_id, ancestor_id,
                                 lifecycle.state_name(ancestor_state));
     hint := pg_catalog.format('Change the state of %s first, or wait until its operation ends.',
@@ -8233,8 +8224,8 @@ begin
   -- 4. The descendant found above.
   if descendant_id is not null then
     code := 'NS003';
-    message := pg_catalog.format('cannot change namespace state from %s to %s: descendant %s is %s', from_name,
-                                 to_name, lifecycle.namespace_full_path(descendant_id), lifecycle.state_name(descendant_state));
+    message := pg_catalog.format('cannot change namespace state from %s to %s: descendant %s is %s', rule.from_name,
+                                 rule.to_name, lifecycle.namespace_full_path(descendant_id), lifecycle.state_name(descendant_state));
     detail := pg_catalog.format('namespace_id=%s descendant_id=%s descendant_state=%s', namespace_id, descendant_id,
                                 lifecycle.state_name(descendant_state));
     hint := pg_catalog.format('Wait until the operation on %s ends, or change its state first.',
@@ -8244,7 +8235,7 @@ begin
 
   -- 5. Leaving a pending deletion makes the path live again: a live sibling must not hold it.
   --    (The gate holds the sibling-path lock while this runs.)
-  if from_pending and not to_pending and from_state is not null then
+  if rule.from_pending and not rule.to_pending and from_state is not null then
     select n.id into hit_id
       from lifecycle.namespaces n
      where coalesce(n.parent_id, 0) = coalesce(ns.parent_id, 0) and n.path = ns.path
@@ -10083,7 +10074,7 @@ CREATE TRIGGER namespaces_2_paths_insert BEFORE INSERT ON lifecycle.namespaces F
 -- Name: namespaces namespaces_2_state_gate; Type: TRIGGER; Schema: lifecycle; Owner: -
 --
 
-CREATE TRIGGER namespaces_2_state_gate BEFORE UPDATE OF state ON lifecycle.namespaces FOR EACH ROW WHEN ((current_setting('lifecycle.importing'::text, true) IS DISTINCT FROM 'on'::text)) EXECUTE FUNCTION lifecycle.namespaces_state_gate();
+CREATE TRIGGER namespaces_2_state_gate BEFORE UPDATE OF state ON lifecycle.namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.namespaces_state_gate();
 
 --
 -- Name: namespaces namespaces_2_state_gate_insert; Type: TRIGGER; Schema: lifecycle; Owner: -

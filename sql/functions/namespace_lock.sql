@@ -22,11 +22,16 @@ declare
   locked_path bigint[];
   seen_state smallint;
   seen_type text;
+  bridged boolean;
   ns lifecycle.namespaces;
   locked text;
 begin
   loop
-    select n.traversal_ids, n.state, n.type into locked_path, seen_state, seen_type
+    -- The row and whether legacy bridges exist (two probes of empty tables without them), in one
+    -- statement.
+    select n.traversal_ids, n.state, n.type,
+           exists (select from lifecycle.legacy_bridges) or exists (select from lifecycle.legacy_tree_bridges)
+      into locked_path, seen_state, seen_type, bridged
       from lifecycle.namespaces n where n.id = namespace_lock.namespace_id;
     if not found then
       raise exception using errcode = 'NS004', message = 'namespace not found',
@@ -41,9 +46,7 @@ begin
         where t.namespace_id = namespace_lock.namespace_id and t.status = 'accepted'
         for update;
     end if;
-    -- Without bridges this costs two probes of empty tables.
-    if (exists (select from lifecycle.legacy_bridges) or exists (select from lifecycle.legacy_tree_bridges))
-       and not lifecycle.transaction_flag_raised('legacy_bridge_applying') then
+    if bridged and not lifecycle.transaction_flag_raised('legacy_bridge_applying') then
       locked := lifecycle.legacy_bridge_lock(namespace_lock.namespace_id, seen_type)::text;
     end if;
     -- An assignment, not PERFORM (which would run a whole query to call it).

@@ -78,7 +78,11 @@ begin
     return new;
   end if;
 
-  if new.state = old.state then
+  -- A backfill of legacy states writes its rows set-based with lifecycle.importing set (below).
+  -- Asked here, not in the trigger's WHEN clause: PostgreSQL reads a WHEN clause back from its
+  -- text and prepares it in every statement that fires the trigger, which cost more than this
+  -- expression, and every change of state fires it.
+  if new.state = old.state or pg_catalog.current_setting('lifecycle.importing', true) = 'on' then
     return new;
   end if;
   if new.parent_id is distinct from old.parent_id then
@@ -217,7 +221,7 @@ $$;
 -- schema owner's alone.
 create or replace trigger namespaces_2_state_gate
   before update of state on lifecycle.namespaces
-  for each row when (pg_catalog.current_setting('lifecycle.importing', true) is distinct from 'on')
+  for each row
   execute function lifecycle.namespaces_state_gate();
 
 create or replace trigger namespaces_2_state_gate_insert
