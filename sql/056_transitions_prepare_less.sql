@@ -19,14 +19,17 @@
 -- Measured in docs/benchmarks.md (Transitions) and docs/benchmarks/history.md.
 --
 -- Locks: the digests are replaced first, with no lock on lifecycle.namespaces (their callers plan
--- again at their next call); then the triggers, which take SHARE ROW EXCLUSIVE on it, once, first
--- among this step's locks on it, for a few ms of definitions: one transaction, so no change is
--- judged by the new gate and recorded again by the old trigger.
+-- again at their next call); then the triggers, in one transaction, so no change is judged by the
+-- new gate and recorded again by the old trigger. Dropping a trigger takes ACCESS EXCLUSIVE on
+-- lifecycle.namespaces, so that is taken once, first among this step's locks on it, for a few ms of
+-- definitions: taken later, over the SHARE ROW EXCLUSIVE that replacing a trigger takes, it
+-- deadlocked with a transition that had read the table and was waiting to write it (the bench's
+-- upgrade under load, 40P01). Readers wait those few ms too.
 
 {{ template "functions/transition_rules_write.sql" . }}
 select lifecycle.transition_rules_write();
 
-lock table lifecycle.namespaces in share row exclusive mode;
+lock table lifecycle.namespaces in access exclusive mode;
 
 {{ template "functions/namespace_lock.sql" . }}
 {{ template "triggers/namespaces_state_gate.sql" . }}
