@@ -5,7 +5,7 @@
 -- after the change's rows may be gone: the namespace's id, path of ids and full path, the actor, the
 -- details. Only this schema's functions write the table, so a fact needs no signature. Not granted
 -- to anyone: the fact triggers (SECURITY DEFINER) call it. A state change's fact is written
--- beside it, with its history row in one statement (namespaces_state_record); same columns.
+-- beside it, with its history row in one statement (the gate, namespaces_state_gate); same columns.
 -- PL/pgSQL: a SQL function with a SET clause would be planned on every call.
 create or replace function lifecycle.fact_emit(
   action text,

@@ -1,6 +1,6 @@
 -- Locks a namespace for a change, in the global order (namespace_lock_path): a namespace in
 -- transfer first holds its accepted transfer request (step 0: any way out of transfer_in_progress
--- closes the request, namespaces_state_record, and accept, cancel and the move take the request
+-- closes the request, namespaces_state_gate, and accept, cancel and the move take the request
 -- before the namespace), then, while legacy bridges exist, its legacy rows (step 0.5,
 -- legacy_bridge_lock: an application's legacy write holds its row before it needs the namespace;
 -- not again inside that write's own bridge trigger, legacy_bridge_applying, which holds its row and

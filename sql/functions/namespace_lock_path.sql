@@ -43,7 +43,7 @@
 --      their ancestor's, held exclusively;
 --   3. the name "path below parent" (namespace_lock_sibling_path), a claim row in
 --      lifecycle.path_claims, when a path becomes live (create, rename, move, restore);
---   4. that namespace's namespace_details row, updated by the state record trigger (locked since
+--   4. that namespace's namespace_details row, updated by the state record (the gate; locked since
 --      step 2 when the state changes);
 --   5. inserts only (history, redirects), which take no row locks that others wait on;
 --   6. lifecycle.effective_states: its row in lifecycle.lock_rows, FOR KEY SHARE at the end of a

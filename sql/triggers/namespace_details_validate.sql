@@ -1,7 +1,7 @@
 -- state_metadata is validated on every write path against the 'state_metadata' JSON schema in
 -- lifecycle.json_schemas (unknown keys, wrong types, oversize: NS010).
 --
--- Except what the state record writes itself (namespaces_state_record, which says so for its one
+-- Except what the state record writes itself (the gate, namespaces_state_gate, which says so for its one
 -- UPDATE of this row in lifecycle.details_record): the keys it builds from values it has checked
 -- (the time, the actor, state names from lifecycle.states) are trusted, so when nothing else in
 -- the document changed, as in a change without call metadata, the document is not walked again.
