@@ -14,7 +14,7 @@
 -- Each body is one lookup: the answers as one constant array, the keys as another, the answer at
 -- the key's position (array_position; no key, no answer: null). SQL, so a caller's expression
 -- inlines it: two constants and a call, which PL/pgSQL prepares in every transaction for almost
--- nothing. (Until 056 they were PL/pgSQL functions returning a CASE with a branch per pair: the
+-- nothing. (Until 057 they were PL/pgSQL functions returning a CASE with a branch per pair: the
 -- CASE's 56 branches were prepared again in every transaction, 120k instructions of a
 -- transition's 3.4 M for transition_rule alone, measured with callgrind.) STABLE, not IMMUTABLE:
 -- the answer changes when the tables do, so no plan may fold a call into a constant and keep it

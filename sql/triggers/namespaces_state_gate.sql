@@ -9,7 +9,7 @@
 -- reason and preserved_state). No BEFORE trigger that sorts after this one fires on a change of
 -- state (namespaces_2_visibility fires on visibility and parent_id, and a change of state and
 -- parent together is refused below), so the row written is the row recorded; an error later in
--- the statement undoes the record with the row. (Until 056 an AFTER trigger, namespaces_state_record,
+-- the statement undoes the record with the row. (Until 057 an AFTER trigger, namespaces_state_record,
 -- wrote the record: a second trigger call, its queued event, and the context read and the
 -- states' names looked up again, on every change.) An INSERT's details row is written after the
 -- row (namespaces_state_record), which it references.
