@@ -34,8 +34,10 @@
 --        chain checks only that the rows follow one another and end in the namespace's state): it
 --        now refuses a history row naming a state or an event this cluster does not know (NS010,
 --        tests/organization_move_in/a_staged_history_row_naming_an_unknown_state_or_event_is_refused_with_ns010).
---    The schema's owner may still write the history directly (no client role may): as for every
---    trigger of these tables, which it could disable, it is trusted with them.
+--    Not judged: the schema's owner writing the history itself (no client role may write it), or
+--    making a raw UPDATE of state under a lifecycle.change it wrote itself (only
+--    namespace_change_state writes it; the gate trusts it for the owner alone): as with every
+--    trigger of these tables, which it could disable, the owner is trusted with them.
 --    (b) A state or an event in use is not deleted, its key not changed, its table not truncated:
 --    that is now a trigger on each of lifecycle.states and lifecycle.events (states_in_use_guard,
 --    events_in_use_guard), 23503 as before, naming what uses it. They run only on those rare
