@@ -450,6 +450,7 @@ begin
   if tg_op = 'UPDATE' and new.name = old.name then
     return new;
   end if;
+  lock table lifecycle.namespaces in share mode;
   if tg_op = 'TRUNCATE' then
     select u.id into history_id from lifecycle.namespace_state_updates u where u.event is not null limit 1;
   else
@@ -5792,6 +5793,9 @@ begin
         using coalesce(old_names, '{}'), predicate.listed, predicate.fallback, predicate.fn = 'namespace_type_root_only'
         into changed;
       if changed is not null then
+        -- The writes in flight committed, none until this transaction ends: no namespace of such a
+        -- type is written unseen by the read below.
+        lock table lifecycle.namespaces in share mode;
         select n.id, n.type, n.parent_id into offender
           from lifecycle.namespaces n
          where n.type = any (changed) and (predicate.fn = 'namespace_type_known' or n.parent_id is not null)
@@ -7643,6 +7647,7 @@ begin
     return new;
   end if;
   doing := case tg_op when 'DELETE' then 'delete' when 'UPDATE' then 'change the code of' else 'truncate' end;
+  lock table lifecycle.namespaces in share mode;
   if tg_op = 'TRUNCATE' then
     select n.id into namespace_id from lifecycle.namespaces n limit 1;
     if namespace_id is null then

@@ -17,7 +17,8 @@
 -- inlined when it loaded the index), its answer for every type in the table before the change
 -- (and, for an index, after it) must stay as well, and a change that would alter one is refused
 -- (2BP01). Adding a type is always possible. Finding the namespaces of a type reads
--- lifecycle.namespaces whole (no index on type), only when such an answer changes.
+-- lifecycle.namespaces whole (no index on type), only when such an answer changes, under SHARE:
+-- the writes in flight end first, and none starts until this transaction ends.
 --
 -- Dynamic SQL only from the table's own values, each quoted with %L or passed as a parameter, from
 -- the fixed names below, and from the catalog; nothing from a caller.
@@ -81,6 +82,9 @@ begin
         using coalesce(old_names, '{}'), predicate.listed, predicate.fallback, predicate.fn = 'namespace_type_root_only'
         into changed;
       if changed is not null then
+        -- The writes in flight committed, none until this transaction ends: no namespace of such a
+        -- type is written unseen by the read below.
+        lock table lifecycle.namespaces in share mode;
         select n.id, n.type, n.parent_id into offender
           from lifecycle.namespaces n
          where n.type = any (changed) and (predicate.fn = 'namespace_type_known' or n.parent_id is not null)

@@ -6,6 +6,10 @@
 -- Rare statements of the schema's owner, never on a change's path (which is why this is a trigger
 -- here and not a foreign key there: a key checked per change): the history has no index on its
 -- events, so it is read by a sequential scan, which stops at the first row found.
+-- Before it reads, it takes SHARE on lifecycle.namespaces until the statement's transaction ends:
+-- every history row naming an event is written with a change of a namespace's row, so it waits
+-- for the changes in flight and holds off new ones, and none commits a history row naming the
+-- event unseen here, as the foreign key's row lock did.
 create or replace function lifecycle.events_in_use_guard()
 returns trigger
 language plpgsql
@@ -20,6 +24,7 @@ begin
   if tg_op = 'UPDATE' and new.name = old.name then
     return new;
   end if;
+  lock table lifecycle.namespaces in share mode;
   if tg_op = 'TRUNCATE' then
     select u.id into history_id from lifecycle.namespace_state_updates u where u.event is not null limit 1;
   else

@@ -9,6 +9,12 @@
 -- rows): a namespace in a state of its own is found through namespaces_own_state_idx; one in a
 -- state that is not its own (the path's, a few: every namespace without a state), and the history,
 -- which has no index on its states, by a sequential scan, which stops at the first row found.
+-- Before it reads, it takes SHARE on lifecycle.namespaces until the statement's transaction ends:
+-- it waits for the changes in flight and holds off new ones, so none that the rules before this
+-- statement let through commits a namespace in the state (or a history row naming it) unseen
+-- here, as the foreign keys' row locks did (every history row is written with a namespace's row).
+-- A migration that changes the states takes its locks on lifecycle.namespaces first anyway
+-- (sql/README.md, Migrations without stalls).
 create or replace function lifecycle.states_in_use_guard()
 returns trigger
 language plpgsql
@@ -27,6 +33,7 @@ begin
     return new;
   end if;
   doing := case tg_op when 'DELETE' then 'delete' when 'UPDATE' then 'change the code of' else 'truncate' end;
+  lock table lifecycle.namespaces in share mode;
   if tg_op = 'TRUNCATE' then
     select n.id into namespace_id from lifecycle.namespaces n limit 1;
     if namespace_id is null then
