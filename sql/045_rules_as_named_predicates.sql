@@ -57,7 +57,7 @@ comment on column lifecycle.namespace_types.transferable is 'May move to another
 comment on column lifecycle.namespace_types.can_be_parent is 'May have children.';
 grant select on lifecycle.namespace_types to lifecycle_app, lifecycle_worker;
 
-{{ template "functions/namespace_types_digest_write.sql" . }}
+{{ template "snapshots/045/namespace_types_digest_write.sql" . }}
 revoke all on function lifecycle.namespace_types_digest_write() from public;
 {{ template "triggers/namespace_types_digest.sql" . }}
 revoke all on function lifecycle.namespace_types_digest() from public;
@@ -71,7 +71,7 @@ insert into lifecycle.namespace_types (name, description, root_only, transferabl
 {{ template "snapshots/045/namespaces_state_gate.sql" . }}
 {{ template "snapshots/045/namespace_lock.sql" . }}
 {{ template "triggers/namespaces_paths.sql" . }}
-{{ template "triggers/namespaces_traversal_ids_maintain.sql" . }}
+{{ template "snapshots/045/namespaces_traversal_ids_maintain.sql" . }}
 {{ template "functions/transfer_target_refusal.sql" . }}
 {{ template "functions/namespace_effective_state.sql" . }}
 {{ template "functions/namespace_effective_states_below_any.sql" . }}

@@ -42,7 +42,7 @@ insert into lifecycle.legacy_bridge_states (state, rank, way_back) values
 {{ template "functions/legacy_bridge_add.sql" . }}
 {{ template "functions/legacy_bridge_backfill.sql" . }}
 {{ template "snapshots/050/namespace_import_batch.sql" . }}
-{{ template "functions/organization_move_in.sql" . }}
+{{ template "snapshots/050/organization_move_in.sql" . }}
 
 ---- create above / drop below ----
 

@@ -425,6 +425,43 @@ CREATE FUNCTION lifecycle.event_rule(event text) RETURNS lifecycle.event_rule
 COMMENT ON FUNCTION lifecycle.event_rule(event text) IS 'An event''s target state, the metadata key that may send it back to where it was, and the states it applies from, null for an unknown event: a digest of lifecycle.events and event_sources rewritten by their trigger transition_rules_digest, never by hand.';
 
 --
+-- Name: events_in_use_guard(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.events_in_use_guard() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  history_id bigint;
+begin
+  if tg_op = 'UPDATE' and new.name = old.name then
+    return new;
+  end if;
+  lock table lifecycle.namespaces in share mode;
+  if tg_op = 'TRUNCATE' then
+    select u.id into history_id from lifecycle.namespace_state_updates u where u.event is not null limit 1;
+  else
+    select u.id into history_id from lifecycle.namespace_state_updates u where u.event = old.name limit 1;
+  end if;
+  if history_id is not null then
+    raise exception using
+      errcode = '23503',
+      message = case tg_op when 'TRUNCATE' then 'cannot truncate lifecycle.events: the history names its events'
+                           when 'DELETE' then pg_catalog.format('cannot delete event %s: the history names it', old.name)
+                           else pg_catalog.format('cannot rename event %s: the history names it', old.name) end,
+      detail = pg_catalog.format('%sstate_update_id=%s (lifecycle.namespace_state_updates.event)',
+                                 case when tg_op <> 'TRUNCATE' then 'event=' || old.name || ' ' end, history_id),
+      hint = 'An event stays while a history row names it: the history is kept, so add an event rather than change or remove one in use.';
+  end if;
+  if tg_op = 'DELETE' then
+    return old;
+  end if;
+  return new;
+end
+$$;
+
+--
 -- Name: fact_emit(text, bigint, bigint[], text, bigint, jsonb); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -2988,34 +3025,6 @@ $$;
 COMMENT ON FUNCTION lifecycle.legacy_tree_bridge_add(source regclass, id_column name, parent_column name, path_column name, name_column name, visibility_column name, type_column name, types jsonb, speaks_for text[], actor_id bigint, row_defaults jsonb) IS 'Bridge a legacy table''s rows of namespaces to the lifecycle''s tree, both ways, in the same transaction; returns the bridge id.';
 
 --
--- Name: namespace_type_known(text); Type: FUNCTION; Schema: lifecycle; Owner: -
---
-
-CREATE FUNCTION lifecycle.namespace_type_known(type text) RETURNS boolean
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    RETURN (type = ANY ('{group,organization,project,user}'::text[]));
-
---
--- Name: FUNCTION namespace_type_known(type text); Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON FUNCTION lifecycle.namespace_type_known(type text) IS 'Whether this is a namespace type (a row of lifecycle.namespace_types): a digest of lifecycle.namespace_types rewritten by its trigger namespace_types_digest, never by hand.';
-
---
--- Name: namespace_type_root_only(text); Type: FUNCTION; Schema: lifecycle; Owner: -
---
-
-CREATE FUNCTION lifecycle.namespace_type_root_only(type text) RETURNS boolean
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    RETURN (type = ANY ('{organization}'::text[]));
-
---
--- Name: FUNCTION namespace_type_root_only(type text); Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON FUNCTION lifecycle.namespace_type_root_only(type text) IS 'Whether a namespace of this type is only ever a root (lifecycle.namespace_types.root_only): a digest of lifecycle.namespace_types rewritten by its trigger namespace_types_digest, never by hand.';
-
---
 -- Name: legacy_tree_bridges; Type: TABLE; Schema: lifecycle; Owner: -
 --
 
@@ -3063,10 +3072,7 @@ CREATE TABLE lifecycle.namespaces (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     deletion_scheduled_at timestamp with time zone,
     deletion_scheduled_by bigint,
-    state_changes bigint DEFAULT 0 NOT NULL,
-    CONSTRAINT namespaces_no_self_parent CHECK ((parent_id <> id)),
-    CONSTRAINT namespaces_root_only_type_is_root CHECK (((parent_id IS NULL) OR (NOT lifecycle.namespace_type_root_only(type)))),
-    CONSTRAINT namespaces_type_known CHECK (lifecycle.namespace_type_known(type))
+    state_changes bigint DEFAULT 0 NOT NULL
 )
 WITH (autovacuum_vacuum_scale_factor='0.01', autovacuum_analyze_scale_factor='0.02');
 
@@ -5646,6 +5652,20 @@ CREATE FUNCTION lifecycle.namespace_type_can_be_parent(type text) RETURNS boolea
 COMMENT ON FUNCTION lifecycle.namespace_type_can_be_parent(type text) IS 'Whether a namespace of this type may have children (lifecycle.namespace_types.can_be_parent): a digest of lifecycle.namespace_types rewritten by its trigger namespace_types_digest, never by hand.';
 
 --
+-- Name: namespace_type_known(text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_type_known(type text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN (type = ANY ('{group,organization,project,user}'::text[]));
+
+--
+-- Name: FUNCTION namespace_type_known(type text); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.namespace_type_known(type text) IS 'Whether this is a namespace type (a row of lifecycle.namespace_types): a digest of lifecycle.namespace_types rewritten by its trigger namespace_types_digest, never by hand.';
+
+--
 -- Name: namespace_type_names(); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -5658,6 +5678,20 @@ CREATE FUNCTION lifecycle.namespace_type_names() RETURNS text[]
 --
 
 COMMENT ON FUNCTION lifecycle.namespace_type_names() IS 'Every namespace type, in the order of their names: a digest of lifecycle.namespace_types rewritten by its trigger namespace_types_digest, never by hand.';
+
+--
+-- Name: namespace_type_root_only(text); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_type_root_only(type text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN (type = ANY ('{organization}'::text[]));
+
+--
+-- Name: FUNCTION namespace_type_root_only(type text); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.namespace_type_root_only(type text) IS 'Whether a namespace of this type is only ever a root (lifecycle.namespace_types.root_only): a digest of lifecycle.namespace_types rewritten by its trigger namespace_types_digest, never by hand.';
 
 --
 -- Name: namespace_type_transferable(text); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -5707,6 +5741,8 @@ declare
   indexed boolean;
   rewritten oid[];
   dependent regprocedure;
+  changed text[];
+  offender record;
 begin
   if pg_catalog.to_regprocedure('lifecycle.namespace_type_names()') is not null then
     execute 'select lifecycle.namespace_type_names()' into old_names;
@@ -5739,6 +5775,38 @@ begin
      order by d.fn
   loop
     current_fn := pg_catalog.to_regprocedure(pg_catalog.format('lifecycle.%I(text)', predicate.fn));
+    -- The rules of a row: a namespace of a type that stops being known, or one below a parent of a
+    -- type that becomes root-only.
+    if current_fn is not null and predicate.fn in ('namespace_type_known', 'namespace_type_root_only') then
+      execute pg_catalog.format('select pg_catalog.array_agg(n order by n) from pg_catalog.unnest($1) n
+                                  where lifecycle.%I(n) is distinct from ((n = any ($2)) <> $3)
+                                    and ((n = any ($2)) <> $3) = $4', predicate.fn)
+        using coalesce(old_names, '{}'), predicate.listed, predicate.fallback, predicate.fn = 'namespace_type_root_only'
+        into changed;
+      if changed is not null then
+        -- The writes in flight committed, none until this transaction ends: no namespace of such a
+        -- type is written unseen by the read below.
+        lock table lifecycle.namespaces in share mode;
+        select n.id, n.type, n.parent_id into offender
+          from lifecycle.namespaces n
+         where n.type = any (changed) and (predicate.fn = 'namespace_type_known' or n.parent_id is not null)
+         limit 1;
+        if found then
+          raise exception using errcode = '2BP01',
+            message = case predicate.fn
+                        when 'namespace_type_known'
+                          then pg_catalog.format('cannot remove namespace type %s while namespaces are of it', offender.type)
+                        else pg_catalog.format('cannot make namespace type %s root-only while namespaces of it have a parent', offender.type)
+                      end,
+            detail = pg_catalog.format('namespace_id=%s type=%s parent_id=%s (lifecycle.namespaces); types whose answer would change: %s',
+                                       offender.id, offender.type, offender.parent_id, pg_catalog.array_to_string(changed, ', ')),
+            hint = case predicate.fn
+                     when 'namespace_type_known' then 'A namespace''s type is one of lifecycle.namespace_types: delete those namespaces first, or keep the type.'
+                     else 'A root-only type is never below a parent: move those namespaces to the root first, or keep the type as it is.'
+                   end;
+        end if;
+      end if;
+    end if;
     if current_fn is not null then
       select pg_catalog.string_agg(coalesce('index ' || i.oid::regclass::text,
                                             pg_catalog.format('constraint %I of %s', k.conname, k.conrelid::regclass)),
@@ -6183,9 +6251,19 @@ begin
         detail = pg_catalog.format('namespace_id=%s', new.id),
         hint = 'Change parent_id (through a transfer) and the database recomputes traversal_ids.';
     end if;
-    return new;
+    -- Neither the type nor the id changes either: nothing here to judge.
+    if new.type = old.type and new.id = old.id then
+      return new;
+    end if;
   end if;
 
+  if new.id < 1 or new.id > 9223372036854775806 then
+    raise exception using
+      errcode = 'NS010',
+      message = pg_catalog.format('namespace id %s is outside 1 to 9223372036854775806 (2^63 - 2)', new.id),
+      detail = pg_catalog.format('namespace_id=%s', new.id),
+      hint = '0 is the "no parent" key of sibling paths and a subtree ends at its last id + 1: let the identity sequence choose the id.';
+  end if;
   if new.type is null or not lifecycle.namespace_type_known(new.type) then
     raise exception using
       errcode = 'NS010',
@@ -6200,6 +6278,17 @@ begin
       message = pg_catalog.format('a namespace of type %s has no parent', new.type),
       detail = pg_catalog.format('parent_id=%s type=%s', new.parent_id, new.type),
       hint = pg_catalog.format('Create a namespace of type %s at the root.', new.type);
+  end if;
+  if new.parent_id = new.id then
+    raise exception using
+      errcode = 'NS010',
+      message = 'a namespace cannot be placed below itself',
+      detail = pg_catalog.format('namespace_id=%s parent_id=%s', new.id, new.parent_id),
+      hint = 'Choose a parent outside the namespace''s own subtree.';
+  end if;
+  -- The owner's UPDATE of type or id alone: the path stays.
+  if tg_op = 'UPDATE' and new.parent_id is not distinct from old.parent_id then
+    return new;
   end if;
 
   if new.parent_id is null then
@@ -6628,6 +6717,7 @@ begin
       join lifecycle.visibility_levels v on v.name = c.visibility
      where c.traversal_ids = p.traversal_ids || c.id and lifecycle.namespace_type_can_be_parent(p.type)
        and lifecycle.namespace_type_known(c.type) and lifecycle.namespace_type_transferable(c.type)
+       and not lifecycle.namespace_type_root_only(c.type)
        and pg_catalog.cardinality(c.traversal_ids) <= lifecycle.namespace_max_depth() and v.rank <= p.rank
   )
   select w.id from walk w;
@@ -6639,13 +6729,14 @@ begin
   if found then
     raise exception using errcode = 'NS010', message = 'the staged namespaces do not form the organization''s tree',
       detail = pg_catalog.format('organization_id=%s namespace_id=%s parent_id=%s', org, bad.id, bad.parent_id),
-      hint = 'Each namespace must lie below a staged parent that is not a project, with its traversal_ids, no deeper than the limit and no more visible than its parent.';
+      hint = 'Each namespace must lie below a staged parent that is not a project, with its traversal_ids, of a type that moves and may have a parent, no deeper than the limit and no more visible than its parent.';
   end if;
 
   -- Each namespace, row by row: first failure wins.
   select 'namespace ' || x.id, x.reason into bad_row, bad_reason
     from (select n.id, n.traversal_ids,
                  case
+                   when n.id < 1 or n.id > 9223372036854775806 then pg_catalog.format('id %s is outside 1 to 9223372036854775806 (2^63 - 2)', n.id)
                    when lifecycle.name_refusal(n.name) is not null then lifecycle.name_refusal(n.name)
                    when lifecycle.path_slug_refusal(n.path) is not null then lifecycle.path_slug_refusal(n.path)
                    when s.code is null then pg_catalog.format('unknown state %s', n.state)
@@ -6681,6 +6772,16 @@ begin
             union all
             select 'history', u.id, 'of a namespace not staged'
               from pg_temp.lifecycle_move_history u where u.namespace_id not in (select n.id from pg_temp.lifecycle_move_namespaces n)
+            union all
+            select 'history', u.id,
+                   case when fs.code is null then pg_catalog.format('unknown state %s', u.from_state)
+                        when ts.code is null then pg_catalog.format('unknown state %s', u.to_state)
+                        else pg_catalog.format('unknown event %L', u.event) end
+              from pg_temp.lifecycle_move_history u
+              left join lifecycle.states fs on fs.code = u.from_state
+              left join lifecycle.states ts on ts.code = u.to_state
+              left join lifecycle.events e on e.name = u.event
+             where fs.code is null or ts.code is null or (u.event is not null and e.name is null)
             union all
             select 'redirect', r.id, 'of a namespace not staged'
               from pg_temp.lifecycle_move_redirects r where r.namespace_id not in (select n.id from pg_temp.lifecycle_move_namespaces n)
@@ -7479,6 +7580,68 @@ begin
   end loop;
 end
 $_$;
+
+--
+-- Name: states_in_use_guard(); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.states_in_use_guard() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  code smallint;
+  namespace_id bigint;
+  history_id bigint;
+  doing text;
+begin
+  if tg_op = 'UPDATE' and new.code = old.code then
+    return new;
+  end if;
+  doing := case tg_op when 'DELETE' then 'delete' when 'UPDATE' then 'change the code of' else 'truncate' end;
+  lock table lifecycle.namespaces in share mode;
+  if tg_op = 'TRUNCATE' then
+    select n.id into namespace_id from lifecycle.namespaces n limit 1;
+    if namespace_id is null then
+      select u.id into history_id from lifecycle.namespace_state_updates u limit 1;
+    end if;
+  else
+    code := old.code;
+    if lifecycle.state_is_own(code) then
+      -- The predicate of namespaces_own_state_idx, so the plan may use it.
+      select n.id into namespace_id from lifecycle.namespaces n
+       where n.state = code and lifecycle.state_is_own(n.state) limit 1;
+    else
+      select n.id into namespace_id from lifecycle.namespaces n where n.state = code limit 1;
+    end if;
+    if namespace_id is null then
+      select u.id into history_id from lifecycle.namespace_state_updates u
+       where u.from_state = code or u.to_state = code limit 1;
+    end if;
+  end if;
+  if namespace_id is not null then
+    raise exception using
+      errcode = '23503',
+      message = case when tg_op = 'TRUNCATE' then 'cannot truncate lifecycle.states: namespaces are in its states'
+                     else pg_catalog.format('cannot %s state %s: a namespace is in it', doing, old.name) end,
+      detail = pg_catalog.format('%snamespace_id=%s (lifecycle.namespaces.state)', 'code=' || code || ' ', namespace_id),
+      hint = 'A state stays while a namespace is in it: move those namespaces to another state first.';
+  end if;
+  if history_id is not null then
+    raise exception using
+      errcode = '23503',
+      message = case when tg_op = 'TRUNCATE' then 'cannot truncate lifecycle.states: the history names its states'
+                     else pg_catalog.format('cannot %s state %s: the history names it', doing, old.name) end,
+      detail = pg_catalog.format('%sstate_update_id=%s (lifecycle.namespace_state_updates.from_state, to_state)',
+                                 'code=' || code || ' ', history_id),
+      hint = 'A state stays while a history row names it: the history is kept, so add a state rather than change or remove one in use.';
+  end if;
+  if tg_op = 'DELETE' then
+    return old;
+  end if;
+  return new;
+end
+$$;
 
 --
 -- Name: sweep_abandoned_creation(bigint, timestamp with time zone, interval); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -9627,19 +9790,6 @@ ALTER TABLE ONLY lifecycle.namespace_types
     ADD CONSTRAINT namespace_types_pkey PRIMARY KEY (name);
 
 --
--- Name: namespaces namespaces_id_range; Type: CHECK CONSTRAINT; Schema: lifecycle; Owner: -
---
-
-ALTER TABLE lifecycle.namespaces
-    ADD CONSTRAINT namespaces_id_range CHECK (((id >= 1) AND (id <= '9223372036854775806'::bigint))) NOT VALID;
-
---
--- Name: CONSTRAINT namespaces_id_range ON namespaces; Type: COMMENT; Schema: lifecycle; Owner: -
---
-
-COMMENT ON CONSTRAINT namespaces_id_range ON lifecycle.namespaces IS '0 is the "no parent" key of sibling paths (coalesce(parent_id, 0)); the subtree bound of the guards is the last id + 1.';
-
---
 -- Name: namespaces namespaces_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
 --
 
@@ -9945,6 +10095,18 @@ CREATE INDEX webhooks_namespace_id_idx ON lifecycle.webhooks USING btree (namesp
 CREATE TRIGGER deleted_namespaces_facts AFTER INSERT ON lifecycle.deleted_namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.deleted_namespaces_facts();
 
 --
+-- Name: events events_in_use_guard; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER events_in_use_guard BEFORE DELETE OR UPDATE OF name ON lifecycle.events FOR EACH ROW EXECUTE FUNCTION lifecycle.events_in_use_guard();
+
+--
+-- Name: events events_in_use_guard_truncate; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER events_in_use_guard_truncate BEFORE TRUNCATE ON lifecycle.events FOR EACH STATEMENT EXECUTE FUNCTION lifecycle.events_in_use_guard();
+
+--
 -- Name: deleted_namespaces facts_truncated; Type: TRIGGER; Schema: lifecycle; Owner: -
 --
 
@@ -10038,7 +10200,7 @@ CREATE TRIGGER namespaces_1_traversal_ids_cascade AFTER UPDATE OF parent_id ON l
 -- Name: namespaces namespaces_1_traversal_ids_maintain; Type: TRIGGER; Schema: lifecycle; Owner: -
 --
 
-CREATE TRIGGER namespaces_1_traversal_ids_maintain BEFORE UPDATE OF parent_id, traversal_ids ON lifecycle.namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.namespaces_traversal_ids_maintain();
+CREATE TRIGGER namespaces_1_traversal_ids_maintain BEFORE UPDATE OF parent_id, traversal_ids, type, id ON lifecycle.namespaces FOR EACH ROW EXECUTE FUNCTION lifecycle.namespaces_traversal_ids_maintain();
 
 --
 -- Name: namespaces namespaces_1_traversal_ids_maintain_insert; Type: TRIGGER; Schema: lifecycle; Owner: -
@@ -10135,6 +10297,18 @@ CREATE TRIGGER settings_validate BEFORE INSERT OR UPDATE ON lifecycle.settings F
 --
 
 CREATE TRIGGER states_digest AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON lifecycle.states FOR EACH STATEMENT EXECUTE FUNCTION lifecycle.states_digest();
+
+--
+-- Name: states states_in_use_guard; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER states_in_use_guard BEFORE DELETE OR UPDATE OF code ON lifecycle.states FOR EACH ROW EXECUTE FUNCTION lifecycle.states_in_use_guard();
+
+--
+-- Name: states states_in_use_guard_truncate; Type: TRIGGER; Schema: lifecycle; Owner: -
+--
+
+CREATE TRIGGER states_in_use_guard_truncate BEFORE TRUNCATE ON lifecycle.states FOR EACH STATEMENT EXECUTE FUNCTION lifecycle.states_in_use_guard();
 
 --
 -- Name: transfer_requests transfer_requests_facts; Type: TRIGGER; Schema: lifecycle; Owner: -
@@ -10254,39 +10428,11 @@ ALTER TABLE ONLY lifecycle.namespace_redirects
     ADD CONSTRAINT namespace_redirects_namespace_id_fkey FOREIGN KEY (namespace_id) REFERENCES lifecycle.namespaces(id) ON DELETE CASCADE;
 
 --
--- Name: namespace_state_updates namespace_state_updates_event_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
---
-
-ALTER TABLE ONLY lifecycle.namespace_state_updates
-    ADD CONSTRAINT namespace_state_updates_event_fkey FOREIGN KEY (event) REFERENCES lifecycle.events(name);
-
---
--- Name: namespace_state_updates namespace_state_updates_from_state_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
---
-
-ALTER TABLE ONLY lifecycle.namespace_state_updates
-    ADD CONSTRAINT namespace_state_updates_from_state_fkey FOREIGN KEY (from_state) REFERENCES lifecycle.states(code);
-
---
--- Name: namespace_state_updates namespace_state_updates_to_state_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
---
-
-ALTER TABLE ONLY lifecycle.namespace_state_updates
-    ADD CONSTRAINT namespace_state_updates_to_state_fkey FOREIGN KEY (to_state) REFERENCES lifecycle.states(code);
-
---
 -- Name: namespaces namespaces_parent_id_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
 --
 
 ALTER TABLE ONLY lifecycle.namespaces
     ADD CONSTRAINT namespaces_parent_id_fkey FOREIGN KEY (parent_id) REFERENCES lifecycle.namespaces(id);
-
---
--- Name: namespaces namespaces_state_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
---
-
-ALTER TABLE ONLY lifecycle.namespaces
-    ADD CONSTRAINT namespaces_state_fkey FOREIGN KEY (state) REFERENCES lifecycle.states(code);
 
 --
 -- Name: namespaces namespaces_visibility_fkey; Type: FK CONSTRAINT; Schema: lifecycle; Owner: -
@@ -10444,6 +10590,12 @@ REVOKE ALL ON FUNCTION lifecycle.effective_states_write(roots bigint[]) FROM PUB
 REVOKE ALL ON FUNCTION lifecycle.event_rule(event text) FROM PUBLIC;
 GRANT ALL ON FUNCTION lifecycle.event_rule(event text) TO lifecycle_app;
 GRANT ALL ON FUNCTION lifecycle.event_rule(event text) TO lifecycle_worker;
+
+--
+-- Name: FUNCTION events_in_use_guard(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.events_in_use_guard() FROM PUBLIC;
 
 --
 -- Name: FUNCTION fact_emit(action text, namespace_id bigint, traversal_ids bigint[], full_path text, actor_id bigint, details jsonb); Type: ACL; Schema: lifecycle; Owner: -
@@ -11368,6 +11520,12 @@ REVOKE ALL ON FUNCTION lifecycle.states_digest() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION lifecycle.states_digest_write() FROM PUBLIC;
+
+--
+-- Name: FUNCTION states_in_use_guard(); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.states_in_use_guard() FROM PUBLIC;
 
 --
 -- Name: FUNCTION sweep_abandoned_creation(namespace_id bigint, as_of timestamp with time zone, creation_timeout interval); Type: ACL; Schema: lifecycle; Owner: -

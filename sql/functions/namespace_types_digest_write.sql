@@ -2,18 +2,26 @@
 -- header says why IMMUTABLE SQL functions, why EXECUTE stays with PUBLIC and why a change an
 -- index or a constraint depends on is refused):
 --   namespace_type_names()              every type, in the order of their names
---   namespace_type_known(type)          the type has a row (namespaces_type_known)
---   namespace_type_root_only(type)      root_only: never below a parent (namespaces_root_only_type_is_root)
+--   namespace_type_known(type)          the type has a row
+--   namespace_type_root_only(type)      root_only: never below a parent
 --   namespace_type_transferable(type)   transferable: may move to another parent
 --   namespace_type_can_be_parent(type)  can_be_parent: may have children
--- A type without a row answers as a row with the columns' defaults would (known: false). A check
--- constraint is planned again by every statement, so it never keeps an old answer; but the rows
--- it let in are not checked again: so while a constraint or an index uses a predicate, its answer
--- for every type in the table before the change (and, for an index, after it) must stay, and a
--- change that would alter one is refused (2BP01). Adding a type is always possible.
+-- A type without a row answers as a row with the columns' defaults would (known: false).
+-- Two of them are rules every namespace obeys, judged when a row is written (by
+-- namespaces_traversal_ids_maintain, the import, an organization's move in), and not again: so a
+-- change that would make a namespace break one is refused (2BP01), naming it: a type some
+-- namespace has stops being known (removed or renamed), or a type some namespace below a parent has
+-- becomes root-only. A type no namespace has changes freely. (Until 056 check constraints asked
+-- the two predicates, and a change of either answer for any type in the table was refused while
+-- they did.) While an index or a constraint uses a predicate (the backend keeps the expression it
+-- inlined when it loaded the index), its answer for every type in the table before the change
+-- (and, for an index, after it) must stay as well, and a change that would alter one is refused
+-- (2BP01). Adding a type is always possible. Finding the namespaces of a type reads
+-- lifecycle.namespaces whole (no index on type), only when such an answer changes, under SHARE:
+-- the writes in flight end first, and none starts until this transaction ends.
 --
--- Dynamic SQL only from the table's own values, each quoted with %L, from the fixed names below,
--- and from the catalog; nothing from a caller.
+-- Dynamic SQL only from the table's own values, each quoted with %L or passed as a parameter, from
+-- the fixed names below, and from the catalog; nothing from a caller.
 create or replace function lifecycle.namespace_types_digest_write()
 returns void
 language plpgsql
@@ -31,6 +39,8 @@ declare
   indexed boolean;
   rewritten oid[];
   dependent regprocedure;
+  changed text[];
+  offender record;
 begin
   if pg_catalog.to_regprocedure('lifecycle.namespace_type_names()') is not null then
     execute 'select lifecycle.namespace_type_names()' into old_names;
@@ -63,6 +73,38 @@ begin
      order by d.fn
   loop
     current_fn := pg_catalog.to_regprocedure(pg_catalog.format('lifecycle.%I(text)', predicate.fn));
+    -- The rules of a row: a namespace of a type that stops being known, or one below a parent of a
+    -- type that becomes root-only.
+    if current_fn is not null and predicate.fn in ('namespace_type_known', 'namespace_type_root_only') then
+      execute pg_catalog.format('select pg_catalog.array_agg(n order by n) from pg_catalog.unnest($1) n
+                                  where lifecycle.%I(n) is distinct from ((n = any ($2)) <> $3)
+                                    and ((n = any ($2)) <> $3) = $4', predicate.fn)
+        using coalesce(old_names, '{}'), predicate.listed, predicate.fallback, predicate.fn = 'namespace_type_root_only'
+        into changed;
+      if changed is not null then
+        -- The writes in flight committed, none until this transaction ends: no namespace of such a
+        -- type is written unseen by the read below.
+        lock table lifecycle.namespaces in share mode;
+        select n.id, n.type, n.parent_id into offender
+          from lifecycle.namespaces n
+         where n.type = any (changed) and (predicate.fn = 'namespace_type_known' or n.parent_id is not null)
+         limit 1;
+        if found then
+          raise exception using errcode = '2BP01',
+            message = case predicate.fn
+                        when 'namespace_type_known'
+                          then pg_catalog.format('cannot remove namespace type %s while namespaces are of it', offender.type)
+                        else pg_catalog.format('cannot make namespace type %s root-only while namespaces of it have a parent', offender.type)
+                      end,
+            detail = pg_catalog.format('namespace_id=%s type=%s parent_id=%s (lifecycle.namespaces); types whose answer would change: %s',
+                                       offender.id, offender.type, offender.parent_id, pg_catalog.array_to_string(changed, ', ')),
+            hint = case predicate.fn
+                     when 'namespace_type_known' then 'A namespace''s type is one of lifecycle.namespace_types: delete those namespaces first, or keep the type.'
+                     else 'A root-only type is never below a parent: move those namespaces to the root first, or keep the type as it is.'
+                   end;
+        end if;
+      end if;
+    end if;
     if current_fn is not null then
       select pg_catalog.string_agg(coalesce('index ' || i.oid::regclass::text,
                                             pg_catalog.format('constraint %I of %s', k.conname, k.conrelid::regclass)),

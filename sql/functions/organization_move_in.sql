@@ -12,13 +12,16 @@
 -- cannot leave a namespace that breaks the rules (check_invariants): NS010 when the header is
 -- missing or names another organization, the schema versions differ (migrate both clusters to one
 -- release), a kind has more or fewer rows than the header counted, the namespaces do not form
--- the organization's tree (each below its parent, traversal_ids the parent's plus its own id, no
--- child of a project, no deeper than namespace_max_depth(), never more visible than the parent),
--- a path or name the rules refuse, two live siblings on one path, a state an operation or the
--- host is in the middle of, a namespace without exactly one details row or with metadata the
--- schema refuses, history that does not lead to the state or does not count what the namespace
--- counted, a row of a namespace not staged, an open transfer request or one to a parent not
--- staged. NS012 when an id is in use here, or lies in this cluster's id range (lifecycle.id_range;
+-- the organization's tree (each below its parent, traversal_ids the parent's plus its own id, of a
+-- known type that is not root-only, no child of a project, no deeper than namespace_max_depth(),
+-- never more visible than the parent), an id outside 1 to 2^63 - 2, a path or name the rules
+-- refuse, two live siblings on one path, a state an operation or the host is in the middle of, a
+-- namespace without exactly one details row or with metadata the schema refuses, history that
+-- does not lead to the state or does not count what the namespace counted, a history row naming a
+-- state or an event this cluster does not know, a row of a namespace not staged, an open transfer
+-- request or one to a parent not staged. (These rows fire no INSERT trigger: this is where the
+-- rules of namespaces_traversal_ids_maintain and the gate are judged for them; no foreign key
+-- checks the history's states and events since 056.) NS012 when an id is in use here, or lies in this cluster's id range (lifecycle.id_range;
 -- without one, every id) at or above what its sequence hands out next: the cluster would hand it
 -- out again. NS006 when a live organization here holds its path. Refused, it changes nothing.
 create or replace function lifecycle.organization_move_in(organization_id bigint, peer text)
@@ -149,6 +152,7 @@ begin
       join lifecycle.visibility_levels v on v.name = c.visibility
      where c.traversal_ids = p.traversal_ids || c.id and lifecycle.namespace_type_can_be_parent(p.type)
        and lifecycle.namespace_type_known(c.type) and lifecycle.namespace_type_transferable(c.type)
+       and not lifecycle.namespace_type_root_only(c.type)
        and pg_catalog.cardinality(c.traversal_ids) <= lifecycle.namespace_max_depth() and v.rank <= p.rank
   )
   select w.id from walk w;
@@ -160,13 +164,14 @@ begin
   if found then
     raise exception using errcode = 'NS010', message = 'the staged namespaces do not form the organization''s tree',
       detail = pg_catalog.format('organization_id=%s namespace_id=%s parent_id=%s', org, bad.id, bad.parent_id),
-      hint = 'Each namespace must lie below a staged parent that is not a project, with its traversal_ids, no deeper than the limit and no more visible than its parent.';
+      hint = 'Each namespace must lie below a staged parent that is not a project, with its traversal_ids, of a type that moves and may have a parent, no deeper than the limit and no more visible than its parent.';
   end if;
 
   -- Each namespace, row by row: first failure wins.
   select 'namespace ' || x.id, x.reason into bad_row, bad_reason
     from (select n.id, n.traversal_ids,
                  case
+                   when n.id < 1 or n.id > 9223372036854775806 then pg_catalog.format('id %s is outside 1 to 9223372036854775806 (2^63 - 2)', n.id)
                    when lifecycle.name_refusal(n.name) is not null then lifecycle.name_refusal(n.name)
                    when lifecycle.path_slug_refusal(n.path) is not null then lifecycle.path_slug_refusal(n.path)
                    when s.code is null then pg_catalog.format('unknown state %s', n.state)
@@ -202,6 +207,16 @@ begin
             union all
             select 'history', u.id, 'of a namespace not staged'
               from pg_temp.lifecycle_move_history u where u.namespace_id not in (select n.id from pg_temp.lifecycle_move_namespaces n)
+            union all
+            select 'history', u.id,
+                   case when fs.code is null then pg_catalog.format('unknown state %s', u.from_state)
+                        when ts.code is null then pg_catalog.format('unknown state %s', u.to_state)
+                        else pg_catalog.format('unknown event %L', u.event) end
+              from pg_temp.lifecycle_move_history u
+              left join lifecycle.states fs on fs.code = u.from_state
+              left join lifecycle.states ts on ts.code = u.to_state
+              left join lifecycle.events e on e.name = u.event
+             where fs.code is null or ts.code is null or (u.event is not null and e.name is null)
             union all
             select 'redirect', r.id, 'of a namespace not staged'
               from pg_temp.lifecycle_move_redirects r where r.namespace_id not in (select n.id from pg_temp.lifecycle_move_namespaces n)

@@ -1,10 +1,18 @@
 -- traversal_ids belongs to the database: computed from the parent on INSERT and when parent_id
--- changes, refused when a client writes it directly. Also enforces the hierarchy rules, with NS010
--- rather than the check constraints' raw 23514 (which stay as the last line): a known type, a
--- root-only type (an organization) only as a root, a type that takes no children (a project) has
--- none (lifecycle.namespace_types), nothing is moved below itself, and nothing is placed deeper
--- than lifecycle.namespace_max_depth() (a move checks its whole subtree beforehand, in
--- transfer_target_refusal).
+-- changes, refused when a client writes it directly. Also the one form of the hierarchy rules of a
+-- row, refused with NS010: an id from 1 to 2^63 - 2 (0 is the "no parent" key of the sibling
+-- paths, coalesce(parent_id, 0), and the guards bound a subtree by its last id + 1), a known type,
+-- a root-only type (an organization) only as a root, nothing below itself (its own parent, or its
+-- own subtree), a type that takes no children (a project) has none (lifecycle.namespace_types),
+-- and nothing placed deeper than lifecycle.namespace_max_depth() (a move checks its whole subtree
+-- beforehand, in transfer_target_refusal). Until 056 check constraints said the first four again,
+-- read back and planned, with the type predicates inlined, by every statement that wrote the table,
+-- an UPDATE of state too; now the rows only these statements can write are judged here: an INSERT,
+-- a move (UPDATE of parent_id), and the schema's owner's UPDATE of type or id (no client role may
+-- make one). The import and an organization's move in, whose rows do not fire the INSERT trigger,
+-- judge theirs set-based (namespace_import_batch, organization_move_in); a change of
+-- lifecycle.namespace_types that would leave a row breaking these rules is refused
+-- (namespace_types_digest_write).
 -- PostgreSQL fires row triggers of one timing in name order; the number in each name on
 -- lifecycle.namespaces states that order: 1 traversal_ids, 2 the state gate, 3 the state record.
 create or replace function lifecycle.namespaces_traversal_ids_maintain()
@@ -28,9 +36,19 @@ begin
         detail = pg_catalog.format('namespace_id=%s', new.id),
         hint = 'Change parent_id (through a transfer) and the database recomputes traversal_ids.';
     end if;
-    return new;
+    -- Neither the type nor the id changes either: nothing here to judge.
+    if new.type = old.type and new.id = old.id then
+      return new;
+    end if;
   end if;
 
+  if new.id < 1 or new.id > 9223372036854775806 then
+    raise exception using
+      errcode = 'NS010',
+      message = pg_catalog.format('namespace id %s is outside 1 to 9223372036854775806 (2^63 - 2)', new.id),
+      detail = pg_catalog.format('namespace_id=%s', new.id),
+      hint = '0 is the "no parent" key of sibling paths and a subtree ends at its last id + 1: let the identity sequence choose the id.';
+  end if;
   if new.type is null or not lifecycle.namespace_type_known(new.type) then
     raise exception using
       errcode = 'NS010',
@@ -45,6 +63,17 @@ begin
       message = pg_catalog.format('a namespace of type %s has no parent', new.type),
       detail = pg_catalog.format('parent_id=%s type=%s', new.parent_id, new.type),
       hint = pg_catalog.format('Create a namespace of type %s at the root.', new.type);
+  end if;
+  if new.parent_id = new.id then
+    raise exception using
+      errcode = 'NS010',
+      message = 'a namespace cannot be placed below itself',
+      detail = pg_catalog.format('namespace_id=%s parent_id=%s', new.id, new.parent_id),
+      hint = 'Choose a parent outside the namespace''s own subtree.';
+  end if;
+  -- The owner's UPDATE of type or id alone: the path stays.
+  if tg_op = 'UPDATE' and new.parent_id is not distinct from old.parent_id then
+    return new;
   end if;
 
   if new.parent_id is null then
@@ -108,9 +137,10 @@ $$;
 -- A plain INSERT fires the _insert triggers; the import's rows, written with lifecycle.importing
 -- set, do not: the import computes and checks them set-based (namespace_import_batch). A client
 -- that sets lifecycle.importing skips nothing: without the import's flag its statement is refused
--- (NS010, settings_confirmed). Updates fire the other trigger.
+-- (NS010, settings_confirmed). Updates fire the other trigger: of the columns it judges, which no
+-- change of state, rename or visibility change names.
 create or replace trigger namespaces_1_traversal_ids_maintain
-  before update of parent_id, traversal_ids on lifecycle.namespaces
+  before update of parent_id, traversal_ids, type, id on lifecycle.namespaces
   for each row execute function lifecycle.namespaces_traversal_ids_maintain();
 
 create or replace trigger namespaces_1_traversal_ids_maintain_insert

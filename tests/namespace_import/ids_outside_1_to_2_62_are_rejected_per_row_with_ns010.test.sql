@@ -35,7 +35,8 @@ select results_eq(
 reset role;
 select throws_ok(
   $$insert into lifecycle.namespaces (id, parent_id, type, path, name) values (0, null, 'organization', 'owner-zero', 'Z')$$,
-  '23514', null, 'not even the schema''s owner may write a namespace with id 0 (namespaces_id_range)');
+  'NS010', 'namespace id 0 is outside 1 to 9223372036854775806 (2^63 - 2)',
+  'not even the schema''s owner may write a namespace with id 0 (namespaces_traversal_ids_maintain)');
 
 select * from finish();
 rollback;

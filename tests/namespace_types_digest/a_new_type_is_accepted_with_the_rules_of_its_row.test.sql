@@ -1,5 +1,6 @@
 -- A type is a row: a new one is accepted by the checks of lifecycle.namespaces at once, with what
--- its row says it may do, by the triggers (NS010) and by the check constraints, the last line.
+-- its row says it may do, by the trigger (NS010), on a client's INSERT and on the schema's
+-- owner's UPDATE of type alike.
 begin;
 select plan(7);
 select lifecycle_test.lock_rule_tables();
@@ -25,14 +26,11 @@ select lives_ok($$insert into lifecycle.namespaces (parent_id, type, path, name)
 select is((select code from lifecycle.transfer_target_refusal(lifecycle_test.id_of('acme/eng/red'), lifecycle_test.id_of('acme'))),
   null, 'a transferable type may move');
 
--- The check constraints, below the triggers, ask the same predicates.
-alter table lifecycle.namespaces disable trigger namespaces_1_traversal_ids_maintain_insert;
--- (traversal_ids written here, as the trigger would.)
-select throws_ok(format($$insert into lifecycle.namespaces (parent_id, type, path, name, traversal_ids) values (%s, 'enterprise', 'big2', 'Big', '{1}')$$,
-                        lifecycle_test.id_of('acme')),
-  '23514', null, 'namespaces_root_only_type_is_root refuses a root-only type below a parent');
-select throws_ok($$insert into lifecycle.namespaces (parent_id, type, path, name, traversal_ids) values (null, 'guild', 'g', 'G', '{1}')$$,
-  '23514', null, 'namespaces_type_known refuses a type without a row');
+-- The schema's owner's UPDATE of type asks the same rows.
+select throws_ok(format($$update lifecycle.namespaces set type = 'enterprise' where id = %s$$, lifecycle_test.id_of('acme/eng/red')),
+  'NS010', 'a namespace of type enterprise has no parent', 'a namespace below a parent is not given a root-only type');
+select throws_ok(format($$update lifecycle.namespaces set type = 'guild' where id = %s$$, lifecycle_test.id_of('acme/eng/red')),
+  'NS010', 'unknown namespace type ''guild''', 'nor a type without a row');
 
 select * from finish();
 rollback;
