@@ -60,7 +60,7 @@ drop function lifecycle.transition_refusal(bigint, bigint[], smallint, smallint,
 revoke all on function lifecycle.transition_refusal(bigint, bigint[], smallint, smallint, bigint, text) from public;
 {{ template "functions/namespace_transfer_request.sql" . }}
 drop function lifecycle.namespace_change_state(bigint, text, text, bigint, jsonb, text, timestamptz, text);
-{{ template "functions/namespace_change_state.sql" . }}
+{{ template "snapshots/055/namespace_change_state.sql" . }}
 revoke all on function lifecycle.namespace_change_state(bigint, text, text, bigint, jsonb, text, timestamptz, text) from public;
 {{ template "functions/namespace_event.sql" . }}
 {{ template "functions/namespace_transition.sql" . }}

@@ -15,6 +15,8 @@
 --     them into variables first (eight expressions prepared in every transaction).
 --   * namespace_lock reads the row and whether legacy bridges exist in one statement (one
 --     statement fewer per change; 5k instructions).
+--   * namespace_change_state answers a change into a state of its own (archived, a deletion…)
+--     without reading the path: the namespace's own state is then its effective state.
 -- What is locked, in what order, what is checked, what is written and every message are unchanged.
 -- Measured in docs/benchmarks.md (Transitions) and docs/benchmarks/history.md.
 --
@@ -32,6 +34,7 @@ select lifecycle.transition_rules_write();
 lock table lifecycle.namespaces in access exclusive mode;
 
 {{ template "functions/namespace_lock.sql" . }}
+{{ template "functions/namespace_change_state.sql" . }}
 {{ template "triggers/namespaces_state_gate.sql" . }}
 drop trigger namespaces_3_state_record on lifecycle.namespaces;
 {{ template "functions/transition_refusal.sql" . }}
@@ -45,6 +48,7 @@ select lifecycle.transition_rules_write();
 lock table lifecycle.namespaces in share row exclusive mode;
 
 {{ template "snapshots/055/namespace_lock.sql" . }}
+{{ template "snapshots/055/namespace_change_state.sql" . }}
 {{ template "snapshots/055/namespaces_state_gate.sql" . }}
 {{ template "snapshots/055/namespaces_state_record.sql" . }}
 {{ template "snapshots/055/transition_refusal.sql" . }}

@@ -132,7 +132,13 @@ begin
   end if;
 
   -- The state names from the digest of lifecycle.states (constants in the plan, see
-  -- states_digest_write), the effective state from the inlined namespace_effective_state.
+  -- states_digest_write). A state of its own is the effective state (the nearest namespace on the
+  -- path that has one is this one), answered without a statement; else the effective state comes
+  -- from the inlined namespace_effective_state, which reads the path.
+  if lifecycle.state_sets_effective(target) then
+    return (namespace_change_state.id, (lifecycle.state_names())[current_state], (lifecycle.state_names())[target],
+            (lifecycle.state_names())[target], target <> current_state)::lifecycle.state_change;
+  end if;
   select namespace_change_state.id, (lifecycle.state_names())[current_state], (lifecycle.state_names())[target],
          e.effective_state, target <> current_state
     into answer
