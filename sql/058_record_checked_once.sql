@@ -5,7 +5,13 @@
 -- history (lifecycle.namespace_state_updates) and its details row once (the gate's record,
 -- namespaces_state_gate). Measured by dropping them on a copy of a 100k bench database (callgrind,
 -- API transitions archive/unarchive, instructions per transition, main 2,809k): the history's two
--- checks cost 58k, the details' check and its two BEFORE triggers' WHEN clauses 80k.
+-- checks cost 58k, the details' check and its two BEFORE triggers' WHEN clauses 80k. This step,
+-- counted the same way (a kept 100k bench database at 58 and a copy moved down to 57; 50 warm-up
+-- and then 150 or 550 of the bench's archive/unarchive statement over 200 targets, all changing a
+-- row; (550-run total - 150-run total) / 400): 57 2,840.7k, 58 2,710.0k per transition (-130.8k,
+-- -4.6%). The import pays less too (20k organizations staged, namespace_import_apply as
+-- lifecycle_worker, totals): 10,071.8M -> 10,021.9M with lifecycle.import_skip_rechecks = off,
+-- the row triggers firing (-2.5k a row); 6,199.9M -> 6,180.2M in replica mode (-1.0k a row).
 --
 -- 1. namespace_state_updates_source_check (api, sql, import, bridge; NOT VALID since 033) and
 --    namespace_state_updates_metadata_check (a JSON object) said again what the writers write:
@@ -47,9 +53,9 @@
 -- the drops, a few ms, no scan. The down part adds the checks back as they were (the metadata ones
 -- validated, reading both tables under ACCESS EXCLUSIVE: move back at a quiet time; the source
 -- check NOT VALID, as 033 left it). Under the bench's upgrade scenario at 100k (58 -> 57 -> 58,
--- three rounds, 4 writers, 4 readers, a reader holding a transaction 20 s): up 21-43 ms, no
--- retry; down 27.1-27.2 s, waiting out the reader in five retries; calls at most 409 ms, none
--- refused (docs/operations.md, Upgrades).
+-- three rounds, 4 writers, 4 readers, a reader holding a transaction 20 s; two runs): up 21-54
+-- ms, no retry; down 27.1-27.2 s, waiting out the reader in five retries; calls at most 414 ms,
+-- none refused (docs/operations.md, Upgrades).
 
 {{ template "functions/importing_unconfirmed_refuse.sql" . }}
 revoke all on function lifecycle.importing_unconfirmed_refuse(text) from public;
