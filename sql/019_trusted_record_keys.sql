@@ -4,7 +4,7 @@
 -- namespace_details_validate now walks the document only when something else in it changed, or
 -- when anyone but the record writes it.
 
-{{ template "triggers/namespace_details_validate.sql" . }}
+{{ template "snapshots/019/namespace_details_validate.sql" . }}
 {{ template "snapshots/019/namespaces_state_record.sql" . }}
 
 ---- create above / drop below ----

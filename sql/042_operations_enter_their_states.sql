@@ -35,7 +35,7 @@ comment on column lifecycle.states.operation_enters is
 {{ template "snapshots/042/transition_refusal.sql" . }}
 {{ template "functions/transfer_accept_locked.sql" . }}
 {{ template "snapshots/042/namespace_transfer_request.sql" . }}
-{{ template "triggers/settings_confirmed.sql" . }}
+{{ template "snapshots/042/settings_confirmed.sql" . }}
 
 -- The rule, as a row; its statement triggers rewrite the digests (transition_rules_write).
 update lifecycle.states set operation_enters = true where name = 'transfer_in_progress';

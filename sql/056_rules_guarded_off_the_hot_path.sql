@@ -74,7 +74,7 @@
 -- none refused (docs/operations.md, Upgrades).
 
 {{ template "functions/namespace_types_digest_write.sql" . }}
-{{ template "functions/organization_move_in.sql" . }}
+{{ template "snapshots/056/organization_move_in.sql" . }}
 
 lock table lifecycle.namespaces, lifecycle.states, lifecycle.namespace_state_updates, lifecycle.events
   in access exclusive mode;

@@ -18,10 +18,12 @@
 -- refuse, two live siblings on one path, a state an operation or the host is in the middle of, a
 -- namespace without exactly one details row or with metadata the schema refuses, history that
 -- does not lead to the state or does not count what the namespace counted, a history row naming a
--- state or an event this cluster does not know, a row of a namespace not staged, an open transfer
+-- state, an event or a source (api, sql, import, bridge) this cluster does not know or with
+-- metadata that is not a JSON object, a row of a namespace not staged, an open transfer
 -- request or one to a parent not staged. (These rows fire no INSERT trigger: this is where the
 -- rules of namespaces_traversal_ids_maintain and the gate are judged for them; no foreign key
--- checks the history's states and events since 056.) NS012 when an id is in use here, or lies in this cluster's id range (lifecycle.id_range;
+-- checks the history's states and events since 056, no CHECK constraint its source and metadata,
+-- nor the details' metadata, since 058.) NS012 when an id is in use here, or lies in this cluster's id range (lifecycle.id_range;
 -- without one, every id) at or above what its sequence hands out next: the cluster would hand it
 -- out again. NS006 when a live organization here holds its path. Refused, it changes nothing.
 create or replace function lifecycle.organization_move_in(organization_id bigint, peer text)
@@ -211,12 +213,18 @@ begin
             select 'history', u.id,
                    case when fs.code is null then pg_catalog.format('unknown state %s', u.from_state)
                         when ts.code is null then pg_catalog.format('unknown state %s', u.to_state)
-                        else pg_catalog.format('unknown event %L', u.event) end
+                        when u.event is not null and e.name is null then pg_catalog.format('unknown event %L', u.event)
+                        when not k.known_source then pg_catalog.format('unknown source %L', u.source)
+                        else 'metadata must be a JSON object' end
               from pg_temp.lifecycle_move_history u
               left join lifecycle.states fs on fs.code = u.from_state
               left join lifecycle.states ts on ts.code = u.to_state
               left join lifecycle.events e on e.name = u.event
+             -- The ways in a history row names (its writers': namespace_change_state's source, api
+             -- or bridge; the gate's sql for a raw UPDATE; the import's and the backfill's import).
+             cross join lateral (select coalesce(u.source in ('api', 'sql', 'import', 'bridge'), false) as known_source) k
              where fs.code is null or ts.code is null or (u.event is not null and e.name is null)
+                or not k.known_source or pg_catalog.jsonb_typeof(u.metadata) is distinct from 'object'
             union all
             select 'redirect', r.id, 'of a namespace not staged'
               from pg_temp.lifecycle_move_redirects r where r.namespace_id not in (select n.id from pg_temp.lifecycle_move_namespaces n)

@@ -8,6 +8,18 @@
 -- Call metadata it merges is walked here as before (the API checked it too; a raw UPDATE's was not).
 -- Trusting a setting is safe here: only the schema's owner can write namespace_details directly,
 -- and the owner could as well disable this trigger.
+--
+-- The import, the legacy backfill and organization_move_in write details rows they built from
+-- checked values (an object each: the import and the backfill build them with
+-- jsonb_build_object, organization_move_in refuses a staged one state_metadata_refusal refuses),
+-- thousands per statement, with lifecycle.importing on and the import's flag raised; those are
+-- not walked one by one. With the setting on and no flag, a client set it itself: refused
+-- (NS010) as settings_confirmed refuses it on lifecycle.namespaces. Asked here, first, not in
+-- WHEN clauses (until 058 this trigger's and namespace_details_0_settings_confirmed's): a WHEN
+-- clause is read back and prepared by every statement that writes the table, each change of
+-- state's record among them, and a row the import writes still calls one trigger.
+-- That every row's state_metadata is an object is this trigger's and those writers' (no CHECK
+-- constraint says it again since 058: one is read back and prepared by every such statement too).
 create or replace function lifecycle.namespace_details_validate()
 returns trigger
 language plpgsql
@@ -18,6 +30,12 @@ declare
   trusted constant text[] := array['last_updated_at', 'last_changed_by_user_id', 'previous_state', 'preserved_state'];
   refusal text;
 begin
+  if pg_catalog.current_setting('lifecycle.importing', true) = 'on' then
+    if not lifecycle.transaction_flag_raised('importing') then
+      perform lifecycle.importing_unconfirmed_refuse(tg_table_name);
+    end if;
+    return new;
+  end if;
   if tg_op = 'UPDATE'
      and coalesce(pg_catalog.current_setting('lifecycle.details_record', true), '') = new.namespace_id::text
      and pg_catalog.jsonb_typeof(new.state_metadata) = 'object'
@@ -33,10 +51,7 @@ begin
 end
 $$;
 
--- The import writes details rows it built from checked values, thousands per statement; they are
--- not walked one by one (lifecycle.importing is set only inside namespace_import_batch, and the
--- application role cannot write namespace_details at all).
 create or replace trigger namespace_details_validate
   before insert or update on lifecycle.namespace_details
-  for each row when (pg_catalog.current_setting('lifecycle.importing', true) is distinct from 'on')
+  for each row
   execute function lifecycle.namespace_details_validate();

@@ -1,5 +1,6 @@
 -- lifecycle.importing lets the import's and the backfill's statements skip the row triggers of
--- lifecycle.namespaces and lifecycle.namespace_details (they check their rows set-based), and
+-- lifecycle.namespaces and the checks of lifecycle.namespace_details (they check their rows
+-- set-based), and
 -- organization_move_out_finish's deletes skip the tree bridges' write-back (namespaces_6_legacy_tree). It is a
 -- setting because the row triggers' WHEN clauses read it for nothing on every other write; any
 -- session can set it, even in the middle of its own statement (a set_config in the SELECT that
@@ -9,7 +10,10 @@
 -- (namespace_hard_delete) run with it set would otherwise leave the tree-bridged legacy rows of
 -- the namespaces it removed (a deleted GitLab project still in GitLab's tables). The import and the backfill pay one probe of
 -- lifecycle.transaction_flags per row (none when the schema's owner is a superuser: their writes
--- then run in replica mode, where these triggers do not fire).
+-- then run in replica mode, where these triggers do not fire). A details row asks the same in
+-- namespace_details_validate, its one row trigger (since 058: a WHEN clause here is read back and
+-- prepared by every statement that writes the table, every change of state among them);
+-- importing_unconfirmed_refuse words the refusal for both.
 create or replace function lifecycle.settings_confirmed()
 returns trigger
 language plpgsql
@@ -18,9 +22,7 @@ set search_path to ''
 as $$
 begin
   if not lifecycle.transaction_flag_raised('importing') then
-    raise exception using errcode = 'NS010', message = 'lifecycle.importing is set outside the import',
-      detail = pg_catalog.format('table=%s setting=lifecycle.importing', tg_table_name),
-      hint = 'RESET lifecycle.importing: the import and the legacy backfill set it for their own statements.';
+    perform lifecycle.importing_unconfirmed_refuse(tg_table_name);
   end if;
   return case when tg_op = 'DELETE' then old else new end;
 end
@@ -28,10 +30,5 @@ $$;
 
 create or replace trigger namespaces_0_settings_confirmed
   before insert or update or delete on lifecycle.namespaces
-  for each row when (pg_catalog.current_setting('lifecycle.importing', true) = 'on')
-  execute function lifecycle.settings_confirmed();
-
-create or replace trigger namespace_details_0_settings_confirmed
-  before insert or update on lifecycle.namespace_details
   for each row when (pg_catalog.current_setting('lifecycle.importing', true) = 'on')
   execute function lifecycle.settings_confirmed();

@@ -1,5 +1,5 @@
 begin;
-select plan(8);
+select plan(10);
 
 select lifecycle_test.create_namespace(null, 'organization', 'acme');
 select lifecycle_test.create_namespace(lifecycle_test.id_of('acme'), 'group', 'eng');
@@ -11,14 +11,25 @@ select throws_ok(
 )
   from (values ('[]'), ('"archived"'), ('42'), ('null')) as t(doc);
 
--- The validation trigger runs before the table's CHECK (jsonb_typeof = 'object'), so a direct
--- write is refused with NS010 as well.
+-- A direct write is refused by the validation trigger (since 058 the only place that says it:
+-- no CHECK constraint on the table).
 select throws_ok(
   format($$update lifecycle.namespace_details set state_metadata = %L where namespace_id = %s$$, doc, lifecycle_test.id_of('acme/eng')),
   'NS010', 'invalid state_metadata',
   format('a direct write of %s is NS010', doc)
 )
   from (values ('[]'), ('"x"')) as t(doc);
+
+-- And when the write claims to be the state record's own UPDATE (lifecycle.details_record), whose
+-- keys the trigger trusts: only an object is trusted.
+select set_config('lifecycle.details_record', lifecycle_test.id_of('acme/eng')::text, true);
+select throws_ok(
+  format($$update lifecycle.namespace_details set state_metadata = %L where namespace_id = %s$$, doc, lifecycle_test.id_of('acme/eng')),
+  'NS010', 'invalid state_metadata',
+  format('a write of %s as the record''s is NS010', doc)
+)
+  from (values ('[]'), ('"x"')) as t(doc);
+select set_config('lifecycle.details_record', '', true);
 
 select is(
   (select state from lifecycle.namespaces where id = lifecycle_test.id_of('acme/eng')),
