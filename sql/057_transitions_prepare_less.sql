@@ -35,9 +35,9 @@ lock table lifecycle.namespaces in access exclusive mode;
 
 {{ template "functions/namespace_lock.sql" . }}
 {{ template "functions/namespace_change_state.sql" . }}
-{{ template "triggers/namespaces_state_gate.sql" . }}
+{{ template "snapshots/057/namespaces_state_gate.sql" . }}
 drop trigger namespaces_3_state_record on lifecycle.namespaces;
-{{ template "functions/transition_refusal.sql" . }}
+{{ template "snapshots/057/transition_refusal.sql" . }}
 {{ template "triggers/namespaces_state_record.sql" . }}
 
 ---- create above / drop below ----
