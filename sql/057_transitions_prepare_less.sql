@@ -28,7 +28,7 @@
 -- deadlocked with a transition that had read the table and was waiting to write it (the bench's
 -- upgrade under load, 40P01). Readers wait those few ms too.
 
-{{ template "functions/transition_rules_write.sql" . }}
+{{ template "snapshots/057/transition_rules_write.sql" . }}
 select lifecycle.transition_rules_write();
 
 lock table lifecycle.namespaces in access exclusive mode;

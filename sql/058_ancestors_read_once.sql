@@ -5,13 +5,20 @@
 -- change's 2.81 M (callgrind, the bench's targets at depth 9 on average). transition_refusal now
 -- answers the ancestors' paths too when asked (with_path, an argument with a default: its other
 -- callers are unchanged), from the rows its guard reads; the gate asks for them and writes the
--- full path from them and the row's own path. What is locked, checked, written and said is
--- unchanged.
+-- full path from them and the row's own path. The fact's action (state_transitions.audit_action)
+-- comes from the rules' digest (lifecycle.transition_rule, an attribute more) instead of a
+-- lookup of state_transitions in the record's statement (26k). What is locked, checked, written
+-- and said is unchanged.
 --
 -- Locks: the gate's trigger is replaced in place (SHARE ROW EXCLUSIVE on lifecycle.namespaces),
 -- taken first; transition_refusal gets a new signature (an argument and a result column more),
 -- dropped and created in the same transaction, so no change runs the new gate with the old
 -- function or the other way round.
+
+-- The digest is rewritten before the lock: it reads only the rules tables (057's header).
+alter type lifecycle.transition_rule add attribute audit_action text;
+{{ template "functions/transition_rules_write.sql" . }}
+select lifecycle.transition_rules_write();
 
 lock table lifecycle.namespaces in share row exclusive mode;
 
@@ -21,6 +28,10 @@ revoke all on function lifecycle.transition_refusal(bigint, bigint[], smallint, 
 {{ template "triggers/namespaces_state_gate.sql" . }}
 
 ---- create above / drop below ----
+
+alter type lifecycle.transition_rule drop attribute audit_action;
+{{ template "snapshots/057/transition_rules_write.sql" . }}
+select lifecycle.transition_rules_write();
 
 lock table lifecycle.namespaces in share row exclusive mode;
 

@@ -144,7 +144,7 @@ begin
   -- The record, in one statement: the details row (its row lock taken by the UPDATE, step 4 of
   -- the lock order, so the row is validated once), the history row, and the history row's fact
   -- (the outbox row fact_emit writes for the other facts), with the fact's action
-  -- (lifecycle.state_transitions.audit_action) and the namespace's full path (the ancestors' paths
+  -- (lifecycle.state_transitions.audit_action, from the rule's digest) and the namespace's full path (the ancestors' paths
   -- transition_refusal read with the guard's rows, and this row's path as it is written). The history row and the fact follow the details row (from d), so nothing is
   -- written twice when it is missing (below). History rows of source import have no fact each
   -- (the import emits one per batch), whoever writes them. The call's metadata keys are merged,
@@ -181,8 +181,7 @@ begin
       returning id
     ), f as (
       insert into lifecycle.facts (action, namespace_id, traversal_ids, full_path, actor_id, details)
-      select (select tr.audit_action from lifecycle.state_transitions tr
-               where tr.from_state = old.state and tr.to_state = new.state),
+      select rule.audit_action,
              new.id, new.traversal_ids,
              coalesce(refusal.ancestor_path || '/', '') || new.path,
              actor,
