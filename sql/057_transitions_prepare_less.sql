@@ -28,16 +28,16 @@
 -- deadlocked with a transition that had read the table and was waiting to write it (the bench's
 -- upgrade under load, 40P01). Readers wait those few ms too.
 
-{{ template "functions/transition_rules_write.sql" . }}
+{{ template "snapshots/057/transition_rules_write.sql" . }}
 select lifecycle.transition_rules_write();
 
 lock table lifecycle.namespaces in access exclusive mode;
 
 {{ template "functions/namespace_lock.sql" . }}
 {{ template "functions/namespace_change_state.sql" . }}
-{{ template "triggers/namespaces_state_gate.sql" . }}
+{{ template "snapshots/057/namespaces_state_gate.sql" . }}
 drop trigger namespaces_3_state_record on lifecycle.namespaces;
-{{ template "functions/transition_refusal.sql" . }}
+{{ template "snapshots/057/transition_refusal.sql" . }}
 {{ template "triggers/namespaces_state_record.sql" . }}
 
 ---- create above / drop below ----

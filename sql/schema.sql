@@ -70,7 +70,8 @@ CREATE TYPE lifecycle.transition_rule AS (
 	from_pending boolean,
 	to_pending boolean,
 	from_operation text,
-	to_operation text
+	to_operation text,
+	audit_action text
 );
 
 --
@@ -6123,8 +6124,9 @@ begin
   end if;
 
   actor := (change ->> 'actor')::bigint;
+  -- With the ancestors' paths, for the fact's full path below (read with the ancestor guard's rows).
   refusal := lifecycle.transition_refusal(new.id, new.traversal_ids, old.state, new.state, actor,
-                                          nullif(change ->> 'operation', ''));
+                                          nullif(change ->> 'operation', ''), true);
   if refusal.code is not null then
     raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail,
       hint = refusal.hint;
@@ -6150,8 +6152,8 @@ begin
   -- The record, in one statement: the details row (its row lock taken by the UPDATE, step 4 of
   -- the lock order, so the row is validated once), the history row, and the history row's fact
   -- (the outbox row fact_emit writes for the other facts), with the fact's action
-  -- (lifecycle.state_transitions.audit_action) and the namespace's full path (this row's path as
-  -- it is written). The history row and the fact follow the details row (from d), so nothing is
+  -- (lifecycle.state_transitions.audit_action, from the rule's digest) and the namespace's full path (the ancestors' paths
+  -- transition_refusal read with the guard's rows, and this row's path as it is written). The history row and the fact follow the details row (from d), so nothing is
   -- written twice when it is missing (below). History rows of source import have no fact each
   -- (the import emits one per batch), whoever writes them. The call's metadata keys are merged,
   -- but for two: reason explains this one change and stays in its history row; preserved_state is
@@ -6187,12 +6189,9 @@ begin
       returning id
     ), f as (
       insert into lifecycle.facts (action, namespace_id, traversal_ids, full_path, actor_id, details)
-      select (select tr.audit_action from lifecycle.state_transitions tr
-               where tr.from_state = old.state and tr.to_state = new.state),
+      select rule.audit_action,
              new.id, new.traversal_ids,
-             (select pg_catalog.string_agg(case when p.id = new.id then new.path else a.path end, '/' order by p.depth)
-                from pg_catalog.unnest(new.traversal_ids) with ordinality as p(id, depth)
-                join lifecycle.namespaces a on a.id = p.id),
+             coalesce(refusal.ancestor_path || '/', '') || new.path,
              actor,
              pg_catalog.jsonb_build_object('from_state', rule.from_name, 'to_state', rule.to_name, 'event', c.event,
                                            'source', c.source, 'metadata', c.metadata, 'state_update_id', h.id)
@@ -8231,10 +8230,10 @@ end
 $$;
 
 --
--- Name: transition_refusal(bigint, bigint[], smallint, smallint, bigint, text); Type: FUNCTION; Schema: lifecycle; Owner: -
+-- Name: transition_refusal(bigint, bigint[], smallint, smallint, bigint, text, boolean); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
-CREATE FUNCTION lifecycle.transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint, operation text DEFAULT NULL::text, OUT code text, OUT message text, OUT detail text, OUT hint text) RETURNS record
+CREATE FUNCTION lifecycle.transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint, operation text DEFAULT NULL::text, with_path boolean DEFAULT false, OUT code text, OUT message text, OUT detail text, OUT hint text, OUT ancestor_path text) RETURNS record
     LANGUAGE plpgsql STABLE
     SET search_path TO ''
     SET enable_seqscan TO 'off'
@@ -8271,25 +8270,25 @@ begin
   look_ancestor := coalesce(rule.allowed and depth > 1 and rule.ancestor_forbidden <> '{}', false);
   look_descendant := coalesce(rule.allowed and from_state is not null and rule.descendant_forbidden <> '{}', false);
   look_level := coalesce(rule.allowed and from_state is not null and rule.from_operation is null and actor_id is not null, false);
-  if look_ancestor or look_descendant or look_level then
+  if look_ancestor or look_descendant or look_level or (with_path and depth > 1) then
     -- The ancestors by primary key, then their states: the fence (offset 0) keeps the state test
     -- out of the index choice. With it inside, a plan could scan namespaces_own_state_idx for every
     -- row in those states and pick the ancestors out, a cost that grows with the number of stateful
     -- namespaces (quadratic in one statement that archives many of them).
     -- No descendant, at any depth, may have a forbidden own state (none for a creation).
     -- Descendants of X sort after X and before X with its last element + 1.
-    select a.id, a.state, d.id, d.state, l.access_level
-      into ancestor_id, ancestor_state, descendant_id, descendant_state, actor_level
+    select traversal_ids[a.nearest / 64], a.nearest % 64, a.paths, d.id, d.state, l.access_level
+      into ancestor_id, ancestor_state, ancestor_path, descendant_id, descendant_state, actor_level
       from (values (true)) one (t)
       left join lateral (
-        select x.id, x.state
-          from (select n.id, n.state, pg_catalog.cardinality(n.traversal_ids) as level
+        -- The nearest forbidden ancestor as level * 64 + state (a state code is below 64; the
+        -- ancestor at a level is traversal_ids[level]), and the paths in level order.
+        select pg_catalog.max(x.level * 64 + x.state) filter (where look_ancestor and x.state = any (rule.ancestor_forbidden)) as nearest,
+               pg_catalog.string_agg(x.path, '/' order by x.level) filter (where with_path) as paths
+          from (select n.state, n.path, pg_catalog.cardinality(n.traversal_ids) as level
                   from lifecycle.namespaces n
-                 where look_ancestor and n.id = any (traversal_ids[1:depth - 1])
-                offset 0) x
-         where x.state = any (rule.ancestor_forbidden)
-         order by x.level desc
-         limit 1) a on true
+                 where (look_ancestor or with_path) and n.id = any (traversal_ids[1:depth - 1])
+                offset 0) x) a on true
       left join lateral (
         select y.id, y.state
           from lifecycle.namespaces y
@@ -8452,7 +8451,7 @@ $$;
 
 CREATE FUNCTION lifecycle.transition_rule(from_state smallint, to_state smallint) RETURNS lifecycle.transition_rule
     LANGUAGE sql STABLE PARALLEL SAFE
-    RETURN ('{"(t,50,\"{1,2,3,4,5,6}\",{},\"(new)\",ancestor_inherited,t,f,f,,)","(f,50,{},{},\"(new)\",archived,t,f,f,,)","(f,50,{},{},\"(new)\",deletion_scheduled,f,f,t,,)","(t,50,\"{1,2,3,4,5,6}\",{},\"(new)\",creation_in_progress,f,f,f,,)","(f,50,{},{},\"(new)\",deletion_in_progress,f,f,t,,)","(f,50,{},{},\"(new)\",transfer_in_progress,f,f,f,,transfer)","(f,50,{},{},\"(new)\",maintenance,f,f,f,,)","(f,50,{},{},ancestor_inherited,ancestor_inherited,t,f,f,,)","(t,50,\"{1,2,4,5}\",\"{3,5}\",ancestor_inherited,archived,t,f,f,,)","(t,50,\"{2,4,5}\",\"{3,5}\",ancestor_inherited,deletion_scheduled,f,f,t,,)","(f,50,{},{},ancestor_inherited,creation_in_progress,f,f,f,,)","(f,50,{},{},ancestor_inherited,deletion_in_progress,f,f,t,,)","(t,50,\"{2,3,4,5,6}\",\"{2,3,4,5,6}\",ancestor_inherited,transfer_in_progress,f,f,f,,transfer)","(t,50,\"{2,4,5}\",\"{3,5}\",ancestor_inherited,maintenance,f,f,f,,)","(t,50,\"{2,4}\",{},archived,ancestor_inherited,t,f,f,,)","(f,50,{},{},archived,archived,t,f,f,,)","(t,50,\"{2,4,5}\",\"{3,5}\",archived,deletion_scheduled,f,f,t,,)","(f,50,{},{},archived,creation_in_progress,f,f,f,,)","(f,50,{},{},archived,deletion_in_progress,f,f,t,,)","(t,50,\"{2,3,4,5,6}\",\"{2,3,4,5,6}\",archived,transfer_in_progress,f,f,f,,transfer)","(f,50,{},{},archived,maintenance,f,f,f,,)","(t,50,{},{},deletion_scheduled,ancestor_inherited,t,t,f,,)","(t,50,{1},{},deletion_scheduled,archived,t,t,f,,)","(f,50,{},{},deletion_scheduled,deletion_scheduled,f,t,t,,)","(f,50,{},{},deletion_scheduled,creation_in_progress,f,t,f,,)","(t,50,{},{},deletion_scheduled,deletion_in_progress,f,t,t,,)","(f,50,{},{},deletion_scheduled,transfer_in_progress,f,t,f,,transfer)","(f,50,{},{},deletion_scheduled,maintenance,f,t,f,,)","(t,50,{},{},creation_in_progress,ancestor_inherited,t,f,f,,)","(f,50,{},{},creation_in_progress,archived,t,f,f,,)","(f,50,{},{},creation_in_progress,deletion_scheduled,f,f,t,,)","(f,50,{},{},creation_in_progress,creation_in_progress,f,f,f,,)","(t,50,{},{},creation_in_progress,deletion_in_progress,f,f,t,,)","(f,50,{},{},creation_in_progress,transfer_in_progress,f,f,f,,transfer)","(f,50,{},{},creation_in_progress,maintenance,f,f,f,,)","(t,50,{},{},deletion_in_progress,ancestor_inherited,t,t,f,hard_delete,)","(t,50,{1},{},deletion_in_progress,archived,t,t,f,hard_delete,)","(t,50,{},{},deletion_in_progress,deletion_scheduled,f,t,t,hard_delete,)","(f,50,{},{},deletion_in_progress,creation_in_progress,f,t,f,hard_delete,)","(f,50,{},{},deletion_in_progress,deletion_in_progress,f,t,t,hard_delete,)","(f,50,{},{},deletion_in_progress,transfer_in_progress,f,t,f,hard_delete,transfer)","(f,50,{},{},deletion_in_progress,maintenance,f,t,f,hard_delete,)","(t,50,{},{},transfer_in_progress,ancestor_inherited,t,f,f,transfer,)","(t,50,{},{},transfer_in_progress,archived,t,f,f,transfer,)","(f,50,{},{},transfer_in_progress,deletion_scheduled,f,f,t,transfer,)","(f,50,{},{},transfer_in_progress,creation_in_progress,f,f,f,transfer,)","(f,50,{},{},transfer_in_progress,deletion_in_progress,f,f,t,transfer,)","(f,50,{},{},transfer_in_progress,transfer_in_progress,f,f,f,transfer,transfer)","(f,50,{},{},transfer_in_progress,maintenance,f,f,f,transfer,)","(t,50,{},{},maintenance,ancestor_inherited,t,f,f,,)","(f,50,{},{},maintenance,archived,t,f,f,,)","(f,50,{},{},maintenance,deletion_scheduled,f,f,t,,)","(f,50,{},{},maintenance,creation_in_progress,f,f,f,,)","(f,50,{},{},maintenance,deletion_in_progress,f,f,t,,)","(f,50,{},{},maintenance,transfer_in_progress,f,f,f,,transfer)","(f,50,{},{},maintenance,maintenance,f,f,f,,)"}'::lifecycle.transition_rule[])[array_position('{-64,-63,-62,-61,-60,-59,-58,0,1,2,3,4,5,6,64,65,66,67,68,69,70,128,129,130,131,132,133,134,192,193,194,195,196,197,198,256,257,258,259,260,261,262,320,321,322,323,324,325,326,384,385,386,387,388,389,390}'::integer[], ((COALESCE((from_state)::integer, '-1'::integer) * 64) + to_state))];
+    RETURN ('{"(t,50,\"{1,2,3,4,5,6}\",{},\"(new)\",ancestor_inherited,t,f,f,,,namespace_created)","(f,50,{},{},\"(new)\",archived,t,f,f,,,)","(f,50,{},{},\"(new)\",deletion_scheduled,f,f,t,,,)","(t,50,\"{1,2,3,4,5,6}\",{},\"(new)\",creation_in_progress,f,f,f,,,namespace_created)","(f,50,{},{},\"(new)\",deletion_in_progress,f,f,t,,,)","(f,50,{},{},\"(new)\",transfer_in_progress,f,f,f,,transfer,)","(f,50,{},{},\"(new)\",maintenance,f,f,f,,,)","(f,50,{},{},ancestor_inherited,ancestor_inherited,t,f,f,,,)","(t,50,\"{1,2,4,5}\",\"{3,5}\",ancestor_inherited,archived,t,f,f,,,archived)","(t,50,\"{2,4,5}\",\"{3,5}\",ancestor_inherited,deletion_scheduled,f,f,t,,,deletion_scheduled)","(f,50,{},{},ancestor_inherited,creation_in_progress,f,f,f,,,)","(f,50,{},{},ancestor_inherited,deletion_in_progress,f,f,t,,,)","(t,50,\"{2,3,4,5,6}\",\"{2,3,4,5,6}\",ancestor_inherited,transfer_in_progress,f,f,f,,transfer,transfer_started)","(t,50,\"{2,4,5}\",\"{3,5}\",ancestor_inherited,maintenance,f,f,f,,,maintenance_started)","(t,50,\"{2,4}\",{},archived,ancestor_inherited,t,f,f,,,unarchived)","(f,50,{},{},archived,archived,t,f,f,,,)","(t,50,\"{2,4,5}\",\"{3,5}\",archived,deletion_scheduled,f,f,t,,,deletion_scheduled)","(f,50,{},{},archived,creation_in_progress,f,f,f,,,)","(f,50,{},{},archived,deletion_in_progress,f,f,t,,,)","(t,50,\"{2,3,4,5,6}\",\"{2,3,4,5,6}\",archived,transfer_in_progress,f,f,f,,transfer,transfer_started)","(f,50,{},{},archived,maintenance,f,f,f,,,)","(t,50,{},{},deletion_scheduled,ancestor_inherited,t,t,f,,,restored)","(t,50,{1},{},deletion_scheduled,archived,t,t,f,,,restored)","(f,50,{},{},deletion_scheduled,deletion_scheduled,f,t,t,,,)","(f,50,{},{},deletion_scheduled,creation_in_progress,f,t,f,,,)","(t,50,{},{},deletion_scheduled,deletion_in_progress,f,t,t,,,deletion_started)","(f,50,{},{},deletion_scheduled,transfer_in_progress,f,t,f,,transfer,)","(f,50,{},{},deletion_scheduled,maintenance,f,t,f,,,)","(t,50,{},{},creation_in_progress,ancestor_inherited,t,f,f,,,creation_completed)","(f,50,{},{},creation_in_progress,archived,t,f,f,,,)","(f,50,{},{},creation_in_progress,deletion_scheduled,f,f,t,,,)","(f,50,{},{},creation_in_progress,creation_in_progress,f,f,f,,,)","(t,50,{},{},creation_in_progress,deletion_in_progress,f,f,t,,,deletion_started)","(f,50,{},{},creation_in_progress,transfer_in_progress,f,f,f,,transfer,)","(f,50,{},{},creation_in_progress,maintenance,f,f,f,,,)","(t,50,{},{},deletion_in_progress,ancestor_inherited,t,t,f,hard_delete,,deletion_failed)","(t,50,{1},{},deletion_in_progress,archived,t,t,f,hard_delete,,deletion_failed)","(t,50,{},{},deletion_in_progress,deletion_scheduled,f,t,t,hard_delete,,deletion_failed)","(f,50,{},{},deletion_in_progress,creation_in_progress,f,t,f,hard_delete,,)","(f,50,{},{},deletion_in_progress,deletion_in_progress,f,t,t,hard_delete,,)","(f,50,{},{},deletion_in_progress,transfer_in_progress,f,t,f,hard_delete,transfer,)","(f,50,{},{},deletion_in_progress,maintenance,f,t,f,hard_delete,,)","(t,50,{},{},transfer_in_progress,ancestor_inherited,t,f,f,transfer,,transfer_finished)","(t,50,{},{},transfer_in_progress,archived,t,f,f,transfer,,transfer_finished)","(f,50,{},{},transfer_in_progress,deletion_scheduled,f,f,t,transfer,,)","(f,50,{},{},transfer_in_progress,creation_in_progress,f,f,f,transfer,,)","(f,50,{},{},transfer_in_progress,deletion_in_progress,f,f,t,transfer,,)","(f,50,{},{},transfer_in_progress,transfer_in_progress,f,f,f,transfer,transfer,)","(f,50,{},{},transfer_in_progress,maintenance,f,f,f,transfer,,)","(t,50,{},{},maintenance,ancestor_inherited,t,f,f,,,maintenance_ended)","(f,50,{},{},maintenance,archived,t,f,f,,,)","(f,50,{},{},maintenance,deletion_scheduled,f,f,t,,,)","(f,50,{},{},maintenance,creation_in_progress,f,f,f,,,)","(f,50,{},{},maintenance,deletion_in_progress,f,f,t,,,)","(f,50,{},{},maintenance,transfer_in_progress,f,f,f,,transfer,)","(f,50,{},{},maintenance,maintenance,f,f,f,,,)"}'::lifecycle.transition_rule[])[array_position('{-64,-63,-62,-61,-60,-59,-58,0,1,2,3,4,5,6,64,65,66,67,68,69,70,128,129,130,131,132,133,134,192,193,194,195,196,197,198,256,257,258,259,260,261,262,320,321,322,323,324,325,326,384,385,386,387,388,389,390}'::integer[], ((COALESCE((from_state)::integer, '-1'::integer) * 64) + to_state))];
 
 --
 -- Name: FUNCTION transition_rule(from_state smallint, to_state smallint); Type: COMMENT; Schema: lifecycle; Owner: -
@@ -8501,7 +8500,9 @@ begin
                           and g.scope = 'descendant' order by g.forbidden_state),
                  coalesce(f.name, '(new)'), t.name, t.permanent, coalesce(f.pending_deletion, false),
                  t.pending_deletion, f.operation,
-                 case when t.operation_enters then t.operation end)::lifecycle.transition_rule
+                 case when t.operation_enters then t.operation end,
+                 (select m.audit_action from lifecycle.state_transitions m
+                   where m.from_state is not distinct from f.code and m.to_state = t.code))::lifecycle.transition_rule
              order by f.code nulls first, t.code)
     into pair_keys, pair_rules
     -- Every state as the source, and null for a creation.
@@ -11675,10 +11676,10 @@ REVOKE ALL ON FUNCTION lifecycle.transfer_requests_facts() FROM PUBLIC;
 REVOKE ALL ON FUNCTION lifecycle.transfer_target_refusal(namespace_id bigint, to_parent_id bigint) FROM PUBLIC;
 
 --
--- Name: FUNCTION transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint, operation text, OUT code text, OUT message text, OUT detail text, OUT hint text); Type: ACL; Schema: lifecycle; Owner: -
+-- Name: FUNCTION transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint, operation text, with_path boolean, OUT code text, OUT message text, OUT detail text, OUT hint text, OUT ancestor_path text); Type: ACL; Schema: lifecycle; Owner: -
 --
 
-REVOKE ALL ON FUNCTION lifecycle.transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint, operation text, OUT code text, OUT message text, OUT detail text, OUT hint text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION lifecycle.transition_refusal(namespace_id bigint, traversal_ids bigint[], from_state smallint, to_state smallint, actor_id bigint, operation text, with_path boolean, OUT code text, OUT message text, OUT detail text, OUT hint text, OUT ancestor_path text) FROM PUBLIC;
 
 --
 -- Name: FUNCTION transition_rule(from_state smallint, to_state smallint); Type: ACL; Schema: lifecycle; Owner: -

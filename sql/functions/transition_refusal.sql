@@ -35,13 +35,19 @@ create or replace function lifecycle.transition_refusal(
   to_state smallint,
   actor_id bigint,
   operation text default null,
+  -- with_path: answer ancestor_path too (the gate's record names the namespace's full path in its
+  -- fact): the ancestors are read once, for the guard and the path, where the record read them a
+  -- second time (163k instructions a change, callgrind).
+  with_path boolean default false,
   -- One row, not a set: the refusal, or all nulls when the change may be made. The gate assigns
   -- it in an expression; a call of a set-returning function was a statement of its own (an
   -- executor start and a tuplestore) on every change.
   out code text,
   out message text,
   out detail text,
-  out hint text
+  out hint text,
+  -- The ancestors' paths, root first, joined by '/'; null for a root, and unless with_path.
+  out ancestor_path text
 )
 returns record
 language plpgsql
@@ -90,25 +96,25 @@ begin
   look_ancestor := coalesce(rule.allowed and depth > 1 and rule.ancestor_forbidden <> '{}', false);
   look_descendant := coalesce(rule.allowed and from_state is not null and rule.descendant_forbidden <> '{}', false);
   look_level := coalesce(rule.allowed and from_state is not null and rule.from_operation is null and actor_id is not null, false);
-  if look_ancestor or look_descendant or look_level then
+  if look_ancestor or look_descendant or look_level or (with_path and depth > 1) then
     -- The ancestors by primary key, then their states: the fence (offset 0) keeps the state test
     -- out of the index choice. With it inside, a plan could scan namespaces_own_state_idx for every
     -- row in those states and pick the ancestors out, a cost that grows with the number of stateful
     -- namespaces (quadratic in one statement that archives many of them).
     -- No descendant, at any depth, may have a forbidden own state (none for a creation).
     -- Descendants of X sort after X and before X with its last element + 1.
-    select a.id, a.state, d.id, d.state, l.access_level
-      into ancestor_id, ancestor_state, descendant_id, descendant_state, actor_level
+    select traversal_ids[a.nearest / 64], a.nearest % 64, a.paths, d.id, d.state, l.access_level
+      into ancestor_id, ancestor_state, ancestor_path, descendant_id, descendant_state, actor_level
       from (values (true)) one (t)
       left join lateral (
-        select x.id, x.state
-          from (select n.id, n.state, pg_catalog.cardinality(n.traversal_ids) as level
+        -- The nearest forbidden ancestor as level * 64 + state (a state code is below 64; the
+        -- ancestor at a level is traversal_ids[level]), and the paths in level order.
+        select pg_catalog.max(x.level * 64 + x.state) filter (where look_ancestor and x.state = any (rule.ancestor_forbidden)) as nearest,
+               pg_catalog.string_agg(x.path, '/' order by x.level) filter (where with_path) as paths
+          from (select n.state, n.path, pg_catalog.cardinality(n.traversal_ids) as level
                   from lifecycle.namespaces n
-                 where look_ancestor and n.id = any (traversal_ids[1:depth - 1])
-                offset 0) x
-         where x.state = any (rule.ancestor_forbidden)
-         order by x.level desc
-         limit 1) a on true
+                 where (look_ancestor or with_path) and n.id = any (traversal_ids[1:depth - 1])
+                offset 0) x) a on true
       left join lateral (
         select y.id, y.state
           from lifecycle.namespaces y

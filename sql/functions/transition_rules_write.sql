@@ -7,7 +7,7 @@
 -- access level it needs (lifecycle.transition_policies), the states a guard forbids an ancestor
 -- and a descendant to be in (lifecycle.transition_guards), and the two states' names and flags
 -- (lifecycle.states: the operation that owns the state left, and the one that alone enters the
--- state entered). namespace_change_state and transition_refusal then read no rule table per
+-- state entered), and the audit action of the change's fact (state_transitions.audit_action). namespace_change_state and transition_refusal then read no rule table per
 -- change: those reads were three statements on seven tables (one with three subqueries) on every
 -- transition, a quarter of the relation locks a transition took.
 --
@@ -56,7 +56,9 @@ begin
                           and g.scope = 'descendant' order by g.forbidden_state),
                  coalesce(f.name, '(new)'), t.name, t.permanent, coalesce(f.pending_deletion, false),
                  t.pending_deletion, f.operation,
-                 case when t.operation_enters then t.operation end)::lifecycle.transition_rule
+                 case when t.operation_enters then t.operation end,
+                 (select m.audit_action from lifecycle.state_transitions m
+                   where m.from_state is not distinct from f.code and m.to_state = t.code))::lifecycle.transition_rule
              order by f.code nulls first, t.code)
     into pair_keys, pair_rules
     -- Every state as the source, and null for a creation.

@@ -116,8 +116,9 @@ begin
   end if;
 
   actor := (change ->> 'actor')::bigint;
+  -- With the ancestors' paths, for the fact's full path below (read with the ancestor guard's rows).
   refusal := lifecycle.transition_refusal(new.id, new.traversal_ids, old.state, new.state, actor,
-                                          nullif(change ->> 'operation', ''));
+                                          nullif(change ->> 'operation', ''), true);
   if refusal.code is not null then
     raise exception using errcode = refusal.code, message = refusal.message, detail = refusal.detail,
       hint = refusal.hint;
@@ -143,8 +144,8 @@ begin
   -- The record, in one statement: the details row (its row lock taken by the UPDATE, step 4 of
   -- the lock order, so the row is validated once), the history row, and the history row's fact
   -- (the outbox row fact_emit writes for the other facts), with the fact's action
-  -- (lifecycle.state_transitions.audit_action) and the namespace's full path (this row's path as
-  -- it is written). The history row and the fact follow the details row (from d), so nothing is
+  -- (lifecycle.state_transitions.audit_action, from the rule's digest) and the namespace's full path (the ancestors' paths
+  -- transition_refusal read with the guard's rows, and this row's path as it is written). The history row and the fact follow the details row (from d), so nothing is
   -- written twice when it is missing (below). History rows of source import have no fact each
   -- (the import emits one per batch), whoever writes them. The call's metadata keys are merged,
   -- but for two: reason explains this one change and stays in its history row; preserved_state is
@@ -180,12 +181,9 @@ begin
       returning id
     ), f as (
       insert into lifecycle.facts (action, namespace_id, traversal_ids, full_path, actor_id, details)
-      select (select tr.audit_action from lifecycle.state_transitions tr
-               where tr.from_state = old.state and tr.to_state = new.state),
+      select rule.audit_action,
              new.id, new.traversal_ids,
-             (select pg_catalog.string_agg(case when p.id = new.id then new.path else a.path end, '/' order by p.depth)
-                from pg_catalog.unnest(new.traversal_ids) with ordinality as p(id, depth)
-                join lifecycle.namespaces a on a.id = p.id),
+             coalesce(refusal.ancestor_path || '/', '') || new.path,
              actor,
              pg_catalog.jsonb_build_object('from_state', rule.from_name, 'to_state', rule.to_name, 'event', c.event,
                                            'source', c.source, 'metadata', c.metadata, 'state_update_id', h.id)

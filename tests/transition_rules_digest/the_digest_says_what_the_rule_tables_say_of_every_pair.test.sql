@@ -2,7 +2,7 @@
 -- rule tables say, for every pair of states, every creation and every event: computed here
 -- straight from the tables, independently of lifecycle.transition_rules_write.
 begin;
-select plan(7);
+select plan(8);
 
 select is_empty($$
   select f.code, t.code
@@ -24,8 +24,10 @@ select is_empty($$
            coalesce((select s.pending_deletion from lifecycle.states s where s.code = f.code), false),
            (select s.pending_deletion from lifecycle.states s where s.code = t.code),
            (select s.operation from lifecycle.states s where s.code = f.code),
-           (select s.operation from lifecycle.states s where s.code = t.code and s.operation_enters))::lifecycle.transition_rule
-$$, 'every pair of states and every creation: the matrix, the level, the guards, the names and flags, the operations');
+           (select s.operation from lifecycle.states s where s.code = t.code and s.operation_enters),
+           (select m.audit_action from lifecycle.state_transitions m
+             where m.from_state is not distinct from f.code and m.to_state = t.code))::lifecycle.transition_rule
+$$, 'every pair of states and every creation: the matrix, the level, the guards, the names and flags, the operations, the audit action');
 select ok(exists (select from lifecycle.states s
                    where s.operation_enters and (lifecycle.transition_rule(0::smallint, s.code)).to_operation = s.operation),
   'a state its operation enters says so in the digest (the comparison above is not vacuous)');
@@ -35,6 +37,10 @@ select ok((select count(*) from lifecycle.state_transitions) > 0
                  from lifecycle.state_transitions),
   'every pair of the matrix is allowed (the comparison above is not vacuous)');
 select is(lifecycle.transition_rule(0::smallint, 63::smallint), null, 'an unknown state has no rule');
+select is((lifecycle.transition_rule(lifecycle.state_code('active'), lifecycle.state_code('archived'))).audit_action,
+          (select m.audit_action from lifecycle.state_transitions m
+            where m.from_state = lifecycle.state_code('active') and m.to_state = lifecycle.state_code('archived')),
+  'archiving names its audit action (the comparison above is not vacuous)');
 
 select is_empty($$
   select e.name from lifecycle.events e
