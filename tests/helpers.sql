@@ -364,3 +364,50 @@ begin
   return org;
 end
 $$;
+
+-- detail_of runs a statement that should fail and answers its error's DETAIL (null when it runs):
+-- pgTAP's throws_ok compares the code and the message only.
+create function lifecycle_test.detail_of(statement text)
+returns text
+language plpgsql
+as $$
+declare
+  detail text;
+begin
+  execute statement;
+  return null;
+exception when others then
+  get stacked diagnostics detail = pg_exception_detail;
+  return detail;
+end
+$$;
+
+-- move_out_for_staging moves the organization at path (made by create_movable_organization) out
+-- of this cluster, keeping the rows organization_export streamed in the temporary table exported
+-- (dropped at commit); staged_move_in then stages them back, tampered with by a statement, and
+-- answers the call of organization_move_in to run on them (for throws_ok and detail_of).
+create function lifecycle_test.move_out_for_staging(path text)
+returns bigint
+language plpgsql
+as $$
+declare
+  org bigint := lifecycle_test.id_of(path);
+begin
+  perform lifecycle.organization_move_out_start(path, 'cluster-b');
+  create temporary table exported on commit drop as select e.* from lifecycle.organization_export(org) e;
+  perform lifecycle.organization_move_out_finish(org);
+  return org;
+end
+$$;
+
+create function lifecycle_test.staged_move_in(org bigint, tampering text)
+returns text
+language plpgsql
+as $$
+begin
+  delete from lifecycle.organization_imports;
+  insert into lifecycle.organization_imports select org, e.kind, e.data from pg_temp.exported e;
+  execute tampering;
+  return pg_catalog.format('select * from lifecycle.organization_move_in(%s, %L)', org, 'cluster-a');
+end
+$$;

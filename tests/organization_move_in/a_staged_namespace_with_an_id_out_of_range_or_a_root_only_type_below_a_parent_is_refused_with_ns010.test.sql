@@ -11,19 +11,11 @@ select lifecycle_test.lock_rule_tables();
 insert into lifecycle.namespace_types (name, description, root_only, transferable)
   values ('realm', 'A root-only type that moves.', true, true);
 select lifecycle_test.create_movable_organization('ranged');
-create temporary table org on commit drop as select lifecycle_test.id_of('ranged') as id;
 create temporary table web on commit drop as select lifecycle_test.id_of('ranged/platform/web') as id;
-select lifecycle.organization_move_out_start('ranged', 'cluster-b');
-create temporary table exported on commit drop as select e.* from org, lifecycle.organization_export(org.id) e;
-select lifecycle.organization_move_out_finish(org.id) from org;
-
-create function pg_temp.staged_as(tampering text) returns text language plpgsql as $$
-begin
-  delete from lifecycle.organization_imports;
-  insert into lifecycle.organization_imports select (select id from pg_temp.org), e.kind, e.data from pg_temp.exported e;
-  execute tampering;
-  return 'select * from lifecycle.organization_move_in(' || (select id from pg_temp.org) || ', ''cluster-a'')';
-end $$;
+create temporary table org on commit drop as select lifecycle_test.move_out_for_staging('ranged') as id;
+create function pg_temp.staged_as(tampering text) returns text language sql as $$
+  select lifecycle_test.staged_move_in((select id from pg_temp.org), tampering)
+$$;
 
 -- web (a project, a leaf) with id 0: its row, its path and the rows that name it.
 select throws_ok(pg_temp.staged_as(format($$

@@ -4,18 +4,10 @@ select plan(7);
 -- organization_move_in checks every staged row before it writes one, so that a stream cut short
 -- or rows made by hand cannot leave what the rules forbid: NS010 naming the first fault.
 select lifecycle_test.create_movable_organization('tampered');
-create temporary table org on commit drop as select lifecycle_test.id_of('tampered') as id;
-select lifecycle.organization_move_out_start('tampered', 'cluster-b');
-create temporary table exported on commit drop as select e.* from org, lifecycle.organization_export(org.id) e;
-select lifecycle.organization_move_out_finish(org.id) from org;
-
-create function pg_temp.staged_as(tampering text) returns text language plpgsql as $$
-begin
-  delete from lifecycle.organization_imports;
-  insert into lifecycle.organization_imports select (select id from pg_temp.org), e.kind, e.data from pg_temp.exported e;
-  execute tampering;
-  return 'select * from lifecycle.organization_move_in(' || (select id from pg_temp.org) || ', ''cluster-a'')';
-end $$;
+create temporary table org on commit drop as select lifecycle_test.move_out_for_staging('tampered') as id;
+create function pg_temp.staged_as(tampering text) returns text language sql as $$
+  select lifecycle_test.staged_move_in((select id from pg_temp.org), tampering)
+$$;
 
 select throws_ok(pg_temp.staged_as($$delete from lifecycle.organization_imports where kind = 'header'$$),
                  'NS010', 'no organization is staged', 'no header');

@@ -18,17 +18,7 @@ select throws_ok($$update lifecycle.states set code = 40 where name = 'archived'
   '23503', 'cannot change the code of state archived: a namespace is in it', 'nor given another code');
 select throws_ok($$truncate lifecycle.states cascade$$,
   '23503', 'cannot truncate lifecycle.states: namespaces are in its states', 'nor truncated');
-create function pg_temp.detail_of(statement text) returns text language plpgsql as $f$
-declare
-  detail text;
-begin
-  execute statement;
-  return null;
-exception when others then
-  get stacked diagnostics detail = pg_exception_detail;
-  return detail;
-end $f$;
-select is(pg_temp.detail_of($$delete from lifecycle.states where name = 'archived'$$),
+select is(lifecycle_test.detail_of($$delete from lifecycle.states where name = 'archived'$$),
   format('code=%s namespace_id=%s (lifecycle.namespaces.state)', lifecycle.state_code('archived'), lifecycle_test.id_of('keeper/kept')),
   'the refusal names the namespace');
 select is((select s.name from lifecycle.namespaces n join lifecycle.states s on s.code = n.state

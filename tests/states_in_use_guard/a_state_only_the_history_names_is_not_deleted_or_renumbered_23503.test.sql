@@ -16,17 +16,7 @@ select throws_ok($$delete from lifecycle.states where name = 'archived'$$,
 select throws_ok($$update lifecycle.states set code = 40 where name = 'archived'$$,
   '23503', 'cannot change the code of state archived: the history names it', 'nor given another code');
 
-create function pg_temp.detail_of(statement text) returns text language plpgsql as $f$
-declare
-  detail text;
-begin
-  execute statement;
-  return null;
-exception when others then
-  get stacked diagnostics detail = pg_exception_detail;
-  return detail;
-end $f$;
-select is(pg_temp.detail_of($$delete from lifecycle.states where name = 'archived'$$),
+select is(lifecycle_test.detail_of($$delete from lifecycle.states where name = 'archived'$$),
   format('code=%s state_update_id=%s (lifecycle.namespace_state_updates.from_state, to_state)', lifecycle.state_code('archived'),
          (select min(u.id) from lifecycle.namespace_state_updates u
            where u.namespace_id = lifecycle_test.id_of('annals/past'))),
