@@ -10,7 +10,7 @@
 
 {{ template "snapshots/047/legacy_members_state.sql" . }}
 {{ template "triggers/legacy_members_source.sql" . }}
-{{ template "functions/legacy_members_bridge_add.sql" . }}
+{{ template "snapshots/047/legacy_members_bridge_add.sql" . }}
 {{ template "snapshots/047/legacy_members_bridge_drop.sql" . }}
 revoke all on function lifecycle.legacy_members_state() from public;
 

@@ -7,8 +7,8 @@
 -- hand out to a group); it is now refused with NS010 while the members bridge is installed, no
 -- members row naming one is a membership, and the check reports one the lifecycle has.
 
-{{ template "functions/legacy_members_statement.sql" . }}
-{{ template "triggers/legacy_members_state.sql" . }}
+{{ template "snapshots/053/legacy_members_statement.sql" . }}
+{{ template "snapshots/053/legacy_members_state.sql" . }}
 
 ---- create above / drop below ----
 

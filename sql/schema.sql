@@ -2339,10 +2339,10 @@ $$;
 COMMENT ON FUNCTION lifecycle.legacy_members(members regclass, projects regclass, of_user bigint, on_namespace bigint, member_row jsonb) IS 'GitLab''s memberships (members rows that are memberships, on their namespace, the higher level winning), and whether the lifecycle can hold each.';
 
 --
--- Name: legacy_members_bridge_add(regclass, regclass); Type: FUNCTION; Schema: lifecycle; Owner: -
+-- Name: legacy_members_bridge_add(regclass, regclass, text[]); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
-CREATE FUNCTION lifecycle.legacy_members_bridge_add(members regclass, projects regclass) RETURNS bigint
+CREATE FUNCTION lifecycle.legacy_members_bridge_add(members regclass, projects regclass, namespace_types text[]) RETURNS bigint
     LANGUAGE plpgsql
     SET search_path TO ''
     AS $$
@@ -2356,6 +2356,17 @@ begin
   if members is null or projects is null then
     raise exception using errcode = 'NS010', message = 'members and projects are required',
       hint = 'lifecycle.legacy_members_bridge_add(''schema.members''::regclass, ''schema.projects''::regclass)';
+  end if;
+  -- Each a type of lifecycle.namespace_types that holds others: a project's namespace is named by
+  -- its Project rows, never a Namespace row.
+  if namespace_types is null or pg_catalog.cardinality(namespace_types) = 0
+     or exists (select from pg_catalog.unnest(namespace_types) x (type)
+                 where x.type is null or not lifecycle.namespace_type_known(x.type) or not lifecycle.namespace_type_can_be_parent(x.type)) then
+    raise exception using errcode = 'NS010', message = 'namespace_types must name types that hold others',
+      detail = pg_catalog.format('namespace_types=%s', namespace_types),
+      hint = (select 'The types of the namespaces a members row names with source_type Namespace (for GitLab, the type of its groups), among: '
+                     || pg_catalog.string_agg(t.name, ', ' order by t.name) || '.'
+                from lifecycle.namespace_types t where lifecycle.namespace_type_can_be_parent(t.name));
   end if;
   foreach t in array array[members, projects] loop
     if (select c.relkind not in ('r', 'p') or c.relnamespace = 'lifecycle'::regnamespace from pg_catalog.pg_class c where c.oid = t) then
@@ -2414,7 +2425,8 @@ begin
       hint = pg_catalog.format('GRANT SELECT, INSERT, UPDATE, DELETE ON %s TO %I;', members, owner_role);
   end if;
 
-  insert into lifecycle.legacy_members_bridges as b (source, projects) values (members, projects) returning b.id into bridge_id;
+  insert into lifecycle.legacy_members_bridges as b (source, projects, namespace_types)
+  values (members, projects, namespace_types) returning b.id into bridge_id;
   -- Only the columns that decide a membership fire it: GitLab's other updates of members
   -- (notification_level, expiry notices) cost nothing.
   execute pg_catalog.format(
@@ -2429,10 +2441,10 @@ end
 $$;
 
 --
--- Name: FUNCTION legacy_members_bridge_add(members regclass, projects regclass); Type: COMMENT; Schema: lifecycle; Owner: -
+-- Name: FUNCTION legacy_members_bridge_add(members regclass, projects regclass, namespace_types text[]); Type: COMMENT; Schema: lifecycle; Owner: -
 --
 
-COMMENT ON FUNCTION lifecycle.legacy_members_bridge_add(members regclass, projects regclass) IS 'Keep lifecycle.namespace_members in step with GitLab''s members table, in the same transaction; returns the bridge id.';
+COMMENT ON FUNCTION lifecycle.legacy_members_bridge_add(members regclass, projects regclass, namespace_types text[]) IS 'Keep lifecycle.namespace_members in step with GitLab''s members table, in the same transaction; returns the bridge id.';
 
 --
 -- Name: legacy_members_bridges; Type: TABLE; Schema: lifecycle; Owner: -
@@ -2442,7 +2454,8 @@ CREATE TABLE lifecycle.legacy_members_bridges (
     id bigint NOT NULL,
     source regclass NOT NULL,
     projects regclass NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    namespace_types text[] NOT NULL
 );
 
 --
@@ -2450,6 +2463,12 @@ CREATE TABLE lifecycle.legacy_members_bridges (
 --
 
 COMMENT ON TABLE lifecycle.legacy_members_bridges IS 'GitLab''s members table, kept in step with lifecycle.namespace_members (lifecycle.legacy_members_bridge_add).';
+
+--
+-- Name: COLUMN legacy_members_bridges.namespace_types; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON COLUMN lifecycle.legacy_members_bridges.namespace_types IS 'The types of the namespaces a members row with source_type Namespace names (GitLab: group); projects'' namespaces are named by Project rows.';
 
 --
 -- Name: namespace_members; Type: TABLE; Schema: lifecycle; Owner: -
@@ -2656,14 +2675,15 @@ begin
   src := b.source::text;
   if tg_op <> 'DELETE' then
     select n.type into ns_type from lifecycle.namespaces n where n.id = new.namespace_id;
-    if lifecycle.namespace_type_root_only(ns_type) then
+    if lifecycle.namespace_type_can_be_parent(ns_type) and not ns_type = any (b.namespace_types) then
       raise exception using errcode = 'NS010',
-        message = pg_catalog.format('%s is an organization: GitLab''s members cannot name it, so no membership of it while %s is bridged',
-                                    lifecycle.namespace_full_path(new.namespace_id), src),
-        detail = pg_catalog.format('members_bridge_id=%s source=%s namespace_id=%s type=%s user_id=%s', b.id, src,
-                                   new.namespace_id, ns_type, new.user_id),
-        hint = 'Make the user a member of the organization''s groups (GitLab''s GroupMember rows), or end the members bridge '
-               'after cutover: lifecycle.legacy_members_bridge_drop.';
+        message = pg_catalog.format('%s is a namespace of type %s: GitLab''s members cannot name it, so no membership of it while %s is bridged',
+                                    lifecycle.namespace_full_path(new.namespace_id), ns_type, src),
+        detail = pg_catalog.format('members_bridge_id=%s source=%s namespace_id=%s type=%s user_id=%s namespace_types=%s', b.id, src,
+                                   new.namespace_id, ns_type, new.user_id, b.namespace_types),
+        hint = pg_catalog.format('Members of %s name only namespaces of type %s and projects'' namespaces: make the user a member '
+                                 'of its groups or projects, or end the members bridge after cutover: lifecycle.legacy_members_bridge_drop.',
+                                 src, pg_catalog.array_to_string(b.namespace_types, ', '));
     end if;
   end if;
   raised := lifecycle.transaction_flag_raise('legacy_members_writing');
@@ -2798,7 +2818,10 @@ CREATE FUNCTION lifecycle.legacy_members_statement(members regclass, projects re
 begin
   return pg_catalog.format($q$
     select g.ns, g.user_id, g.access_level::smallint, g.created_at,
-           n.id is not null and not lifecycle.namespace_type_root_only(n.type) and g.access_level = any (array[10, 20, 30, 40, 50])
+           n.id is not null and g.access_level = any (array[10, 20, 30, 40, 50])
+           and (not lifecycle.namespace_type_can_be_parent(n.type)
+                or n.type = any (coalesce((select b.namespace_types from lifecycle.legacy_members_bridges b
+                                            where b.source = %3$L::regclass), '{}')))
       from (select s.ns, m.user_id, pg_catalog.max(m.access_level) as access_level,
                    coalesce(pg_catalog.min(m.created_at)::timestamptz, pg_catalog.now()) as created_at
               from %1$s m
@@ -2811,7 +2834,7 @@ begin
       left join lifecycle.namespaces n on n.id = g.ns$q$,
     case when one_row then pg_catalog.format('(select * from pg_catalog.jsonb_populate_record(null::%s, $3))', members)
          else members::text end,
-    projects);
+    projects, members::text);
 end
 $_$;
 
@@ -10836,10 +10859,10 @@ REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_write(b lifecycle.legacy_bridges,
 REVOKE ALL ON FUNCTION lifecycle.legacy_members(members regclass, projects regclass, of_user bigint, on_namespace bigint, member_row jsonb) FROM PUBLIC;
 
 --
--- Name: FUNCTION legacy_members_bridge_add(members regclass, projects regclass); Type: ACL; Schema: lifecycle; Owner: -
+-- Name: FUNCTION legacy_members_bridge_add(members regclass, projects regclass, namespace_types text[]); Type: ACL; Schema: lifecycle; Owner: -
 --
 
-REVOKE ALL ON FUNCTION lifecycle.legacy_members_bridge_add(members regclass, projects regclass) FROM PUBLIC;
+REVOKE ALL ON FUNCTION lifecycle.legacy_members_bridge_add(members regclass, projects regclass, namespace_types text[]) FROM PUBLIC;
 
 --
 -- Name: TABLE legacy_members_bridges; Type: ACL; Schema: lifecycle; Owner: -

@@ -59,7 +59,7 @@ func TestGitLabsCodePathsRunUnchangedAsGitLabsRole(t *testing.T) {
 	}
 	gitlabURL := dbtest.LegacyLogin(t, dbURL, "legacy", "lifecycle_app", "lifecycle_worker")
 	if _, err := owner.Exec(ctx, gitlabStateAndTreeBridges+`;
-		select lifecycle.legacy_members_bridge_add('legacy.members', 'legacy.projects')`); err != nil {
+		select lifecycle.legacy_members_bridge_add('legacy.members', 'legacy.projects', array['group'])`); err != nil {
 		t.Fatal(err)
 	}
 	gitlab, err := pgx.Connect(ctx, gitlabURL)
@@ -418,6 +418,16 @@ func TestGitLabsCodePathsRunUnchangedAsGitLabsRole(t *testing.T) {
 		}
 		if s := state(t, 6); s != "ancestor_inherited" {
 			t.Fatalf("the user namespace is %s", s)
+		}
+		// A membership of the user namespace: GitLab's members name groups and projects only (a
+		// personal namespace's owner is its owner_id), so the product's API refuses one.
+		_, err := db.New(gitlab).MemberUpsert(ctx, db.MemberUpsertParams{NamespaceID: 6, UserID: 83, AccessLevel: 30})
+		var e *nslifecycle.Error
+		if !errors.As(nslifecycle.FromDB(err), &e) || e.Code != "NS010" || e.Hint == "" {
+			t.Fatalf("a membership of a user namespace: %v, want NS010 with a hint", err)
+		}
+		if n := count(t, `select count(*) from legacy.members where user_id = 83`) + levelOf(t, 6, 83); n != 0 {
+			t.Fatalf("after the refusal: %d", n)
 		}
 		agree(t)
 	})

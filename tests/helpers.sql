@@ -314,7 +314,7 @@ begin
   values (9100, 'Docs', 'docs', 900002, 900010, 20, 1);
   insert into legacy.namespace_settings (namespace_id, created_at, updated_at)
   values (900001, now(), now()), (900002, now(), now()), (900005, now(), now());
-  insert into lifecycle.namespace_members (namespace_id, user_id, access_level) values (900001, 42, 50), (900005, 42, 50);
+  insert into lifecycle.namespace_members (namespace_id, user_id, access_level) values (900001, 42, 50);
 end
 $$;
 
@@ -326,10 +326,10 @@ returns void
 language plpgsql
 as $$
 begin
-  perform lifecycle.legacy_members_bridge_add('legacy.members', 'legacy.projects');
+  perform lifecycle.legacy_members_bridge_add('legacy.members', 'legacy.projects', array['group']);
   set local session_replication_role = replica;
   insert into legacy.members (access_level, source_id, source_type, user_id, notification_level, member_namespace_id)
-  values (50, 900001, 'Namespace', 42, 3, 900001), (50, 900005, 'Namespace', 42, 3, 900005);
+  values (50, 900001, 'Namespace', 42, 3, 900001);
   set local session_replication_role = origin;
 end
 $$;

@@ -179,12 +179,14 @@ func (a *Adoption) bridges(ctx context.Context, conn *pgx.Conn, g GitLab, tables
 			}
 		}
 		// The members bridge (one per database: any other is dropped), carrying GitLab's
-		// membership changes from now on; the import below brings in what is there already.
+		// membership changes from now on; the import below brings in what is there already. Its
+		// Namespace rows name GitLab's groups only (a GroupMember's source is a Group; a personal
+		// namespace's owner is no member), so memberships of user namespaces are refused.
 		if membersTable != "" {
 			if _, err := tx.Exec(ctx, `select lifecycle.legacy_members_bridge_drop(b.source) from lifecycle.legacy_members_bridges b`); err != nil {
 				return fmt.Errorf("drop the members bridge: %w", err)
 			}
-			if _, err := tx.Exec(ctx, `select lifecycle.legacy_members_bridge_add($1::regclass, $2::regclass)`, membersTable, tables[2]); err != nil {
+			if _, err := tx.Exec(ctx, `select lifecycle.legacy_members_bridge_add($1::regclass, $2::regclass, array['group'])`, membersTable, tables[2]); err != nil {
 				return fmt.Errorf("bridge %s: %w", membersTable, err)
 			}
 		}

@@ -158,6 +158,8 @@ type LifecycleLegacyMembersBridge struct {
 	Source    interface{}
 	Projects  interface{}
 	CreatedAt time.Time
+	// The types of the namespaces a members row with source_type Namespace names (GitLab: group); projects' namespaces are named by Project rows.
+	NamespaceTypes []string
 }
 
 // Legacy tables whose rows name namespaces, kept in step with the tree both ways (lifecycle.legacy_tree_bridge_add).

@@ -12,7 +12,14 @@
 -- writes a direct member: legacy_members_state names the columns it fills). Run by the schema's
 -- owner, who must be able to read both tables and write members (the triggers run with the
 -- owner's rights). Returns the bridge's id.
-create or replace function lifecycle.legacy_members_bridge_add(members regclass, projects regclass)
+-- namespace_types are the lifecycle's types of the namespaces a row of members names with
+-- source_type Namespace (GitLab: its groups, array['group'], as cmd/adopt's preset passes; a
+-- GroupMember's source is a Group, never a user's personal namespace). A project's namespace (a
+-- type that cannot be a parent) is named by its Project rows whatever the list says. A membership
+-- of a namespace of any other type is one GitLab's members cannot say: refused while the bridge is
+-- installed (legacy_members_state), no membership when a row names one (legacy_members_statement),
+-- and reported by the check when the lifecycle has one.
+create or replace function lifecycle.legacy_members_bridge_add(members regclass, projects regclass, namespace_types text[])
 returns bigint
 language plpgsql
 set search_path to ''
@@ -27,6 +34,17 @@ begin
   if members is null or projects is null then
     raise exception using errcode = 'NS010', message = 'members and projects are required',
       hint = 'lifecycle.legacy_members_bridge_add(''schema.members''::regclass, ''schema.projects''::regclass)';
+  end if;
+  -- Each a type of lifecycle.namespace_types that holds others: a project's namespace is named by
+  -- its Project rows, never a Namespace row.
+  if namespace_types is null or pg_catalog.cardinality(namespace_types) = 0
+     or exists (select from pg_catalog.unnest(namespace_types) x (type)
+                 where x.type is null or not lifecycle.namespace_type_known(x.type) or not lifecycle.namespace_type_can_be_parent(x.type)) then
+    raise exception using errcode = 'NS010', message = 'namespace_types must name types that hold others',
+      detail = pg_catalog.format('namespace_types=%s', namespace_types),
+      hint = (select 'The types of the namespaces a members row names with source_type Namespace (for GitLab, the type of its groups), among: '
+                     || pg_catalog.string_agg(t.name, ', ' order by t.name) || '.'
+                from lifecycle.namespace_types t where lifecycle.namespace_type_can_be_parent(t.name));
   end if;
   foreach t in array array[members, projects] loop
     if (select c.relkind not in ('r', 'p') or c.relnamespace = 'lifecycle'::regnamespace from pg_catalog.pg_class c where c.oid = t) then
@@ -85,7 +103,8 @@ begin
       hint = pg_catalog.format('GRANT SELECT, INSERT, UPDATE, DELETE ON %s TO %I;', members, owner_role);
   end if;
 
-  insert into lifecycle.legacy_members_bridges as b (source, projects) values (members, projects) returning b.id into bridge_id;
+  insert into lifecycle.legacy_members_bridges as b (source, projects, namespace_types)
+  values (members, projects, namespace_types) returning b.id into bridge_id;
   -- Only the columns that decide a membership fire it: GitLab's other updates of members
   -- (notification_level, expiry notices) cost nothing.
   execute pg_catalog.format(
@@ -99,5 +118,5 @@ begin
 end
 $$;
 
-comment on function lifecycle.legacy_members_bridge_add(regclass, regclass) is
+comment on function lifecycle.legacy_members_bridge_add(regclass, regclass, text[]) is
   'Keep lifecycle.namespace_members in step with GitLab''s members table, in the same transaction; returns the bridge id.';

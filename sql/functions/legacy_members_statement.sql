@@ -8,13 +8,16 @@
 -- Namespace is on that namespace, Project on the project's namespace
 -- (projects.project_namespace_id). Where GitLab has two rows for one namespace and user, the higher
 -- level wins (since the earliest row's created_at, read in the session's TimeZone; now when GitLab
--- kept none). held says whether the lifecycle can hold it: its namespace is the lifecycle's and no
--- organization, and its level one of namespace_members' (GitLab's minimal access, 5, is not). An
--- organization (the type that is only ever a root) is no namespace of GitLab's: GitLab keeps
--- organizations apart (organizations, organization_users), and a membership of one would give
--- the lifecycle's inherited authority over every group in it, which GitLab never gives; so a row
--- naming one is no membership, the write-back refuses to make one (legacy_members_state) and the
--- check reports one the lifecycle has.
+-- kept none). held says whether the lifecycle can hold it: its namespace is the lifecycle's and of
+-- a type a members row can name (a project's, or one of the members bridge's namespace_types:
+-- GitLab's groups), and its level one of namespace_members' (GitLab's minimal access, 5, is not).
+-- Any other namespace is none GitLab's members can name: an organization (GitLab keeps those
+-- apart, in organizations and organization_users, and a membership of one would give the
+-- lifecycle's inherited authority over every group in it, which GitLab never gives) or a user's
+-- personal namespace (a GroupMember's source is a Group; a personal namespace's owner is its
+-- owner_id, no member). A row naming one is no membership, the write-back refuses to make one
+-- (legacy_members_state) and the check reports one the lifecycle has. The types are those of
+-- members' bridge (none without one: then only projects' namespaces are held).
 --
 -- Columns: namespace_id, user_id, access_level, created_at, held. Parameters: $1 a user (or null
 -- for all), $2 a namespace (or null), $3 one row of members as JSON, read instead of the table when
@@ -29,7 +32,10 @@ as $$
 begin
   return pg_catalog.format($q$
     select g.ns, g.user_id, g.access_level::smallint, g.created_at,
-           n.id is not null and not lifecycle.namespace_type_root_only(n.type) and g.access_level = any (array[10, 20, 30, 40, 50])
+           n.id is not null and g.access_level = any (array[10, 20, 30, 40, 50])
+           and (not lifecycle.namespace_type_can_be_parent(n.type)
+                or n.type = any (coalesce((select b.namespace_types from lifecycle.legacy_members_bridges b
+                                            where b.source = %3$L::regclass), '{}')))
       from (select s.ns, m.user_id, pg_catalog.max(m.access_level) as access_level,
                    coalesce(pg_catalog.min(m.created_at)::timestamptz, pg_catalog.now()) as created_at
               from %1$s m
@@ -42,7 +48,7 @@ begin
       left join lifecycle.namespaces n on n.id = g.ns$q$,
     case when one_row then pg_catalog.format('(select * from pg_catalog.jsonb_populate_record(null::%s, $3))', members)
          else members::text end,
-    projects);
+    projects, members::text);
 end
 $$;
 

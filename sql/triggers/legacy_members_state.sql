@@ -14,12 +14,14 @@
 -- requested_at is cleared, request_accepted_at set), instead of adding a second row of the user
 -- on the source, which GitLab's uniqueness of user_id per source (a validation of Member, no index)
 -- never lets it have. created_by_id stays as it was: a membership names no actor.
--- A membership of an organization is refused (NS010) while the bridge is installed: GitLab has no
--- namespace for it (its organizations are apart from namespaces), so no row of members can say it,
--- and memberships are inherited down the tree (namespace_access_level): the lifecycle would give
--- its member authority over every group of the organization that GitLab never gives. Removing one
--- is not refused (legacy_members_statement says why the check reports those the lifecycle has). Each statement touches only rows that
--- disagree. The membership a hard delete of its namespace ends takes GitLab's rows with it, as the
+-- A membership of a namespace no row of members can name (neither a project's nor of one of the
+-- bridge's namespace_types: an organization, which GitLab keeps apart from its namespaces, or a
+-- user's personal namespace, whose owner is no member) is refused (NS010) while the bridge is
+-- installed: written back, it would be a GroupMember of something that is no Group, which GitLab
+-- never reads as a membership; kept only here, it would give authority (inherited down the tree,
+-- namespace_access_level) that GitLab never gives. Removing one is not refused
+-- (legacy_members_statement says why the check reports those the lifecycle has). Each statement
+-- touches only rows that disagree. The membership a hard delete of its namespace ends takes GitLab's rows with it, as the
 -- tree bridge takes the namespace's row (GitLab's foreign keys would): no NS005 then, the deletion
 -- was authorised as such.
 --
@@ -82,14 +84,15 @@ begin
   src := b.source::text;
   if tg_op <> 'DELETE' then
     select n.type into ns_type from lifecycle.namespaces n where n.id = new.namespace_id;
-    if lifecycle.namespace_type_root_only(ns_type) then
+    if lifecycle.namespace_type_can_be_parent(ns_type) and not ns_type = any (b.namespace_types) then
       raise exception using errcode = 'NS010',
-        message = pg_catalog.format('%s is an organization: GitLab''s members cannot name it, so no membership of it while %s is bridged',
-                                    lifecycle.namespace_full_path(new.namespace_id), src),
-        detail = pg_catalog.format('members_bridge_id=%s source=%s namespace_id=%s type=%s user_id=%s', b.id, src,
-                                   new.namespace_id, ns_type, new.user_id),
-        hint = 'Make the user a member of the organization''s groups (GitLab''s GroupMember rows), or end the members bridge '
-               'after cutover: lifecycle.legacy_members_bridge_drop.';
+        message = pg_catalog.format('%s is a namespace of type %s: GitLab''s members cannot name it, so no membership of it while %s is bridged',
+                                    lifecycle.namespace_full_path(new.namespace_id), ns_type, src),
+        detail = pg_catalog.format('members_bridge_id=%s source=%s namespace_id=%s type=%s user_id=%s namespace_types=%s', b.id, src,
+                                   new.namespace_id, ns_type, new.user_id, b.namespace_types),
+        hint = pg_catalog.format('Members of %s name only namespaces of type %s and projects'' namespaces: make the user a member '
+                                 'of its groups or projects, or end the members bridge after cutover: lifecycle.legacy_members_bridge_drop.',
+                                 src, pg_catalog.array_to_string(b.namespace_types, ', '));
     end if;
   end if;
   raised := lifecycle.transaction_flag_raise('legacy_members_writing');

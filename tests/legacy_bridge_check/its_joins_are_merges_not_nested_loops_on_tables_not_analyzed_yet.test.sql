@@ -8,7 +8,7 @@
 begin;
 select plan(3);
 select lifecycle_test.create_gitlab_tables();
-select lifecycle.legacy_members_bridge_add('legacy.members', 'legacy.projects');
+select lifecycle.legacy_members_bridge_add('legacy.members', 'legacy.projects', array['group']);
 -- Rows the planner has never counted (behind the bridges' back: only the plan matters here).
 set local session_replication_role = replica;
 insert into legacy.members (access_level, source_id, source_type, user_id, notification_level, member_namespace_id)

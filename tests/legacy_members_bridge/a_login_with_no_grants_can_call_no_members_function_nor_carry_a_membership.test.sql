@@ -5,7 +5,7 @@
 begin;
 select plan(9);
 select lifecycle_test.create_gitlab_tables();
-select lifecycle.legacy_members_bridge_add('legacy.members', 'legacy.projects');
+select lifecycle.legacy_members_bridge_add('legacy.members', 'legacy.projects', array['group']);
 create role lifecycle_test_nogrants;
 grant usage on schema legacy to lifecycle_test_nogrants;
 grant select, insert, update, delete on all tables in schema legacy to lifecycle_test_nogrants;
@@ -19,7 +19,7 @@ declare
   outcomes text := '';
 begin
   foreach stmt in array array[
-    $s$select lifecycle.legacy_members_bridge_add('legacy.members', 'legacy.projects')$s$,
+    $s$select lifecycle.legacy_members_bridge_add('legacy.members', 'legacy.projects', array['group'])$s$,
     $s$select lifecycle.legacy_members_bridge_drop('legacy.members')$s$,
     $s$select * from lifecycle.legacy_members('legacy.members', 'legacy.projects')$s$,
     $s$select * from lifecycle.legacy_members_check()$s$,

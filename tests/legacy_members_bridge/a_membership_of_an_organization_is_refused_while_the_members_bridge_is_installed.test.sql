@@ -19,7 +19,7 @@ grant usage on all sequences in schema legacy to lifecycle_app;
 
 select throws_ok(format($$set local role lifecycle_app;
                           insert into lifecycle.namespace_members (namespace_id, user_id, access_level) values (%s, 7, 30)$$, :org),
-                 'NS010', 'orgco is an organization: GitLab''s members cannot name it, so no membership of it while legacy.members is bridged',
+                 'NS010', 'orgco is a namespace of type organization: GitLab''s members cannot name it, so no membership of it while legacy.members is bridged',
                  'the API''s membership of an organization is refused while the members bridge is installed');
 reset role;
 select is((select count(*) from lifecycle.namespace_members where user_id = 7), 0::bigint, 'no membership');

@@ -5,7 +5,7 @@
 begin;
 select plan(2);
 select lifecycle_test.create_gitlab_tables();
-select lifecycle.legacy_members_bridge_add('legacy.members', 'legacy.projects');
+select lifecycle.legacy_members_bridge_add('legacy.members', 'legacy.projects', array['group']);
 -- Behind the bridge's back (its trigger off for these writes).
 set local session_replication_role = replica;
 insert into legacy.members (access_level, source_id, source_type, user_id, notification_level, member_namespace_id)

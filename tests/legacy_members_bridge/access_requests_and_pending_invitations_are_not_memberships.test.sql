@@ -6,7 +6,7 @@
 begin;
 select plan(9);
 select lifecycle_test.create_gitlab_tables();
-select lifecycle.legacy_members_bridge_add('legacy.members', 'legacy.projects');
+select lifecycle.legacy_members_bridge_add('legacy.members', 'legacy.projects', array['group']);
 grant usage on schema legacy to lifecycle_app;
 grant select, insert, update, delete on all tables in schema legacy to lifecycle_app;
 grant usage on all sequences in schema legacy to lifecycle_app;

@@ -4,7 +4,7 @@
 begin;
 select plan(4);
 select lifecycle_test.create_gitlab_tables();
-select lifecycle.legacy_members_bridge_add('legacy.members', 'legacy.projects');
+select lifecycle.legacy_members_bridge_add('legacy.members', 'legacy.projects', array['group']);
 insert into legacy.members (id, access_level, source_id, source_type, user_id, notification_level, member_namespace_id)
 values (1, 30, 900002, 'Namespace', 7, 3, 900002), (2, 40, 900002, 'Namespace', 7, 3, 900002);
 select is((select access_level::int from lifecycle.namespace_members where namespace_id = 900002 and user_id = 7), 40, 'the higher level');
