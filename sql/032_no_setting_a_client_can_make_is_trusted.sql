@@ -33,7 +33,7 @@ comment on table lifecycle.transaction_flags is
 
 {{ template "functions/transaction_flag_raise.sql" . }}
 {{ template "functions/transaction_flag_lower.sql" . }}
-{{ template "functions/transaction_flag_raised.sql" . }}
+{{ template "snapshots/032/transaction_flag_raised.sql" . }}
 {{ template "snapshots/032/settings_confirmed.sql" . }}
 drop function lifecycle.transition_refusal(bigint, bigint[], smallint, smallint, bigint);
 {{ template "snapshots/032/transition_refusal.sql" . }}

@@ -8003,13 +8003,14 @@ $$;
 --
 
 CREATE FUNCTION lifecycle.transaction_flag_raised(flag text) RETURNS boolean
-    LANGUAGE sql STABLE SECURITY DEFINER
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO ''
-    BEGIN ATOMIC
- SELECT (EXISTS ( SELECT
-            FROM lifecycle.transaction_flags f
-           WHERE ((f.xact = pg_current_xact_id_if_assigned()) AND (f.flag = transaction_flag_raised.flag)))) AS "exists";
-END;
+    AS $$
+begin
+  return exists (select from lifecycle.transaction_flags f
+                  where f.xact = pg_catalog.pg_current_xact_id_if_assigned() and f.flag = transaction_flag_raised.flag);
+end
+$$;
 
 --
 -- Name: transfer_requests; Type: TABLE; Schema: lifecycle; Owner: -
