@@ -71,12 +71,12 @@ comment on column lifecycle.legacy_bridges.insert_missing is
 {{ template "snapshots/037/legacy_tree_delete.sql" . }}
 {{ template "functions/legacy_tree_write.sql" . }}
 {{ template "triggers/legacy_tree_source.sql" . }}
-{{ template "triggers/legacy_tree_state.sql" . }}
+{{ template "snapshots/037/legacy_tree_state.sql" . }}
 {{ template "snapshots/037/legacy_tree_bridge_add.sql" . }}
 {{ template "snapshots/037/legacy_tree_bridge_drop.sql" . }}
-{{ template "functions/legacy_bridge_lock.sql" . }}
+{{ template "snapshots/037/legacy_bridge_lock.sql" . }}
 {{ template "snapshots/037/namespace_lock.sql" . }}
-{{ template "functions/legacy_tree_holds.sql" . }}
+{{ template "snapshots/037/legacy_tree_holds.sql" . }}
 {{ template "functions/legacy_bridge_holds.sql" . }}
 {{ template "functions/legacy_bridge_rows.sql" . }}
 {{ template "functions/legacy_bridge_write.sql" . }}

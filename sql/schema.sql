@@ -1766,9 +1766,13 @@ begin
                      from lifecycle.legacy_tree_bridges tb
                     where case when tb.type_attnum is null then tb.types #>> '{}' = ns_type
                                else exists (select from pg_catalog.jsonb_each_text(tb.types) m where m.value = ns_type) end) x
-             join pg_catalog.pg_attribute a
-               on a.attrelid = x.source and a.attnum = x.attnum and not a.attisdropped
-              and a.atttypid = any (array['int2', 'int4', 'int8']::regtype[])
+             -- Each bridge's column found by the catalog's index (a lateral probe kept from being
+             -- flattened into a join by offset 0): the generic plan of a join hashed all of
+             -- pg_attribute, 2.2 M instructions of every change while bridges exist.
+             cross join lateral (select a.attname from pg_catalog.pg_attribute a
+                                  where a.attrelid = x.source and a.attnum = x.attnum and not a.attisdropped
+                                    and a.atttypid = any (array['int2', 'int4', 'int8']::regtype[])
+                                 offset 0) a
             order by x.source::oid, a.attname, x.exclusive desc loop
     execute pg_catalog.format('select from %s where %I = $1 for %s', t.source, t.ns_col,
                               case when t.exclusive then 'update' else 'no key update' end)
@@ -3338,9 +3342,12 @@ declare
   t record;
   found_row boolean;
 begin
+  -- Each bridge's column found by the catalog's index (offset 0: legacy_bridge_lock says why).
   for t in select tb.source, a.attname
              from lifecycle.legacy_tree_bridges tb
-             join pg_catalog.pg_attribute a on a.attrelid = tb.source and a.attnum = tb.id_attnum and not a.attisdropped
+             cross join lateral (select a.attname from pg_catalog.pg_attribute a
+                                  where a.attrelid = tb.source and a.attnum = tb.id_attnum and not a.attisdropped
+                                 offset 0) a
             where case when tb.type_attnum is null then tb.types #>> '{}' = ns_type
                        else exists (select from pg_catalog.jsonb_each_text(tb.types) m where m.value = ns_type) end
             order by tb.id loop
@@ -3522,10 +3529,13 @@ begin
   if tg_op = 'DELETE' then
     -- The state bridges' rows of the namespace (a table without a tree bridge), one statement a
     -- table; a broken bridge's table is left alone (its repair is the operator's).
+    -- Each bridge's column found by the catalog's index (offset 0: legacy_bridge_lock says why).
     for s in select distinct on (x.source::oid) x.source, a.attname as ns_col
                from lifecycle.legacy_bridges x
-               join pg_catalog.pg_attribute a on a.attrelid = x.source and a.attnum = x.namespace_attnum and not a.attisdropped
-                                             and a.atttypid = any (array['int2', 'int4', 'int8']::regtype[])
+               cross join lateral (select a.attname from pg_catalog.pg_attribute a
+                                    where a.attrelid = x.source and a.attnum = x.namespace_attnum and not a.attisdropped
+                                      and a.atttypid = any (array['int2', 'int4', 'int8']::regtype[])
+                                   offset 0) a
               where not exists (select from lifecycle.legacy_tree_bridges t where t.source = x.source)
               order by x.source::oid loop
       execute pg_catalog.format('delete from %s where %I = $1', s.source, s.ns_col) using ns_id;

@@ -33,9 +33,13 @@ begin
                      from lifecycle.legacy_tree_bridges tb
                     where case when tb.type_attnum is null then tb.types #>> '{}' = ns_type
                                else exists (select from pg_catalog.jsonb_each_text(tb.types) m where m.value = ns_type) end) x
-             join pg_catalog.pg_attribute a
-               on a.attrelid = x.source and a.attnum = x.attnum and not a.attisdropped
-              and a.atttypid = any (array['int2', 'int4', 'int8']::regtype[])
+             -- Each bridge's column found by the catalog's index (a lateral probe kept from being
+             -- flattened into a join by offset 0): the generic plan of a join hashed all of
+             -- pg_attribute, 2.2 M instructions of every change while bridges exist.
+             cross join lateral (select a.attname from pg_catalog.pg_attribute a
+                                  where a.attrelid = x.source and a.attnum = x.attnum and not a.attisdropped
+                                    and a.atttypid = any (array['int2', 'int4', 'int8']::regtype[])
+                                 offset 0) a
             order by x.source::oid, a.attname, x.exclusive desc loop
     execute pg_catalog.format('select from %s where %I = $1 for %s', t.source, t.ns_col,
                               case when t.exclusive then 'update' else 'no key update' end)

@@ -1,6 +1,6 @@
 -- Whether a tree-bridged table holds a row of the namespace (docs/design.md §10.3): the legacy
 -- application knows it. Identifiers from the catalog, quoted; a broken tree bridge is skipped.
-create function lifecycle.legacy_tree_holds(ns_id bigint, ns_type text)
+create or replace function lifecycle.legacy_tree_holds(ns_id bigint, ns_type text)
 returns boolean
 language plpgsql
 stable
@@ -12,9 +12,12 @@ declare
   t record;
   found_row boolean;
 begin
+  -- Each bridge's column found by the catalog's index (offset 0: legacy_bridge_lock says why).
   for t in select tb.source, a.attname
              from lifecycle.legacy_tree_bridges tb
-             join pg_catalog.pg_attribute a on a.attrelid = tb.source and a.attnum = tb.id_attnum and not a.attisdropped
+             cross join lateral (select a.attname from pg_catalog.pg_attribute a
+                                  where a.attrelid = tb.source and a.attnum = tb.id_attnum and not a.attisdropped
+                                 offset 0) a
             where case when tb.type_attnum is null then tb.types #>> '{}' = ns_type
                        else exists (select from pg_catalog.jsonb_each_text(tb.types) m where m.value = ns_type) end
             order by tb.id loop

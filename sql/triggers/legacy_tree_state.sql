@@ -10,7 +10,7 @@
 -- statement is its NS010 (legacy_tree_refuse), never a raw SQLSTATE. Not for the import's rows
 -- (the trigger's WHEN: lifecycle.importing), whose legacy rows exist already. Created on
 -- lifecycle.namespaces by lifecycle.legacy_tree_bridge_add (dropped with the last tree bridge).
-create function lifecycle.legacy_tree_state()
+create or replace function lifecycle.legacy_tree_state()
 returns trigger
 language plpgsql
 security definer
@@ -56,10 +56,13 @@ begin
   if tg_op = 'DELETE' then
     -- The state bridges' rows of the namespace (a table without a tree bridge), one statement a
     -- table; a broken bridge's table is left alone (its repair is the operator's).
+    -- Each bridge's column found by the catalog's index (offset 0: legacy_bridge_lock says why).
     for s in select distinct on (x.source::oid) x.source, a.attname as ns_col
                from lifecycle.legacy_bridges x
-               join pg_catalog.pg_attribute a on a.attrelid = x.source and a.attnum = x.namespace_attnum and not a.attisdropped
-                                             and a.atttypid = any (array['int2', 'int4', 'int8']::regtype[])
+               cross join lateral (select a.attname from pg_catalog.pg_attribute a
+                                    where a.attrelid = x.source and a.attnum = x.namespace_attnum and not a.attisdropped
+                                      and a.atttypid = any (array['int2', 'int4', 'int8']::regtype[])
+                                   offset 0) a
               where not exists (select from lifecycle.legacy_tree_bridges t where t.source = x.source)
               order by x.source::oid loop
       execute pg_catalog.format('delete from %s where %I = $1', s.source, s.ns_col) using ns_id;

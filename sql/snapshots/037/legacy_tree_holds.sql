@@ -1,0 +1,28 @@
+-- Whether a tree-bridged table holds a row of the namespace (docs/design.md §10.3): the legacy
+-- application knows it. Identifiers from the catalog, quoted; a broken tree bridge is skipped.
+create function lifecycle.legacy_tree_holds(ns_id bigint, ns_type text)
+returns boolean
+language plpgsql
+stable
+-- Definer: reads the legacy tables, as the bridges' triggers do.
+security definer
+set search_path to ''
+as $$
+declare
+  t record;
+  found_row boolean;
+begin
+  for t in select tb.source, a.attname
+             from lifecycle.legacy_tree_bridges tb
+             join pg_catalog.pg_attribute a on a.attrelid = tb.source and a.attnum = tb.id_attnum and not a.attisdropped
+            where case when tb.type_attnum is null then tb.types #>> '{}' = ns_type
+                       else exists (select from pg_catalog.jsonb_each_text(tb.types) m where m.value = ns_type) end
+            order by tb.id loop
+    execute pg_catalog.format('select exists (select from %s where %I = $1)', t.source, t.attname) into found_row using ns_id;
+    if found_row then
+      return true;
+    end if;
+  end loop;
+  return false;
+end
+$$;
