@@ -32,7 +32,7 @@ bench: ## benchmarks with their baselines at 100k namespaces (about 10 minutes):
 bench-full: ## the same at 1M namespaces: docs/benchmarks/full.json, docs/benchmarks.md
 	@scripts/bench.sh full
 
-bench-scale: ## the same at 10M namespaces, one round each (one to two hours, about 40 GB): docs/benchmarks/scale.json, docs/benchmarks.md
+bench-scale: ## the same at 10M namespaces, one round each (about three and a half hours and 50 GB of disk; BENCH_ARGS="-scenarios …" for fewer): docs/benchmarks/scale.json, docs/benchmarks.md
 	@scripts/bench.sh scale
 
 db: ## start the private PostgreSQL 15 cluster (reused when running) and print DATABASE_URL

@@ -8,7 +8,10 @@
 #   scripts/bench.sh full    1M namespaces, about 30 minutes
 #   scripts/bench.sh scale   10M namespaces loaded through the import (COPY through the row
 #                            triggers would take an hour), one round of each measurement; about
-#                            an hour and 40 GB of disk
+#                            three and a half hours and 50 GB of disk: the hierarchy's database
+#                            (about 25 minutes to load) and, beside it, each scenario's own
+#                            (import, adopt_check and adoption: about 40 minutes each, the
+#                            adoption's 40 GB)
 #
 # BENCH_ARGS passes more flags to cmd/bench (e.g. BENCH_ARGS="-scenarios transitions -rounds 5";
 # -scenarios import alone generates no hierarchy: it imports into databases of its own);
