@@ -34,7 +34,7 @@ comment on column lifecycle.legacy_members_bridges.namespace_types is
 {{ template "functions/legacy_members_statement.sql" . }}
 {{ template "triggers/legacy_members_state.sql" . }}
 drop function lifecycle.legacy_members_bridge_add(regclass, regclass);
-{{ template "functions/legacy_members_bridge_add.sql" . }}
+{{ template "snapshots/060/legacy_members_bridge_add.sql" . }}
 revoke all on function lifecycle.legacy_members_bridge_add(regclass, regclass, text[]) from public;
 
 ---- create above / drop below ----

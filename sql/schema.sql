@@ -2359,7 +2359,11 @@ declare
 begin
   if members is null or projects is null then
     raise exception using errcode = 'NS010', message = 'members and projects are required',
-      hint = 'lifecycle.legacy_members_bridge_add(''schema.members''::regclass, ''schema.projects''::regclass)';
+      -- The types shown are those a bridge installed before 060 kept (for GitLab, only its groups' type).
+      hint = pg_catalog.format('lifecycle.legacy_members_bridge_add(''schema.members''::regclass, ''schema.projects''::regclass, %L::text[])',
+                               array(select t.name from lifecycle.namespace_types t
+                                      where lifecycle.namespace_type_can_be_parent(t.name) and not lifecycle.namespace_type_root_only(t.name)
+                                      order by t.name));
   end if;
   -- Each a type of lifecycle.namespace_types that holds others: a project's namespace is named by
   -- its Project rows, never a Namespace row.

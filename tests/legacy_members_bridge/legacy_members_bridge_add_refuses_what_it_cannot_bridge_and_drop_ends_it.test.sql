@@ -8,7 +8,7 @@
 -- it reads (created_at) dropped later refuses
 -- a membership write with NS010 naming the bridge, not a raw SQLSTATE.
 begin;
-select plan(16);
+select plan(17);
 select lifecycle_test.create_gitlab_tables();
 select throws_ok($$select lifecycle.legacy_members_bridge_add('legacy.namespaces', 'legacy.projects', array['group'])$$, 'NS010', null,
                  'a table without GitLab''s member columns: NS010');
@@ -22,6 +22,21 @@ select throws_ok($$select lifecycle.legacy_members_bridge_add('legacy.members', 
                  'namespace_types must name types that hold others', 'an unknown type: NS010');
 select throws_ok($$select lifecycle.legacy_members_bridge_add('legacy.members', 'legacy.projects', '{}')$$, 'NS010',
                  'namespace_types must name types that hold others', 'no type: NS010');
+-- The hint of a call without its tables shows a call that runs (with GitLab's tables put in).
+do $$
+declare
+  hint text;
+begin
+  perform lifecycle.legacy_members_bridge_add(null, null, array['group']);
+exception when sqlstate 'NS010' then
+  get stacked diagnostics hint = pg_exception_hint;
+  perform set_config('lifecycle_test.hint', hint, true);
+end
+$$;
+savepoint hinted;
+select lives_ok('select ' || replace(current_setting('lifecycle_test.hint'), 'schema.', 'legacy.'),
+                'the hint for missing tables shows a call that bridges them');
+rollback to savepoint hinted;
 savepoint required;
 alter table legacy.members add column lifecycle_test_required int not null;
 select throws_ok($$select lifecycle.legacy_members_bridge_add('legacy.members', 'legacy.projects', array['group'])$$, 'NS010', null,
