@@ -19,6 +19,10 @@ const VersionTable = migration.VersionTable
 // Latest, as MigrateToWith's version, is the newest embedded migration.
 const Latest = migration.Latest
 
+// ErrBeforeBaseline is the refusal of a database migrated before the first release to a version
+// below the baseline: nothing is changed, and the error names the commit to upgrade it with first.
+var ErrBeforeBaseline = migration.ErrBeforeBaseline
+
 // DefaultLockTimeout is MigrateOptions.LockTimeout when none is given (500 ms): below the second
 // a client may wait behind a migration's lock request.
 const DefaultLockTimeout = migration.DefaultLockTimeout
@@ -28,7 +32,8 @@ const DefaultLockTimeout = migration.DefaultLockTimeout
 // (40P01) is tried again, Attempts times, after a growing Backoff. Zero fields take the defaults.
 type MigrateOptions = migration.Options
 
-// Migrations is the tree of migration files (NNN_name.sql at its root, included files below).
+// Migrations is the tree of migration files: NNN_name.sql at its root, the baseline
+// (NNN_baseline.sql) first, and the files they include.
 func Migrations() fs.FS { return migration.Migrations() }
 
 // NewMigrator returns a tern migrator over the embedded migrations (for tools that drive tern
@@ -37,8 +42,10 @@ func NewMigrator(ctx context.Context, conn *pgx.Conn) (*migrate.Migrator, error)
 	return migration.NewMigrator(ctx, conn)
 }
 
-// Migrate applies every pending migration with the default MigrateOptions. Each migration runs in
-// its own transaction (or statement by statement, for those that build indexes CONCURRENTLY);
+// Migrate applies every pending migration with the default MigrateOptions: an empty database gets
+// the baseline in one step, a database at the baseline or later the migrations after it, and one
+// migrated before the first release to a version below the baseline is refused (ErrBeforeBaseline).
+// Each migration runs in its own transaction (or statement by statement, for those that build indexes CONCURRENTLY);
 // concurrent callers serialise on a lock, so running it twice, or twice at once, is a no-op.
 func Migrate(ctx context.Context, conn *pgx.Conn) error {
 	_, err := migration.To(ctx, conn, Latest, MigrateOptions{})
@@ -46,7 +53,8 @@ func Migrate(ctx context.Context, conn *pgx.Conn) error {
 }
 
 // MigrateTo moves the schema up or down to version (0 removes every object but the schema and
-// its version table), with the default MigrateOptions.
+// its version table; from 0, the baseline is installed in one step), with the default
+// MigrateOptions.
 func MigrateTo(ctx context.Context, conn *pgx.Conn, version int32) error {
 	_, err := migration.To(ctx, conn, version, MigrateOptions{})
 	return err
@@ -63,7 +71,8 @@ func SchemaVersion(ctx context.Context, conn *pgx.Conn) (current, latest int32, 
 	return migration.SchemaVersion(ctx, conn)
 }
 
-// MigrationFiles names the migrations in order: the first is version 1's.
+// MigrationFiles names the migrations in order: the baseline first, its version the number its
+// name starts with, and each after it one more.
 func MigrationFiles() ([]string, error) { return migration.Names() }
 
 // RenderMigrations writes every migration's up and down SQL, as tern sends it to the database

@@ -2,10 +2,13 @@ package nslifecycle_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,6 +17,7 @@ import (
 
 	"github.com/nslifecycle/nslifecycle"
 	"github.com/nslifecycle/nslifecycle/internal/dbtest"
+	"github.com/nslifecycle/nslifecycle/internal/migration"
 )
 
 func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
@@ -91,40 +95,87 @@ func TestMigrationsUpDownUp(t *testing.T) {
 	}
 }
 
-// schemaFingerprint digests every definition in schema lifecycle but tern's version table:
-// functions (their full text), columns, constraints, indexes, triggers, relations (their storage
-// and autovacuum settings too) and grants.
-func schemaFingerprint(t *testing.T, conn *pgx.Conn) string {
+// schemaLines describes every definition in schema lifecycle but tern's version table, a line
+// each, sorted: functions (their full text, settings included, and grants), types, relations (their
+// kind, persistence, grants, storage and autovacuum settings, a view's query), sequences, columns
+// in their order, constraints, indexes, triggers, comments, and the schema's grants, the roles and
+// the extensions the database has. The schema's grants are compared as what they grant: no
+// grants (null) and the owner's alone, as a revoke leaves them, are the same.
+func schemaLines(t *testing.T, conn *pgx.Conn) []string {
 	t.Helper()
-	var sum string
-	err := conn.QueryRow(context.Background(), `
-		with s as (select oid from pg_namespace where nspname = 'lifecycle'),
-		rel as (select c.* from pg_class c, s where c.relnamespace = s.oid and c.relname not like 'schema_version%')
-		select coalesce(md5(string_agg(x, E'\n' order by x)), '') from (
-		  select 'fn ' || p.oid::regprocedure || ' ' || md5(pg_get_functiondef(p.oid)) || ' ' || coalesce(p.proacl::text, '')
-		    from pg_proc p, s where p.pronamespace = s.oid
-		  union all
-		  select 'rel ' || r.relname || ' ' || r.relkind::text || ' ' || coalesce(r.relacl::text, '') || ' ' || coalesce(r.reloptions::text, '') from rel r
-		  union all
-		  select 'col ' || r.relname || '.' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
-		         || ' ' || a.attnotnull || ' ' || coalesce(pg_get_expr(d.adbin, d.adrelid), '') || ' ' || coalesce(a.attacl::text, '')
-		    from rel r join pg_attribute a on a.attrelid = r.oid and a.attnum > 0 and not a.attisdropped
-		    left join pg_attrdef d on d.adrelid = r.oid and d.adnum = a.attnum
-		  union all
-		  select 'con ' || c.conname || ' ' || pg_get_constraintdef(c.oid) from pg_constraint c, s where c.connamespace = s.oid
-		  union all
-		  select 'idx ' || pg_get_indexdef(i.indexrelid) from pg_index i join rel r on r.oid = i.indrelid
-		  union all
-		  select 'trg ' || pg_get_triggerdef(g.oid) from pg_trigger g join rel r on r.oid = g.tgrelid where not g.tgisinternal
-		) defs(x)`).Scan(&sum)
+	rows, err := conn.Query(context.Background(), schemaQuery)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sum
+	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lines
 }
 
-// Every migration step down restores exactly what the schema was before the step up: functions a
-// later migration replaced come back in their earlier version (sql/snapshots), grants included.
+const schemaQuery = `
+with s as (select oid from pg_namespace where nspname = 'lifecycle'),
+rel as (select c.* from pg_class c, s where c.relnamespace = s.oid and c.relname not like 'schema_version%')
+select x from (
+  select 'schema ' || coalesce(n.nspacl, acldefault('n', n.nspowner))::text || ' ' || coalesce(obj_description(n.oid, 'pg_namespace'), '') from pg_namespace n, s where n.oid = s.oid
+  union all
+  select 'fn ' || p.oid::regprocedure || ' ' || p.prokind::text || ' ' || coalesce(p.proacl::text, '') || E'\n' || pg_get_functiondef(p.oid)
+    from pg_proc p, s where p.pronamespace = s.oid
+  union all
+  select 'type ' || t.typname || ' ' || t.typtype::text || ' ' || coalesce(t.typacl::text,'') from pg_type t, s where t.typnamespace = s.oid and t.typrelid = 0 or (t.typnamespace = s.oid and t.typrelid in (select oid from rel where relkind = 'c'))
+  union all
+  select 'rel ' || r.relname || ' ' || r.relkind::text || ' ' || r.relpersistence::text || ' ' || r.relrowsecurity || ' ' || coalesce(r.relacl::text, '') || ' ' || coalesce(r.reloptions::text, '')
+     || coalesce(' view: ' || pg_get_viewdef(r.oid), '')
+     from rel r
+  union all
+  select 'seq ' || r.relname || ' ' || format_type(q.seqtypid, null) || ' ' || q.seqstart || ' ' || q.seqincrement || ' ' || q.seqmax || ' ' || q.seqmin || ' ' || q.seqcache || ' ' || q.seqcycle
+     || ' owned by ' || coalesce((select d.refobjid::regclass || '.' || d.refobjsubid || ' ' || d.deptype::text from pg_depend d where d.objid = r.oid and d.classid = 'pg_class'::regclass and d.refclassid = 'pg_class'::regclass and d.deptype in ('a','i')), '-')
+     from rel r join pg_sequence q on q.seqrelid = r.oid
+  union all
+  select 'col ' || r.relname || '.' || lpad((select count(*) from pg_attribute b where b.attrelid = a.attrelid and b.attnum > 0 and b.attnum <= a.attnum and not b.attisdropped)::text, 3, '0') || ' ' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
+         || ' notnull=' || a.attnotnull || ' ident=' || a.attidentity::text || ' gen=' || a.attgenerated::text || ' coll=' || coalesce(a.attcollation::regcollation::text, '') || ' stat=' || a.attstattarget || ' storage=' || a.attstorage::text
+         || ' default=' || coalesce(pg_get_expr(d.adbin, d.adrelid), '') || ' acl=' || coalesce(a.attacl::text, '') || ' opts=' || coalesce(a.attoptions::text, '')
+    from rel r join pg_attribute a on a.attrelid = r.oid and a.attnum > 0 and not a.attisdropped
+    left join pg_attrdef d on d.adrelid = r.oid and d.adnum = a.attnum
+  union all
+  select 'con ' || c.conrelid::regclass || ' ' || c.conname || ' ' || pg_get_constraintdef(c.oid) || ' deferrable=' || c.condeferrable || ' deferred=' || c.condeferred from pg_constraint c, s where c.connamespace = s.oid
+  union all
+  select 'idx ' || pg_get_indexdef(i.indexrelid) || ' valid=' || i.indisvalid || ' primary=' || i.indisprimary || ' ' || coalesce((select reloptions::text from pg_class where oid = i.indexrelid), '') from pg_index i join rel r on r.oid = i.indrelid
+  union all
+  select 'trg ' || pg_get_triggerdef(g.oid) || ' enabled=' || g.tgenabled::text from pg_trigger g join rel r on r.oid = g.tgrelid where not g.tgisinternal
+  union all
+  select 'comment ' || d.classoid::regclass || ' ' || coalesce(pg_describe_object(d.classoid, d.objoid, d.objsubid), '?') || ': ' || d.description
+    from pg_description d
+   where (d.classoid = 'pg_class'::regclass and d.objoid in (select oid from rel))
+      or (d.classoid = 'pg_proc'::regclass and d.objoid in (select p.oid from pg_proc p, s where p.pronamespace = s.oid))
+      or (d.classoid = 'pg_constraint'::regclass and d.objoid in (select c.oid from pg_constraint c, s where c.connamespace = s.oid))
+      or (d.classoid = 'pg_trigger'::regclass and d.objoid in (select g.oid from pg_trigger g join rel r on r.oid = g.tgrelid))
+      or (d.classoid = 'pg_type'::regclass and d.objoid in (select t.oid from pg_type t, s where t.typnamespace = s.oid))
+  union all
+  select 'policy ' || pol.polname || ' ' || pol.polrelid::regclass from pg_policy pol join rel r on r.oid = pol.polrelid
+  union all
+  select 'defacl ' || d.defaclrole::regrole || ' ' || d.defaclobjtype::text || ' ' || d.defaclacl::text from pg_default_acl d, s where d.defaclnamespace = s.oid or d.defaclnamespace = 0
+  union all
+  select 'role ' || rolname || ' ' || rolcanlogin || ' ' || rolinherit from pg_roles where rolname like 'lifecycle%'
+  union all
+  select 'ext ' || e.extname from pg_extension e
+  union all
+  select 'pub ' || pubname from pg_publication
+) defs(x)
+order by x`
+
+// schemaFingerprint digests schemaLines.
+func schemaFingerprint(t *testing.T, conn *pgx.Conn) string {
+	t.Helper()
+	sum := sha256.Sum256([]byte(strings.Join(schemaLines(t, conn), "\n")))
+	return hex.EncodeToString(sum[:])
+}
+
+// Every migration step down restores exactly what the schema was before the step up: the
+// baseline's down part removes all it made, and a migration after it that replaces a shipped
+// function restores the shipped version (sql/released), grants included. Run over the embedded
+// migrations with two more after them (the embedded ones may hold none after the baseline yet).
 func TestMigrationsStepwiseReversible(t *testing.T) {
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, dbtest.EmptyDatabase(t))
@@ -132,22 +183,28 @@ func TestMigrationsStepwiseReversible(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close(ctx)
-	_, latest, err := nslifecycle.SchemaVersion(ctx, conn)
-	if err != nil {
+	set := dbtest.MigrationsWith(t, dbtest.LaterMigrations)
+	versions := []int32{0}
+	for v := set.Baseline(); v <= set.Latest(); v++ {
+		versions = append(versions, v)
+	}
+	// At 0 the schema is there, holding the version table only.
+	if _, err := set.To(ctx, conn, 0, migration.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	prints := map[int32]string{0: schemaFingerprint(t, conn)}
-	for v := int32(1); v <= latest; v++ {
-		if err := nslifecycle.MigrateTo(ctx, conn, v); err != nil {
+	for i, v := range versions[1:] {
+		if _, err := set.To(ctx, conn, v, migration.Options{}); err != nil {
 			t.Fatalf("up to %d: %v", v, err)
 		}
 		prints[v] = schemaFingerprint(t, conn)
-		if prints[v] == prints[v-1] {
+		if prints[v] == prints[versions[i]] {
 			t.Fatalf("migration %d changed nothing", v)
 		}
 	}
-	for v := latest - 1; v >= 0; v-- {
-		if err := nslifecycle.MigrateTo(ctx, conn, v); err != nil {
+	for i := len(versions) - 2; i >= 0; i-- {
+		v := versions[i]
+		if _, err := set.To(ctx, conn, v, migration.Options{}); err != nil {
 			t.Fatalf("down to %d: %v", v, err)
 		}
 		if got := schemaFingerprint(t, conn); got != prints[v] {
@@ -156,8 +213,8 @@ func TestMigrationsStepwiseReversible(t *testing.T) {
 	}
 }
 
-// connectAt opens a connection to a fresh empty database migrated to version.
-func connectAt(t *testing.T, url string, version int32) *pgx.Conn {
+// connectAt opens a connection to a fresh empty database migrated to version with set.
+func connectAt(t *testing.T, url string, set *migration.Set, version int32) *pgx.Conn {
 	t.Helper()
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, url)
@@ -165,7 +222,7 @@ func connectAt(t *testing.T, url string, version int32) *pgx.Conn {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close(context.Background()) })
-	if err := nslifecycle.MigrateTo(ctx, conn, version); err != nil {
+	if _, err := set.To(ctx, conn, version, migration.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	return conn
@@ -176,12 +233,14 @@ func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, n
 // A step that needs a lock a long transaction holds gives up the wait after the lock timeout, so
 // the readers queued behind its request wait no longer than that (issue 25: they waited for the
 // whole transaction), is retried, and fails with 55P03 once its attempts are spent, leaving the
-// version where it was. 029's down part drops a constraint of lifecycle.namespaces: ACCESS
-// EXCLUSIVE, which one reader's ACCESS SHARE blocks.
+// version where it was. The down part of the first of dbtest.LaterMigrations drops a constraint of
+// lifecycle.namespaces: ACCESS EXCLUSIVE, which one reader's ACCESS SHARE blocks.
 func TestMigrationStepGivesUpAWaitAfterTheLockTimeout(t *testing.T) {
 	ctx := context.Background()
 	url := dbtest.EmptyDatabase(t)
-	conn := connectAt(t, url, 29)
+	set := dbtest.MigrationsWith(t, dbtest.LaterMigrations)
+	constraint := set.Latest() - 1 // its down part drops a constraint of lifecycle.namespaces
+	conn := connectAt(t, url, set, constraint)
 	holder, err := pgx.Connect(ctx, url)
 	if err != nil {
 		t.Fatal(err)
@@ -224,7 +283,7 @@ func TestMigrationStepGivesUpAWaitAfterTheLockTimeout(t *testing.T) {
 	}()
 
 	start := time.Now()
-	retries, err := nslifecycle.MigrateToWith(ctx, conn, 28, nslifecycle.MigrateOptions{
+	retries, err := set.To(ctx, conn, constraint-1, migration.Options{
 		LockTimeout: 300 * time.Millisecond, Attempts: 3, Backoff: 100 * time.Millisecond, Log: quietLog()})
 	took := time.Since(start)
 	close(done)
@@ -239,8 +298,8 @@ func TestMigrationStepGivesUpAWaitAfterTheLockTimeout(t *testing.T) {
 	if worst := <-slowest; worst > time.Second {
 		t.Fatalf("a reader waited %v behind the step (lock timeout 300 ms)", worst)
 	}
-	if current, _, err := nslifecycle.SchemaVersion(ctx, conn); err != nil || current != 29 {
-		t.Fatalf("after the failed step: version %d (%v), want 29", current, err)
+	if current, _, err := nslifecycle.SchemaVersion(ctx, conn); err != nil || current != constraint {
+		t.Fatalf("after the failed step: version %d (%v), want %d", current, err, constraint)
 	}
 	// The caller's connection is left without the migrator's lock_timeout.
 	var setting string
@@ -252,20 +311,22 @@ func TestMigrationStepGivesUpAWaitAfterTheLockTimeout(t *testing.T) {
 	if err := tx.Rollback(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if retries, err := nslifecycle.MigrateToWith(ctx, conn, 28, nslifecycle.MigrateOptions{Log: quietLog()}); err != nil || retries != 0 {
+	if retries, err := set.To(ctx, conn, constraint-1, migration.Options{Log: quietLog()}); err != nil || retries != 0 {
 		t.Fatalf("with the table free: %d retries, %v", retries, err)
 	}
 }
 
 // A migration that runs outside a transaction and stops half way is finished by the retry,
-// exactly: 028's concurrent build waits for a writer's transaction, gives up after the lock timeout
+// exactly: the concurrent build of dbtest.LaterMigrations waits for a writer's transaction, gives up after the lock timeout
 // and leaves its new index INVALID; the next attempt drops it and builds it again. The schema
 // ends as a migration without the writer leaves it.
 func TestAConcurrentBuildCutShortIsRetriedToTheSameSchema(t *testing.T) {
 	ctx := context.Background()
 	url := dbtest.EmptyDatabase(t)
-	conn := connectAt(t, url, 27)
-	at27 := schemaFingerprint(t, conn)
+	set := dbtest.MigrationsWith(t, dbtest.LaterMigrations)
+	build := set.Latest() // the concurrent index build
+	conn := connectAt(t, url, set, build-1)
+	before := schemaFingerprint(t, conn)
 
 	writer, err := pgx.Connect(ctx, url)
 	if err != nil {
@@ -285,7 +346,7 @@ func TestAConcurrentBuildCutShortIsRetriedToTheSameSchema(t *testing.T) {
 	result := make(chan error, 1)
 	retried := make(chan int, 1)
 	go func() {
-		retries, err := nslifecycle.MigrateToWith(ctx, conn, 28, nslifecycle.MigrateOptions{
+		retries, err := set.To(ctx, conn, build, migration.Options{
 			LockTimeout: 200 * time.Millisecond, Attempts: 20, Backoff: 200 * time.Millisecond, Log: quietLog()})
 		retried <- retries
 		result <- err
@@ -300,7 +361,7 @@ func TestAConcurrentBuildCutShortIsRetriedToTheSameSchema(t *testing.T) {
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		var invalid bool
-		if err := watch.QueryRow(ctx, `select exists (select from pg_index where indexrelid = 'lifecycle.namespaces_stateful_idx_next'::regclass
+		if err := watch.QueryRow(ctx, `select exists (select from pg_index where indexrelid = 'lifecycle.namespaces_test_name_idx'::regclass
 			and not indisvalid)`).Scan(&invalid); err != nil {
 			var pgErr *pgconn.PgError
 			if !errors.As(err, &pgErr) || pgErr.Code != "42P01" { // not made yet
@@ -329,28 +390,29 @@ func TestAConcurrentBuildCutShortIsRetriedToTheSameSchema(t *testing.T) {
 		where c.relnamespace = 'lifecycle'::regnamespace and not (i.indisvalid and i.indisready)`).Scan(&invalid); err != nil || invalid != 0 {
 		t.Fatalf("%d invalid indexes left (%v)", invalid, err)
 	}
-	retriedTo28 := schemaFingerprint(t, conn)
-	if err := nslifecycle.MigrateTo(ctx, conn, 27); err != nil {
+	afterRetry := schemaFingerprint(t, conn)
+	if _, err := set.To(ctx, conn, build-1, migration.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if schemaFingerprint(t, conn) != at27 {
-		t.Fatal("down to 27 after the retried step: the schema differs from 27's")
+	if schemaFingerprint(t, conn) != before {
+		t.Fatal("down again after the retried step: the schema differs from the one before it")
 	}
-	if err := nslifecycle.MigrateTo(ctx, conn, 28); err != nil {
+	if _, err := set.To(ctx, conn, build, migration.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if schemaFingerprint(t, conn) != retriedTo28 {
+	if schemaFingerprint(t, conn) != afterRetry {
 		t.Fatal("the retried step left another schema than a step without a writer in the way")
 	}
 }
 
 // Migrators started at once on an empty database all succeed, one after the other: the ones that
 // wait for the migration lock hold no snapshot while they wait, which a CREATE INDEX CONCURRENTLY
-// of the running one (016) would wait for (before: every attempt of 016 timed out, and all but the
-// last migrator failed).
+// of the running one (dbtest.LaterMigrations' index build) would wait for: every attempt of such a build timed
+// out, and all but the last migrator failed.
 func TestMigratorsStartedAtOnceAllSucceed(t *testing.T) {
 	ctx := context.Background()
 	url := dbtest.EmptyDatabase(t)
+	set := dbtest.MigrationsWith(t, dbtest.LaterMigrations)
 	errs := make(chan error, 3)
 	for range 3 {
 		go func() {
@@ -360,7 +422,7 @@ func TestMigratorsStartedAtOnceAllSucceed(t *testing.T) {
 				return
 			}
 			defer conn.Close(ctx)
-			_, err = nslifecycle.MigrateToWith(ctx, conn, nslifecycle.Latest, nslifecycle.MigrateOptions{Attempts: 3, Log: quietLog()})
+			_, err = set.To(ctx, conn, migration.Latest, migration.Options{Attempts: 3, Log: quietLog()})
 			errs <- err
 		}()
 	}
@@ -374,41 +436,8 @@ func TestMigratorsStartedAtOnceAllSucceed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close(ctx)
-	if current, latest, err := nslifecycle.SchemaVersion(ctx, conn); err != nil || current != latest {
-		t.Fatalf("after three migrators: version %d of %d (%v)", current, latest, err)
-	}
-}
-
-// A fact's audit row is keyed by the fact's id (fact/<id>): moved back to 034 and up again, the
-// outbox is made anew, and its ids must go on above the keys the audit holds, or the first fact
-// after would collide with an old one (23505) and stall the syncer for ever (found by the bench's
-// upgrade scenario, which rolls the newest migration back and forth).
-func TestFactIdsGoOnAfterTheOutboxIsMadeAgain(t *testing.T) {
-	ctx := context.Background()
-	conn := connectAt(t, dbtest.EmptyDatabase(t), 35)
-	record := func(path string) {
-		t.Helper()
-		if _, err := conn.Exec(ctx, `insert into lifecycle.namespaces (type, path, name) values ('organization', $1, $1)`, path); err != nil {
-			t.Fatal(err)
-		}
-		var n int
-		if err := conn.QueryRow(ctx, `select count(*) from lifecycle.facts_record_pending(100)`).Scan(&n); err != nil || n != 1 {
-			t.Fatalf("recording the creation of %s: %d facts (%v), want 1", path, n, err)
-		}
-	}
-	record("before")
-	if err := nslifecycle.MigrateTo(ctx, conn, 34); err != nil {
-		t.Fatal(err)
-	}
-	if err := nslifecycle.MigrateTo(ctx, conn, 35); err != nil {
-		t.Fatal(err)
-	}
-	record("after")
-	var keys []string
-	if err := conn.QueryRow(ctx, `select array_agg(idempotency_key order by id) from lifecycle.audit_events`).Scan(&keys); err != nil {
-		t.Fatal(err)
-	}
-	if len(keys) != 2 || keys[0] == keys[1] {
-		t.Fatalf("audit keys %v, want two distinct", keys)
+	var current int32
+	if err := conn.QueryRow(ctx, `select version from lifecycle.schema_version`).Scan(&current); err != nil || current != set.Latest() {
+		t.Fatalf("after three migrators: version %d of %d (%v)", current, set.Latest(), err)
 	}
 }

@@ -1,4 +1,4 @@
--- The sweeper's calls (sql/005_sweeper.sql holds the rules; the sweeper only loops).
+-- The sweeper's calls (sql/functions/sweep_*.sql hold the rules; the sweeper only loops).
 
 -- name: SweepDatabaseNow :one
 SELECT pg_catalog.now()::timestamptz AS now;

@@ -1,4 +1,4 @@
--- The syncer's calls (sql/035_facts_outbox.sql holds the rules). LSNs travel as text.
+-- The syncer's calls (sql/functions/facts_record*.sql hold the rules). LSNs travel as text.
 
 -- name: SyncerPublicationEnsure :one
 SELECT lifecycle.syncer_publication_ensure(@publication_name)::text AS outcome;

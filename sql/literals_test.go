@@ -13,7 +13,7 @@ import (
 
 // The live SQL (functions/ and triggers/, what the current migrations install) names no state by
 // its code and no namespace type by its name: states and types are rows (lifecycle.states,
-// lifecycle.namespace_types, written in the migrations' seed rows), and a statement asks their
+// lifecycle.namespace_types, written in their rows in tables/), and a statement asks their
 // named predicates (lifecycle.state_path_live(state), state_is_own, namespace_type_known(type),
 // …), which the tables' triggers write from the rows (sql/README.md, Where a change goes).
 //
@@ -27,7 +27,7 @@ import (
 // literal, so the list only shrinks); none is left.
 var pendingLiterals = map[string]string{}
 
-// The namespace types of 042's seed rows.
+// The namespace types of lifecycle.namespace_types' rows (tables/namespace_types.sql).
 var typeNames = []string{"organization", "group", "project", "user"}
 
 var (

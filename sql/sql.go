@@ -8,7 +8,7 @@ import (
 	"io/fs"
 )
 
-//go:embed [0-9]*.sql functions triggers snapshots
+//go:embed [0-9]*.sql roles.sql grants.sql releases.txt tables types views functions triggers released
 var files embed.FS
 
 // Files is the tree of migration files: NNN_name.sql at its root, the included files below.

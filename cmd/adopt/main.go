@@ -29,10 +29,12 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/nslifecycle/nslifecycle/internal/adopt"
+	"github.com/nslifecycle/nslifecycle/internal/buildinfo"
 	"github.com/nslifecycle/nslifecycle/internal/logging"
 )
 
 type options struct {
+	version             bool
 	preset, schema      string
 	actorID, orgID      int64
 	batchSize           int
@@ -48,6 +50,7 @@ func flagSet(o *options) *flag.FlagSet {
 	fs.IntVar(&o.batchSize, "batch-size", 10000, "namespaces per committed import batch")
 	fs.StringVar(&o.logFormat, "log-format", "text", "log format: text or json")
 	fs.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	buildinfo.Flag(fs, &o.version)
 	return fs
 }
 
@@ -72,6 +75,10 @@ func run(ctx context.Context, args []string, databaseURL string, stdout, stderr 
 	fs.SetOutput(stderr)
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
+	}
+	if o.version {
+		fmt.Fprintln(os.Stdout, buildinfo.Describe("adopt"))
+		return 0
 	}
 	log, err := logging.New(stderr, o.logFormat, o.logLevel)
 	if err != nil {

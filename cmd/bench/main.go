@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/nslifecycle/nslifecycle/cmd/bench/scenario"
+	"github.com/nslifecycle/nslifecycle/internal/buildinfo"
 	"github.com/nslifecycle/nslifecycle/internal/logging"
 )
 
@@ -65,8 +66,14 @@ func run(args []string, stderr io.Writer) int {
 	fs.IntVar(&cfg.UpgradeFrom, "upgrade-from", 0, "upgrade scenario: migrate down to this version and back up to the database's, the newest (0: the newest but one)")
 	fs.DurationVar(&cfg.VacuumDuration, "vacuum-duration", 3*time.Minute, "vacuum scenario: the length of each side's load in each round")
 	fs.DurationVar(&cfg.UpgradeHold, "upgrade-hold", 20*time.Second, "upgrade scenario: how long one reader keeps a transaction open across the migration")
+	var version bool
+	buildinfo.Flag(fs, &version)
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if version {
+		fmt.Fprintln(os.Stdout, buildinfo.Describe("bench"))
+		return 0
 	}
 	if *render != "" {
 		if _, err := scenario.UpdateDoc(*render, fs.Args(), true); err != nil {

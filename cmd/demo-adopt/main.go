@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/nslifecycle/nslifecycle/internal/adopt"
+	"github.com/nslifecycle/nslifecycle/internal/buildinfo"
 	"github.com/nslifecycle/nslifecycle/internal/logging"
 )
 
@@ -35,7 +36,13 @@ func main() {
 	flag.IntVar(&cfg.BatchSize, "batch-size", 10000, "rows per committed import batch")
 	flag.StringVar(&cfg.Slot, "slot", os.Getenv("LIFECYCLE_SLOT"), "the running syncer's replication slot (env LIFECYCLE_SLOT)")
 	flag.DurationVar(&cfg.CatchUpTimeout, "catch-up-timeout", 5*time.Minute, "how long to wait for the syncer")
+	var version bool
+	buildinfo.Flag(flag.CommandLine, &version)
 	flag.Parse()
+	if version {
+		fmt.Println(buildinfo.Describe("demo-adopt"))
+		return
+	}
 	log, _ := logging.New(os.Stderr, "text", "info")
 	if cfg.DatabaseURL == "" || cfg.Slot == "" {
 		log.Error("need DATABASE_URL and -slot (or LIFECYCLE_SLOT)")

@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -25,6 +26,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/nslifecycle/nslifecycle"
+	"github.com/nslifecycle/nslifecycle/internal/buildinfo"
 	"github.com/nslifecycle/nslifecycle/internal/db"
 	"github.com/nslifecycle/nslifecycle/internal/sweeper"
 	"github.com/nslifecycle/nslifecycle/internal/syncer"
@@ -45,6 +47,13 @@ var seed = []struct{ path, typ string }{
 }
 
 func main() {
+	var version bool
+	buildinfo.Flag(flag.CommandLine, &version)
+	flag.Parse()
+	if version {
+		fmt.Println(buildinfo.Describe("demo"))
+		return
+	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -28,6 +28,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/nslifecycle/nslifecycle/internal/buildinfo"
 	"github.com/nslifecycle/nslifecycle/internal/logging"
 	"github.com/nslifecycle/nslifecycle/internal/orgmove"
 )
@@ -37,6 +38,7 @@ func main() {
 }
 
 type options struct {
+	version             bool
 	cfg                 orgmove.Config
 	logFormat, logLevel string
 }
@@ -53,6 +55,7 @@ func flagSet(o *options) *flag.FlagSet {
 	fs.DurationVar(&o.cfg.DrainTimeout, "drain-timeout", 30*time.Second, "once the organization's writes are refused, wait at most this long for the source's syncer to record its facts and send its webhook deliveries (logged if it has not; 0: do not wait)")
 	fs.StringVar(&o.logFormat, "log-format", "text", "log format: text or json")
 	fs.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	buildinfo.Flag(fs, &o.version)
 	return fs
 }
 
@@ -62,6 +65,10 @@ func run(args []string, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if o.version {
+		fmt.Fprintln(os.Stdout, buildinfo.Describe("orgmove"))
+		return 0
 	}
 	if o.cfg.From == "" {
 		o.cfg.From = os.Getenv("ORGMOVE_FROM")

@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/nslifecycle/nslifecycle/internal/buildinfo"
 	"github.com/nslifecycle/nslifecycle/internal/logging"
 )
 
@@ -29,7 +30,13 @@ func main() {
 	flag.StringVar(&cfg.SyncerBinary, "syncer", "", "the syncer binary to run and kill")
 	flag.StringVar(&cfg.Slot, "slot", "nslifecycle_stress", "the syncer's replication slot")
 	flag.DurationVar(&cfg.KillEvery, "kill-every", 5*time.Second, "SIGKILL and restart the syncer this often")
+	var version bool
+	buildinfo.Flag(flag.CommandLine, &version)
 	flag.Parse()
+	if version {
+		fmt.Println(buildinfo.Describe("stress"))
+		return
+	}
 	log, _ := logging.New(os.Stderr, "text", "info")
 	cfg.Log = log
 	if cfg.SyncerBinary == "" || cfg.Clients < 1 || cfg.Duration <= 0 || cfg.Namespaces < 10 {

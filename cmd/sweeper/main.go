@@ -1,7 +1,7 @@
 // Command sweeper runs the time-based lifecycle work once and exits (a systemd timer runs it; see
 // deploy/systemd): transfer requests past their expiry, adjourned deletions whose grace period is
 // over (deleted when the user who scheduled them still may, restored otherwise), and operations
-// stuck in progress. The rules are SQL (sql/005_sweeper.sql); this is flags, logs and metrics.
+// stuck in progress. The rules are SQL (sql/functions/sweep_*.sql); this is flags, logs and metrics.
 //
 // The database comes from DATABASE_URL or the libpq PG* variables; the role must be a member of
 // lifecycle_worker. Exit status: 0 all done, 1 some namespaces failed or are stuck, 2 could not
@@ -22,6 +22,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/nslifecycle/nslifecycle/internal/buildinfo"
 	"github.com/nslifecycle/nslifecycle/internal/logging"
 	"github.com/nslifecycle/nslifecycle/internal/sweeper"
 )
@@ -32,6 +33,7 @@ func main() {
 
 // options are the sweeper's flags.
 type options struct {
+	version                               bool
 	cfg                                   sweeper.Config
 	now, logFormat, logLevel, metricsFile string
 }
@@ -51,6 +53,7 @@ func flagSet(o *options) *flag.FlagSet {
 	fs.DurationVar(&o.cfg.CreationTimeout, "creation-timeout", 24*time.Hour, "delete creations in progress for this long")
 	fs.IntVar(&o.cfg.MaxAttempts, "max-attempts", 5, "failed hard deletes before a namespace is reported as stuck instead of retried")
 	fs.IntVar(&o.cfg.HardDeleteBatch, "hard-delete-batch", 0, "rows per hard-delete transaction (0: lifecycle.settings.hard_delete_batch_size)")
+	buildinfo.Flag(fs, &o.version)
 	return fs
 }
 
@@ -60,6 +63,10 @@ func run(args []string, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if o.version {
+		fmt.Fprintln(os.Stdout, buildinfo.Describe("sweeper"))
+		return 0
 	}
 	cfg := o.cfg
 
@@ -113,6 +120,7 @@ func writeMetrics(log *slog.Logger, path string, sum *sweeper.Summary, ok bool) 
 		return
 	}
 	reg := prometheus.NewRegistry()
+	reg.MustRegister(buildinfo.Gauge("sweeper"))
 	gauge := func(name, help string, v float64) {
 		g := prometheus.NewGauge(prometheus.GaugeOpts{Name: name, Help: help})
 		g.Set(v)

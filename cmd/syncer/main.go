@@ -31,6 +31,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/nslifecycle/nslifecycle/internal/buildinfo"
 	"github.com/nslifecycle/nslifecycle/internal/logging"
 	"github.com/nslifecycle/nslifecycle/internal/syncer"
 )
@@ -46,6 +47,7 @@ const exitNoReplicationRight = 3
 
 // options are the syncer's flags.
 type options struct {
+	version                     bool
 	cfg                         syncer.Config
 	listen, logFormat, logLevel string
 	async                       bool
@@ -69,7 +71,7 @@ func flagSet(o *options) *flag.FlagSet {
 	fs.Float64Var(&cfg.RefreshMaxShare, "refresh-max-share", 0.5, "updates of lifecycle.effective_states take at most this share of the time, beyond 2 s of updating at once (a burst): then the pause after one grows with its duration (1: no cap; a whole rebuild is not counted)")
 	fs.IntVar(&cfg.BatchMax, "batch-max", 500, "source transactions recorded in one transaction at most (group commit)")
 	fs.DurationVar(&cfg.BatchWait, "batch-wait", 2*time.Millisecond, "how long a received transaction waits for more to be recorded with it")
-	fs.IntVar(&cfg.FactMaxBytes, "fact-max-bytes", 4<<20, "a logical message with the fact prefix (facts before migration 035) larger than this is ignored, unread")
+	fs.IntVar(&cfg.FactMaxBytes, "fact-max-bytes", 4<<20, "a logical message with the fact prefix (how facts were carried before the outbox) larger than this is ignored, unread")
 	fs.DurationVar(&cfg.DrainInterval, "drain-interval", 5*time.Second, "record the facts at least this old that the stream did not bring, this often")
 	fs.IntVar(&cfg.DrainBatch, "drain-batch", 5000, "facts recorded per transaction when draining lifecycle.facts")
 	fs.DurationVar(&cfg.StandbyPoll, "standby-poll", time.Second, "how often a standby looks whether the slot is free to take over")
@@ -81,6 +83,7 @@ func flagSet(o *options) *flag.FlagSet {
 	fs.DurationVar(&cfg.DeliveryPoll, "delivery-poll", time.Second, "how often to look for due webhook deliveries when idle")
 	fs.BoolVar(&o.async, "async-operations", true, "run the moves of accepted transfers and \"delete now\" (false: leave them to the sweeper or a client)")
 	fs.IntVar(&cfg.HardDeleteBatch, "hard-delete-batch", 0, "rows per hard-delete batch of a \"delete now\" (0: lifecycle.settings.hard_delete_batch_size)")
+	buildinfo.Flag(fs, &o.version)
 	return fs
 }
 
@@ -90,6 +93,10 @@ func run(args []string, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if o.version {
+		fmt.Fprintln(os.Stdout, buildinfo.Describe("syncer"))
+		return 0
 	}
 	cfg := o.cfg
 	cfg.DatabaseURL = os.Getenv("DATABASE_URL")
@@ -124,7 +131,7 @@ func run(args []string, stderr io.Writer) int {
 	}
 
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), buildinfo.Gauge("syncer"))
 	s := syncer.New(pool, cfg, log, reg)
 	// Before /metrics is served: the first scrape has every counter family.
 	if err := s.ExportKnownActions(ctx); err != nil {

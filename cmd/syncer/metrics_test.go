@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nslifecycle/nslifecycle/internal/buildinfo"
 )
 
 // workerURL is the test database's URL as a new LOGIN REPLICATION role that is a member of
@@ -85,6 +87,11 @@ func TestEveryCounterIsOnTheFirstScrapeAtZero(t *testing.T) {
 		name := line[:i]
 		series[name] = append(series[name], line[i:j])
 		values[name] = append(values[name], v)
+	}
+	// Which build runs: the release and schema -version prints, as labels of a gauge of 1.
+	if info := series["lifecycle_build_info"]; len(info) != 1 || values["lifecycle_build_info"][0] != 1 ||
+		!strings.Contains(info[0], `binary="syncer"`) || !strings.Contains(info[0], `release="`+buildinfo.Release()+`"`) {
+		t.Errorf("lifecycle_build_info on the first scrape: %v = %v", info, values["lifecycle_build_info"])
 	}
 	var exported []string
 	for name, typ := range types {

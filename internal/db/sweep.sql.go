@@ -102,7 +102,7 @@ const sweepDatabaseNow = `-- name: SweepDatabaseNow :one
 SELECT pg_catalog.now()::timestamptz AS now
 `
 
-// The sweeper's calls (sql/005_sweeper.sql holds the rules; the sweeper only loops).
+// The sweeper's calls (sql/functions/sweep_*.sql hold the rules; the sweeper only loops).
 func (q *Queries) SweepDatabaseNow(ctx context.Context) (time.Time, error) {
 	row := q.db.QueryRow(ctx, sweepDatabaseNow)
 	var now time.Time

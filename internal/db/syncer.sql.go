@@ -266,7 +266,7 @@ const syncerPublicationEnsure = `-- name: SyncerPublicationEnsure :one
 SELECT lifecycle.syncer_publication_ensure($1)::text AS outcome
 `
 
-// The syncer's calls (sql/035_facts_outbox.sql holds the rules). LSNs travel as text.
+// The syncer's calls (sql/functions/facts_record*.sql hold the rules). LSNs travel as text.
 func (q *Queries) SyncerPublicationEnsure(ctx context.Context, publicationName string) (string, error) {
 	row := q.db.QueryRow(ctx, syncerPublicationEnsure, publicationName)
 	var outcome string

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -456,4 +457,52 @@ func LegacyLogin(t testing.TB, databaseURL, schema string, groups ...string) str
 		}
 	}
 	return login
+}
+
+// LaterMigrations are two migrations for after the embedded ones (MigrationsWith numbers them),
+// for the tests of what every migration after the baseline must keep working: the first a step in
+// a transaction whose down part takes ACCESS EXCLUSIVE on lifecycle.namespaces (dropping a
+// constraint), the second a concurrent index build, statement by statement.
+var LaterMigrations = []Migration{
+	{"test_constraint", `alter table lifecycle.namespaces add constraint namespaces_test_named check (name <> '') not valid;
+---- create above / drop below ----
+alter table lifecycle.namespaces drop constraint namespaces_test_named;`},
+	{"test_concurrent_index", `---- tern: disable-tx ----
+drop index concurrently if exists lifecycle.namespaces_test_name_idx;
+create index concurrently if not exists namespaces_test_name_idx on lifecycle.namespaces (name);
+---- create above / drop below ----
+---- tern: disable-tx ----
+drop index concurrently if exists lifecycle.namespaces_test_name_idx;`},
+}
+
+// Migration is a migration's name (without its number) and text.
+type Migration struct{ Name, SQL string }
+
+// MigrationsWith is the embedded migrations and after them extra, numbered on from the newest.
+func MigrationsWith(t testing.TB, extra []Migration) *migration.Set {
+	t.Helper()
+	embedded, err := migration.Load(migration.Migrations())
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := fstest.MapFS{}
+	err = fs.WalkDir(migration.Migrations(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(migration.Migrations(), p)
+		files[p] = &fstest.MapFile{Data: b}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range extra {
+		files[fmt.Sprintf("%03d_%s.sql", embedded.Latest()+int32(i)+1, m.Name)] = &fstest.MapFile{Data: []byte(m.SQL)}
+	}
+	set, err := migration.Load(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set
 }

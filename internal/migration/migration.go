@@ -1,7 +1,7 @@
-// Package migration installs and upgrades the lifecycle schema with tern: the embedded migrations
-// (package sql), one step at a time, each with a lock timeout and retried when it could not get a
-// lock in time (issue 25: an upgrade never stalls the clients). The root package's Migrate
-// functions are its public face.
+// Package migration installs and upgrades the lifecycle schema with tern: a fresh database gets
+// the release's baseline in one step, and a database at the baseline or later goes on one
+// migration at a time, each with a lock timeout and retried when it could not get a lock in time
+// (an upgrade never stalls the clients). The root package's Migrate functions are its public face.
 package migration
 
 import (
@@ -25,12 +25,23 @@ import (
 // VersionTable records the applied migration version, inside the product's own schema.
 const VersionTable = "lifecycle.schema_version"
 
-// Migrations is the tree of migration files (NNN_name.sql at its root, included files below).
+// Migrations is the tree of migration files (NNN_name.sql at its root, the baseline first, and the
+// files they include).
 func Migrations() fs.FS { return lifecyclesql.Files() }
 
-// NewMigrator returns a tern migrator over the embedded migrations. Migration numbers must run
-// 1…N without gaps or duplicates; tern refuses anything else.
+// NewMigrator returns a tern migrator over the embedded migrations. Its list holds a version for
+// every number from 1: those below the baseline refuse to run (a database there is upgraded with an
+// earlier build first, ErrBeforeBaseline), and the baseline's step from 0 is To's own, since tern
+// would walk through those numbers first.
 func NewMigrator(ctx context.Context, conn *pgx.Conn) (*migrate.Migrator, error) {
+	set, err := Load(Migrations())
+	if err != nil {
+		return nil, err
+	}
+	return set.migrator(ctx, conn)
+}
+
+func (s *Set) migrator(ctx context.Context, conn *pgx.Conn) (*migrate.Migrator, error) {
 	// Under the migration lock: two first installs at once both found the schema missing (23505
 	// for the second), and tern's own wait for its lock (below) must not be the one that holds a
 	// snapshot (lockMigrations).
@@ -40,7 +51,7 @@ func NewMigrator(ctx context.Context, conn *pgx.Conn) (*migrate.Migrator, error)
 	}
 	defer unlock()
 	// tern keeps its version table in our schema, so the schema must exist before tern looks for
-	// the table. The first migration creates it too (if not exists), for readers of the SQL.
+	// the table. The baseline creates it too (if not exists), for readers of the SQL.
 	if _, err := conn.Exec(ctx, "create schema if not exists lifecycle"); err != nil {
 		return nil, fmt.Errorf("create schema lifecycle: %w", err)
 	}
@@ -48,9 +59,7 @@ func NewMigrator(ctx context.Context, conn *pgx.Conn) (*migrate.Migrator, error)
 	if err != nil {
 		return nil, fmt.Errorf("prepare %s: %w", VersionTable, err)
 	}
-	if err := m.LoadMigrations(Migrations()); err != nil {
-		return nil, fmt.Errorf("load migrations: %w", err)
-	}
+	m.Migrations = s.tern()
 	return m, nil
 }
 
@@ -147,7 +156,20 @@ func lockMigrations(ctx context.Context, conn *pgx.Conn) (unlock func(), err err
 // returns how many retries it made. A step that runs outside a transaction (---- tern: disable-tx
 // ----) may have done part of its work when it fails; its statements are written to be run again
 // (sql/README.md, Migrations without stalls), which is what the retry does.
+//
+// An empty database (version 0) gets the baseline in one step, and going down to 0 from the
+// baseline removes it in one step; a database below the baseline is refused (ErrBeforeBaseline),
+// and so is a target there.
 func To(ctx context.Context, conn *pgx.Conn, version int32, opts Options) (retries int, err error) {
+	set, err := Load(Migrations())
+	if err != nil {
+		return 0, fmt.Errorf("load migrations: %w", err)
+	}
+	return set.To(ctx, conn, version, opts)
+}
+
+// To is the package's To over this set of migrations.
+func (s *Set) To(ctx context.Context, conn *pgx.Conn, version int32, opts Options) (retries int, err error) {
 	o := opts.withDefaults()
 	// Taken before any lock_timeout is set: a second migrator waits here for the first to finish.
 	unlock, err := lockMigrations(ctx, conn)
@@ -162,31 +184,42 @@ func To(ctx context.Context, conn *pgx.Conn, version int32, opts Options) (retri
 			err = resetErr
 		}
 	}()
-	m, err := NewMigrator(ctx, conn)
+	m, err := s.migrator(ctx, conn)
 	if err != nil {
 		return 0, err
 	}
 	if version == Latest {
-		version = int32(len(m.Migrations))
+		version = s.Latest()
 	}
-	if version < 0 || version > int32(len(m.Migrations)) {
-		return 0, fmt.Errorf("migrate to version %d: outside 0 to %d", version, len(m.Migrations))
+	if version != 0 && (version < s.Baseline() || version > s.Latest()) {
+		return 0, fmt.Errorf("migrate to version %d: want 0, or %d (the baseline) to %d", version, s.Baseline(), s.Latest())
 	}
 	for {
 		current, err := m.GetCurrentVersion(ctx)
 		if err != nil {
 			return retries, fmt.Errorf("read %s: %w", VersionTable, err)
 		}
+		if current > 0 && current < s.Baseline() {
+			return retries, s.beforeBaseline(current)
+		}
+		if current > s.Latest() {
+			return retries, fmt.Errorf("the database is at schema version %d, newer than this build's newest, %d: use a newer build", current, s.Latest())
+		}
 		if current == version {
 			return retries, nil
 		}
 		next := current + 1
-		if version < current {
+		switch {
+		case version < current && current == s.Baseline():
+			next = 0
+		case version < current:
 			next = current - 1
+		case current == 0:
+			next = s.Baseline()
 		}
 		wait := o.Backoff
 		for attempt := 1; ; attempt++ {
-			err = migrateStep(ctx, conn, m, next, StepLockTimeout(o.LockTimeout))
+			err = s.step(ctx, conn, m, current, next, StepLockTimeout(o.LockTimeout))
 			if err == nil {
 				break
 			}
@@ -206,14 +239,37 @@ func To(ctx context.Context, conn *pgx.Conn, version int32, opts Options) (retri
 	}
 }
 
-// migrateStep applies one migration (up or down to next) with lockTimeout. tern runs RESET ALL
-// after each migration, so the setting is made again before every step.
-func migrateStep(ctx context.Context, conn *pgx.Conn, m *migrate.Migrator, next int32, lockTimeout time.Duration) error {
+// step applies one migration (up or down from current to next) with lockTimeout. tern runs RESET
+// ALL after each migration, so the setting is made again before every step. The baseline's steps
+// (0 to the baseline and back) are run here, as tern runs a step in a transaction: tern would walk
+// through every number below the baseline on the way.
+func (s *Set) step(ctx context.Context, conn *pgx.Conn, m *migrate.Migrator, current, next int32, lockTimeout time.Duration) error {
 	if _, err := conn.Exec(ctx, "select pg_catalog.set_config('lock_timeout', $1, false)",
 		fmt.Sprintf("%dms", lockTimeout.Milliseconds())); err != nil {
 		return err
 	}
-	return m.MigrateTo(ctx, next)
+	if current != 0 && next != 0 {
+		return m.MigrateTo(ctx, next)
+	}
+	base := s.Steps[0]
+	sql := base.Up
+	if next == 0 {
+		sql = base.Down
+	}
+	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, sql); err != nil {
+			var pgErr *pgconn.PgError
+			if errors.As(err, &pgErr) {
+				return migrate.MigrationPgError{MigrationName: base.Name, PgError: pgErr}
+			}
+			return err
+		}
+		if _, err := tx.Exec(ctx, "reset all"); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, "update "+VersionTable+" set version = $1", next)
+		return err
+	})
 }
 
 // retryable: the step was rolled back (or, outside a transaction, stopped at a statement that can
@@ -237,32 +293,37 @@ func SchemaVersion(ctx context.Context, conn *pgx.Conn) (current, latest int32, 
 	return current, int32(len(m.Migrations)), nil
 }
 
-// MigrationFiles names the migrations in order: the first is version 1's.
+// Names names the migrations in order, the baseline first: the baseline's version is the number
+// its name starts with, and each after it one more.
 func Names() ([]string, error) {
-	return migrate.FindMigrations(Migrations())
+	set, err := Load(Migrations())
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(set.Steps))
+	for i, st := range set.Steps {
+		names[i] = st.Name
+	}
+	return names, nil
 }
 
-// RenderMigrations writes every migration's up and down SQL, as tern sends it to the database
-// (templates filled in), into dir as NNN_name.up.sql and NNN_name.down.sql: what make test lints
+// Render writes every migration's up and down SQL, as the database receives it (templates filled
+// in), into dir as NNN_name.up.sql and NNN_name.down.sql: what make test lints
 // (scripts/lint-migrations.sh), and what an operator reads before an upgrade.
 func Render(dir string) error {
-	// A migrator without a connection only loads and renders (tern allows it for this).
-	m, err := migrate.NewMigratorEx(context.Background(), nil, VersionTable, &migrate.MigratorOptions{})
+	set, err := Load(Migrations())
 	if err != nil {
-		return err
-	}
-	if err := m.LoadMigrations(Migrations()); err != nil {
 		return fmt.Errorf("load migrations: %w", err)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for _, mig := range m.Migrations {
-		base := filepath.Join(dir, strings.TrimSuffix(mig.Name, ".sql"))
-		if err := os.WriteFile(base+".up.sql", []byte(mig.UpSQL+"\n"), 0o644); err != nil {
+	for _, st := range set.Steps {
+		base := filepath.Join(dir, strings.TrimSuffix(st.Name, ".sql"))
+		if err := os.WriteFile(base+".up.sql", []byte(st.Up+"\n"), 0o644); err != nil {
 			return err
 		}
-		if err := os.WriteFile(base+".down.sql", []byte(mig.DownSQL+"\n"), 0o644); err != nil {
+		if err := os.WriteFile(base+".down.sql", []byte(st.Down+"\n"), 0o644); err != nil {
 			return err
 		}
 	}

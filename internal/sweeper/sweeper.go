@@ -1,6 +1,6 @@
 // Package sweeper is one run of the time-based lifecycle work (docs/design.md §6): transfer-request
 // expiry, adjourned deletion (seed 004) and recovery of operations stuck in progress. Every
-// decision is made by the SQL functions of sql/005_sweeper.sql under the database's locks; this
+// decision is made by the SQL functions sql/functions/sweep_*.sql under the database's locks; this
 // package only loops over them, paces, logs and counts.
 package sweeper
 

@@ -1,6 +1,6 @@
 // Package syncer turns committed lifecycle facts into audit rows, notifications and webhook
 // deliveries, exactly once (docs/design.md §6). The facts are rows of lifecycle.facts, an outbox
-// the SQL triggers write in the change's own transaction (sql/035_facts_outbox.sql), where they
+// the SQL triggers write in the change's own transaction (sql/functions/fact_emit.sql), where they
 // stay until lifecycle.facts_record writes their audit rows and deletes them: a promoted standby
 // holds every fact not yet recorded. This package learns of them fast from a persistent logical
 // replication slot (pgoutput, a publication of the outbox's inserts), with their commit position

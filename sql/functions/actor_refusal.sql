@@ -3,7 +3,7 @@
 -- access level (inherited down the tree) of at least required_level. The one place authorization
 -- is decided: transition_refusal asks it with lifecycle.transition_policies' level, the
 -- operations with lifecycle.operation_policies'.
-create function lifecycle.actor_refusal(
+create or replace function lifecycle.actor_refusal(
   namespace_id bigint,
   traversal_ids bigint[],
   actor_id bigint,

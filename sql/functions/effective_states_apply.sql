@@ -8,8 +8,8 @@
 -- moved (namespace_effective_states_below_any, linear in the roots plus their subtrees); the
 -- namespaces an import batch wrote (its id range). Rows of deleted namespaces go with them, in
 -- the deleting transaction (namespaces_effective_states). A TRUNCATE of the tree, a backfill, or
--- a pending row without a fact (left by migration 035: the syncer before it kept its pending facts
--- in memory) rebuilds the table whole. Which facts matter is decided here, in one place: a fact of
+-- a pending row without a fact (the install leaves one, so that the first update builds the
+-- table) rebuilds the table whole. Which facts matter is decided here, in one place: a fact of
 -- any other kind changes nothing. The cost follows the changes, not the tree; the transitions
 -- themselves pay nothing. Returns how many facts were taken and how many rows were written or
 -- deleted (-1: rebuilt whole).

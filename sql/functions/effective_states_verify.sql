@@ -2,7 +2,7 @@
 -- (effective_states_computed, the recursive walk from every root): missing, extra, or with other
 -- values. Empty when the kept table is right. For the tests, make stress, and operators after a
 -- restore (lifecycle.effective_states_refresh() repairs it). Reads the whole tree.
-create function lifecycle.effective_states_verify()
+create or replace function lifecycle.effective_states_verify()
 returns table (namespace_id bigint, problem text)
 language sql
 stable

@@ -4,15 +4,15 @@
 -- one statement, not 50,000 walks and a comparison of every pair of roots, issue 24): missing rows
 -- inserted, rows that differ updated, rows that agree only read. They are compared before the
 -- INSERT, not in ON CONFLICT's WHERE: ON CONFLICT DO UPDATE locks the row it conflicts with before
--- it tests the WHERE, and a lock is a WAL record and a dirtied page. A rebuild that changed nothing
--- wrote one per row (5.5 MB of WAL at 100,000 namespaces), and every logical slot reads that WAL
--- before the changes committed after it. Each row is compared with its kept row by a primary-key
--- probe (a lateral subquery OFFSET 0 keeps from being planned as a join): the walk's size is
--- estimated at thousands of rows for a single leaf, and a join planned on that hashed the whole
--- table for it. Its plan is the generic one from the first call: no step of it depends on the
--- number of roots, and planning it anew for each call (the custom plans PL/pgSQL would otherwise
--- keep choosing, their estimates far below the generic plan's) cost more than the update of a
--- leaf itself. The one writer of the rows: effective_states_apply passes
+-- it tests the WHERE, and a lock is a WAL record and a dirtied page: a rebuild that changes
+-- nothing would write one per row (5.5 MB of WAL at 100,000 namespaces), and every logical slot
+-- reads that WAL before the changes committed after it. Each row is compared with its kept row by
+-- a primary-key probe (a lateral subquery OFFSET 0 keeps from being planned as a join): the
+-- walk's size is estimated at thousands of rows for a single leaf, and a join planned on that
+-- hashes the whole table for it. Its plan is the generic one from the first call: no step of it
+-- depends on the number of roots, and planning it anew for each call (the custom plans PL/pgSQL
+-- would otherwise keep choosing, their estimates far below the generic plan's) cost more than the
+-- update of a leaf itself. The one writer of the rows: effective_states_apply passes
 -- the namespaces its facts name, effective_states_refresh every root. Returns the rows written.
 -- Not granted to anyone; the caller holds the table's lock (step 6 of the global lock order), so
 -- no row changes between the comparison and the write.

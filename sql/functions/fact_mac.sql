@@ -1,7 +1,7 @@
 -- The MAC of a fact: HMAC-SHA-256 keyed by lifecycle.fact_key over the fact's canonical text
--- (jsonb prints keys in one order), hex. Facts committed before migration 026 carry the MAC of
--- the construction before it (fact_message_adopt verifies those with it). Since migration 035
--- facts are rows only the schema writes, and the MAC only verifies the messages of before it.
+-- (jsonb prints keys in one order), hex. Facts are rows only the schema writes, so the MAC only
+-- verifies the facts that come as logical messages (fact_message_adopt, which also accepts an
+-- older construction for a message committed before lifecycle.fact_key.legacy_mac_until).
 -- PL/pgSQL for its cached plan.
 create or replace function lifecycle.fact_mac(fact jsonb)
 returns text

@@ -1,8 +1,9 @@
--- Adopt a fact committed as a logical message before migration 035, when facts became rows of
--- lifecycle.facts: an upgrade loses none that the syncer had not read yet. The message is one
--- fact_emit wrote then if it has that shape (fact_refusal) and its MAC verifies (fact_mac, or
--- before 026's cutover the construction before HMAC); it is then written to the outbox, with the
--- time it was written, and its id returned for the syncer to record in the same transaction.
+-- Adopt a fact that comes as a logical message, the form facts had before they were rows of
+-- lifecycle.facts: an upgrade loses none that the syncer had not read yet. The message is a fact
+-- if it has that form's shape (fact_refusal) and its MAC verifies (fact_mac, or, for a message
+-- committed before lifecycle.fact_key.legacy_mac_until, SHA-256 of the key and of the key and the
+-- text); it is then written to the outbox, with the time it was written, and its id returned for
+-- the syncer to record in the same transaction.
 -- Anything else (anyone may emit a message with that prefix) is no fact: null, nothing written.
 -- Definer: it reads lifecycle.fact_key and writes the outbox, which no caller may.
 create or replace function lifecycle.fact_message_adopt(fact jsonb, committed_at timestamptz)

@@ -1,8 +1,9 @@
--- Why a logical message of before migration 035 cannot be a fact, or null when it can: the shape
--- lifecycle.fact_emit wrote then. An object; action a string of 1 to 128 bytes; namespace_id and actor_id an integer, null
--- or absent; traversal_ids an array of integers or absent; full_path a string, null or absent;
--- details an object or absent; other keys (mac, occurred_at, …) are not looked at. An integer is a
--- number jsonb keeps with scale 0 within bigint's range (1e2 is 100, 1.0 is not an integer).
+-- Why a logical message cannot be a fact, or null when it can: the shape of a fact that comes as
+-- a message (fact_message_adopt). An object; action a string of 1 to 128 bytes; namespace_id and
+-- actor_id an integer, null or absent; traversal_ids an array of integers or absent; full_path a
+-- string, null or absent; details an object or absent; other keys (mac, occurred_at, …) are not
+-- looked at. An integer is a number jsonb keeps with scale 0 within bigint's range (1e2 is 100,
+-- 1.0 is not an integer).
 --
 -- Anyone may emit a message with the fact prefix, so the syncer ignores other shapes before they
 -- reach SQL (internal/syncer/decode.go holds the same rules; a fuzz test checks that the two

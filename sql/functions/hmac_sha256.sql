@@ -5,7 +5,7 @@
 -- pgcrypto's schema for that moment. Bound, it is a recorded dependency: pgcrypto cannot be dropped
 -- from under the facts, and may move to another schema. Plain SQL of one expression, so it is
 -- inlined into its caller and costs no call.
-create function lifecycle.hmac_sha256(data bytea, key bytea)
+create or replace function lifecycle.hmac_sha256(data bytea, key bytea)
 returns bytea
 language sql
 immutable

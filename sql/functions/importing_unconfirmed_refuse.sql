@@ -3,7 +3,7 @@
 -- wording of that refusal, for the two triggers that ask it (settings_confirmed on
 -- lifecycle.namespaces, namespace_details_validate on lifecycle.namespace_details); called only
 -- when refusing, so a row that passes pays no call for it.
-create function lifecycle.importing_unconfirmed_refuse(table_name text)
+create or replace function lifecycle.importing_unconfirmed_refuse(table_name text)
 returns void
 language plpgsql
 stable

@@ -1,7 +1,7 @@
 -- The attribute number of a column legacy_bridge_add is given, checked against the catalog: it
 -- exists in source (not dropped) with one of the types the bridge can read and write for its
 -- role; else NS010 naming what was expected (role: the argument's name, what: the types in words).
-create function lifecycle.legacy_bridge_attnum(source regclass, column_name name, types regtype[], role text, what text)
+create or replace function lifecycle.legacy_bridge_attnum(source regclass, column_name name, types regtype[], role text, what text)
 returns smallint
 language plpgsql
 stable

@@ -7,7 +7,7 @@
 -- usual answer (nothing) costs one probe of pg_attribute with a cached plan (PL/pgSQL; measured:
 -- about 50 µs a call as a SQL function, planned afresh each time); the reason is worked out only
 -- for a broken bridge.
-create function lifecycle.legacy_bridge_broken(b lifecycle.legacy_bridges)
+create or replace function lifecycle.legacy_bridge_broken(b lifecycle.legacy_bridges)
 returns text
 language plpgsql
 stable

@@ -2,7 +2,7 @@
 -- built from the bridges' catalog-checked identifiers: a broken bridge stops it with NS010 naming
 -- it and its repair. Its parameters $1-$3 are legacy_members_statement's, passed null (every
 -- membership). A function of its own so that a test can plan it as the check does.
-create function lifecycle.legacy_bridge_check_statement()
+create or replace function lifecycle.legacy_bridge_check_statement()
 returns text
 language plpgsql
 stable

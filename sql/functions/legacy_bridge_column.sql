@@ -1,7 +1,7 @@
 -- The current name of a bridged column (lifecycle.legacy_bridges keeps attribute numbers, so a
 -- renamed column still works), or NS010 when the column or its table is gone: the bridge is
 -- broken and says so rather than writing somewhere else.
-create function lifecycle.legacy_bridge_column(source regclass, attnum smallint)
+create or replace function lifecycle.legacy_bridge_column(source regclass, attnum smallint)
 returns name
 language plpgsql
 stable

@@ -1,8 +1,8 @@
 -- Step 0.5 of the global lock order (namespace_lock_path): the legacy rows of a namespace in the
 -- tables of the bridges that speak for it, before any lock of the namespace itself. An
 -- application's legacy UPDATE holds its row before its bridge trigger reaches the namespace, so an
--- API change that held the namespace first and then waited for that row in its write-back
--- deadlocked with the application's next bridged write (40P01); taking the rows first makes the
+-- API change that held the namespace first and then waited for that row in its write-back would
+-- deadlock with the application's next bridged write (40P01); taking the rows first makes the
 -- API change wait for the application's transaction instead, holding nothing it needs. FOR NO KEY
 -- UPDATE, the lock the write-back's UPDATE takes, which a foreign key's check (FOR KEY SHARE of,
 -- say, a project row an issue references) does not meet; FOR UPDATE on an existence bridge's

@@ -1,7 +1,7 @@
 -- Raise NS010 for a broken bridge (legacy_bridge_broken's reason, or the error its statement
 -- met), naming the bridge, its table and the two repairs, never the raw error an ALTER or DROP of
 -- the legacy table would otherwise give every state change.
-create function lifecycle.legacy_bridge_refuse(b lifecycle.legacy_bridges, reason text, ns_id bigint)
+create or replace function lifecycle.legacy_bridge_refuse(b lifecycle.legacy_bridges, reason text, ns_id bigint)
 returns void
 language plpgsql
 stable

@@ -5,7 +5,7 @@
 -- kind. The legacy rows and the lifecycle's stay as they are. Returns how many bridges went.
 -- Dynamic SQL only from the catalog (the regclass arguments, as their quoted names) and the
 -- callers' fixed trigger names, quoted with %I.
-create function lifecycle.legacy_bridge_unhook(registry regclass, source regclass, source_trigger name,
+create or replace function lifecycle.legacy_bridge_unhook(registry regclass, source regclass, source_trigger name,
                                                target regclass, target_trigger name)
 returns int
 language plpgsql

@@ -4,7 +4,7 @@
 -- A broken bridge that has a row of the namespace, or whose namespace column is what broke (it
 -- can no longer tell whose rows it has) while its table has any row, refuses the change with NS010
 -- naming it (legacy_bridge_refuse): writing past it would let the legacy data and the state part.
-create function lifecycle.legacy_bridge_usable(b lifecycle.legacy_bridges, ns_id bigint)
+create or replace function lifecycle.legacy_bridge_usable(b lifecycle.legacy_bridges, ns_id bigint)
 returns boolean
 language plpgsql
 stable

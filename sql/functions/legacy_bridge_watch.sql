@@ -3,7 +3,7 @@
 -- legacy_bridge_source (lifecycle_legacy_bridge). An UPDATE reaches it (lifecycle_legacy_bridge_update)
 -- only when it changes a column a bridge of the table reads to decide (a namespace or condition
 -- column): GitLab rewrites updated_at, last_activity_at and the like on its rows all day, and each such
--- UPDATE paid for the trigger's whole-row work (2.3x the UPDATE without bridges, issue 26).
+-- UPDATE would pay for the trigger's whole-row work (2.3x the UPDATE without bridges, issue 26).
 --
 -- The test is a WHEN clause, evaluated on the row as stored (changes made by BEFORE triggers
 -- included, unlike UPDATE OF, which looks only at the SET list), calling a function made here for
@@ -12,10 +12,11 @@
 -- type record), so the application may still ALTER or DROP the columns and the table (§10.2: a broken
 -- bridge breaks only itself): a column renamed, dropped or changed to a type without an equality
 -- makes the function fail, and it then answers true: the trigger fires and decides from the catalog,
--- as before. The comparisons name pg_catalog's operators, so no search_path changes what they mean.
+-- as without the clause. The comparisons name pg_catalog's operators, so no search_path changes
+-- what they mean.
 -- The function reads nothing but its arguments; it keeps PUBLIC's EXECUTE, which every role that
 -- updates the table needs for the clause.
-create function lifecycle.legacy_bridge_watch(source regclass)
+create or replace function lifecycle.legacy_bridge_watch(source regclass)
 returns void
 language plpgsql
 set search_path to ''

@@ -20,9 +20,10 @@ set search_path to ''
 -- namespace_members; the Project rows merge-joined to projects the same way. Every side is read
 -- whole and sorted, none through an index: namespace_members' rows lie in the order they were
 -- written, and an index scan of it fetched one page a row (2M pages at 1M namespaces). At 1M
--- namespaces (2,044,865 memberships) 4.3 s of backend CPU against 6.7 s for 041's check, 6.2 s
--- with index scans and 7.6 s with the planner's hash joins (docs/adoption.md, The check with
--- memberships). work_mem for the sorts (more did not pay: 4.5 s with 256MB); no parallel workers
+-- namespaces (2,044,865 memberships) 4.3 s of backend CPU against 6.7 s for a hash join with
+-- lifecycle.legacy_members' rows (a set-returning function's), 6.2 s with index scans and 7.6 s
+-- with the planner's hash joins (docs/adoption.md, 6. Check). work_mem for the
+-- sorts (more did not pay: 4.5 s with 256MB); no parallel workers
 -- (their CPU, off the backend's books, buys nothing on a loaded machine); no JIT (compiling costs
 -- more than it saves on this one pass). No nested loop: on members not analyzed yet (right after
 -- GitLab's rows were loaded, before autovacuum came by) the planner took its filter for a few rows

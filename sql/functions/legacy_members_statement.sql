@@ -1,8 +1,8 @@
 -- The statement of GitLab's memberships (docs/adoption.md, Memberships): the one definition that
 -- lifecycle.legacy_members runs for the import and the members bridge, and that
 -- lifecycle.legacy_members_check runs inside its own statement, so that the planner sees through
--- it (a set-returning function's rows come out of a tuplestore in no order: the check then hashed
--- and spilled two million rows at 1M namespaces). A row of members (GitLab's table; projects is
+-- it (a set-returning function's rows come out of a tuplestore in no order: the check would then
+-- hash and spill two million rows at 1M namespaces). A row of members (GitLab's table; projects is
 -- GitLab's projects) is a membership when it names a user and is neither an access request
 -- (requested_at) nor an invitation not yet accepted (invite_token), as GitLab decides; source_type
 -- Namespace is on that namespace, Project on the project's namespace

@@ -3,7 +3,7 @@
 -- tree bridges' three outcomes). A legacy write of a path that matches changes nothing (GitLab
 -- writes `Docs` back as it was, the lifecycle keeps `docs`), and the write-back leaves a legacy
 -- path that matches alone. Immutable SQL: inlined into the statements that ask it.
-create function lifecycle.legacy_path_matches(legacy text, lifecycle_path text, ns_id bigint)
+create or replace function lifecycle.legacy_path_matches(legacy text, lifecycle_path text, ns_id bigint)
 returns boolean
 language sql
 immutable

@@ -1,7 +1,7 @@
 -- The path a legacy path gets when its normalised form (path_normalised) is reserved or a live
 -- sibling holds it: that form, cut to leave room, with '-' and the namespace's id appended, as the
 -- import appends it (namespace_import_batch). Immutable SQL: inlined where it is asked.
-create function lifecycle.legacy_path_suffixed(legacy text, ns_id bigint)
+create or replace function lifecycle.legacy_path_suffixed(legacy text, ns_id bigint)
 returns text
 language sql
 immutable

@@ -3,7 +3,7 @@
 -- cannot read and write. Read from the catalog at each use, as legacy_bridge_broken reads it for
 -- the state bridges (an application's migration may ALTER or DROP its table at any time); the
 -- usual answer costs one probe of pg_attribute.
-create function lifecycle.legacy_tree_broken(b lifecycle.legacy_tree_bridges)
+create or replace function lifecycle.legacy_tree_broken(b lifecycle.legacy_tree_bridges)
 returns text
 language plpgsql
 stable

@@ -9,7 +9,7 @@
 -- bridge is inert until its parent is imported, as for every namespace not imported yet. The
 -- identity sequence of lifecycle.namespaces moves past the legacy id, so an id the lifecycle hands
 -- out later is not one the legacy data used.
-create function lifecycle.legacy_tree_create(b lifecycle.legacy_tree_bridges, ns_id bigint, parent_id bigint, type text,
+create or replace function lifecycle.legacy_tree_create(b lifecycle.legacy_tree_bridges, ns_id bigint, parent_id bigint, type text,
                                              path text, name text, visibility text)
 returns void
 language plpgsql

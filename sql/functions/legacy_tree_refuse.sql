@@ -2,7 +2,7 @@
 -- (legacy_tree_broken's reason) or meeting an error of its own (a constraint or trigger of the
 -- application's table, a privilege revoked), naming the bridge, its table and the repairs; never
 -- the raw error.
-create function lifecycle.legacy_tree_refuse(b lifecycle.legacy_tree_bridges, reason text, ns_id bigint)
+create or replace function lifecycle.legacy_tree_refuse(b lifecycle.legacy_tree_bridges, reason text, ns_id bigint)
 returns void
 language plpgsql
 stable

@@ -2,7 +2,7 @@
 -- namespace's id, parent, lifecycle type (types maps the type column; null for a value it does
 -- not map), path, name and visibility (the level's name, lifecycle.visibility_levels; an unknown
 -- level is NS010). No row for a null row.
-create function lifecycle.legacy_tree_row(b lifecycle.legacy_tree_bridges, r jsonb)
+create or replace function lifecycle.legacy_tree_row(b lifecycle.legacy_tree_bridges, r jsonb)
 returns table (ns_id bigint, parent_id bigint, type text, path text, name text, visibility text)
 language plpgsql
 stable

@@ -13,7 +13,7 @@
 -- A namespace the lifecycle does not know is left alone (not imported yet); a changed type is
 -- NS010. In this order, so a project moved and renamed in one statement lands under its new parent
 -- with its new path.
-create function lifecycle.legacy_tree_update(b lifecycle.legacy_tree_bridges, ns_id bigint, parent_id bigint, type text,
+create or replace function lifecycle.legacy_tree_update(b lifecycle.legacy_tree_bridges, ns_id bigint, parent_id bigint, type text,
                                              path text, name text, visibility text)
 returns void
 language plpgsql

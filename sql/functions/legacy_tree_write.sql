@@ -8,7 +8,7 @@
 -- statement touches only rows that disagree. The application's own triggers on its table run as
 -- they would for its own writes: with the table's schema as search_path (GitLab's name tables
 -- unqualified), set for this function's statements only.
-create function lifecycle.legacy_tree_write(b lifecycle.legacy_tree_bridges, op text, ns_id bigint, parent_id bigint, type text,
+create or replace function lifecycle.legacy_tree_write(b lifecycle.legacy_tree_bridges, op text, ns_id bigint, parent_id bigint, type text,
                                             path text, name text, visibility text)
 returns void
 language plpgsql

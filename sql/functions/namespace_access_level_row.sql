@@ -5,8 +5,8 @@
 --
 -- A SQL function returning a row set, with no SET clause, not SECURITY DEFINER: a caller that names
 -- it in FROM inlines its query into its own statement (transition_refusal reads it in the same
--- statement as the guards' lookups; a statement of its own, through namespace_access_level, was
--- an executor start and a function call per change). The callers' settings (seq scans off) then
+-- statement as the guards' lookups; a statement of its own, through namespace_access_level, would
+-- be an executor start and a function call per change). The callers' settings (seq scans off) then
 -- plan it. Only the owner's functions call it (EXECUTE revoked from PUBLIC), and PostgreSQL
 -- inlines it for a role that may execute it.
 create or replace function lifecycle.namespace_access_level_row(traversal_ids bigint[], actor_id bigint)

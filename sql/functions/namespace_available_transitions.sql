@@ -2,7 +2,7 @@
 -- and reason that would refuse it. Asks transition_refusal, the same function the gate obeys, so
 -- the answer cannot drift from what namespace_transition does. Takes no locks: the answer may be
 -- stale by the time the user acts, and the transition itself decides.
-create function lifecycle.namespace_available_transitions(namespace_id bigint, actor_id bigint)
+create or replace function lifecycle.namespace_available_transitions(namespace_id bigint, actor_id bigint)
 returns table (to_state text, allowed boolean, error_code text, reason text, hint text)
 language plpgsql
 stable

@@ -25,8 +25,8 @@ create or replace function lifecycle.namespace_change_state(
   source text default 'api'
 )
 -- One row, not a set: the API functions return it with RETURN NEXT, an expression, where a call
--- of a set-returning function was a statement of its own (an executor start and a tuplestore) in
--- every transition.
+-- of a set-returning function would be a statement of its own (an executor start and a
+-- tuplestore) in every transition.
 returns lifecycle.state_change
 language plpgsql
 set search_path to ''

@@ -2,7 +2,7 @@
 -- until none is queued, finish. Returns how many rows were imported and how many are left staged
 -- with a code and a reason. Calling it again after fixing rejected rows imports them. For imports
 -- too large for one transaction, CALL lifecycle.namespace_import_run(), which commits each batch.
-create function lifecycle.namespace_import_apply()
+create or replace function lifecycle.namespace_import_apply()
 returns table (imported bigint, rejected bigint)
 language plpgsql
 security definer

@@ -1,7 +1,7 @@
 -- The import keeps its queue and its progress in temporary tables of the session that its own
 -- SECURITY DEFINER functions make, so they belong to the schema's owner: the caller (a worker) can
 -- neither write nor drop them, and nothing the import reads between its calls is the caller's to
--- set (its progress once lived in settings, which any session may SET). A table of one of those
+-- set (so no setting holds its progress: any session may SET one). A table of one of those
 -- names that the caller made itself would be read as the import's, or could not be dropped by it:
 -- refused with NS010 before the import writes anything. Called by the import's functions, so
 -- current_user is the schema's owner.

@@ -33,7 +33,7 @@
 --      more): on the details rows, which it may only read, it can hold nothing. Row locks live in
 --      the rows, so a bulk INSERT below thousands of parents fills no shared lock table. Each lock
 --      writes the row's lock bits (a small WAL record, a multixact when changes share an ancestor):
---      measured against 028's advisory keys in docs/benchmarks/history.md (031);
+--      the cost was measured against shared advisory keys (docs/benchmarks.md, Transitions);
 --   2. the namespace being changed: its row FOR NO KEY UPDATE (namespace_lock, or its UPDATE),
 --      then its lock row FOR UPDATE (namespace_lock, in the statement that locks the row; this
 --      function with exclusive for a root's organization probe, for a raw UPDATE of state by the

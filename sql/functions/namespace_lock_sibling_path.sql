@@ -7,7 +7,7 @@
 -- transaction ends, another insert of the same key waits for it (a unique index waits for the
 -- inserting transaction of a conflicting row, live or deleted), and then finds it dead. Only the
 -- schema's functions insert there, so no session can hold a path it is not making live (advisory
--- keys, used before, could be taken by anyone). Unlogged: nothing of it is worth WAL, and it is
+-- keys can be taken by any session). Unlogged: nothing of it is worth WAL, and it is
 -- empty after a crash. A row lock costs no slot in PostgreSQL's bounded lock table, so a bulk
 -- INSERT of 100k namespaces claims 100k paths like one.
 create or replace function lifecycle.namespace_lock_sibling_path(parent_id bigint, path text)

@@ -3,7 +3,7 @@
 -- not exceed 2,704 bytes (a third of a page); 100 bigints take 824, room for the other key columns
 -- and a wide margin, and five times GitLab's 20 levels. Beyond it every write refuses with NS010,
 -- and lifecycle.namespace_resolve refuses longer paths. Immutable SQL: inlined as a constant.
-create function lifecycle.namespace_max_depth()
+create or replace function lifecycle.namespace_max_depth()
 returns int
 language sql
 immutable

@@ -11,9 +11,9 @@
 -- namespaces_traversal_ids_maintain, the import, an organization's move in), and not again: so a
 -- change that would make a namespace break one is refused (2BP01), naming it: a type some
 -- namespace has stops being known (removed or renamed), or a type some namespace below a parent has
--- becomes root-only. A type no namespace has changes freely. (Until 056 check constraints asked
--- the two predicates, and a change of either answer for any type in the table was refused while
--- they did.) While an index or a constraint uses a predicate (the backend keeps the expression it
+-- becomes root-only. A type no namespace has changes freely (no check constraint asks the two
+-- predicates: one would keep every answer for the types in the table from changing, as below).
+-- While an index or a constraint uses a predicate (the backend keeps the expression it
 -- inlined when it loaded the index), its answer for every type in the table before the change
 -- (and, for an index, after it) must stay as well, and a change that would alter one is refused
 -- (2BP01). Adding a type is always possible. Finding the namespaces of a type reads

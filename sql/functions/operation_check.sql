@@ -2,7 +2,7 @@
 -- sets for it (actor_refusal, NS005), and, when the operation needs the namespace writable, a
 -- read-only state on it or an ancestor (read_only_refusal, NS001/NS002). Rename and visibility
 -- changes ask it before they write.
-create function lifecycle.operation_check(ns lifecycle.namespaces, actor_id bigint, operation text, action text,
+create or replace function lifecycle.operation_check(ns lifecycle.namespaces, actor_id bigint, operation text, action text,
                                           needs_writable boolean)
 returns void
 language plpgsql

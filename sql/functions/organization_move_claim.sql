@@ -3,7 +3,7 @@
 -- holds it while it exports, and only it may finish or cancel it, so two runs of cmd/orgmove never
 -- move one organization at once. A move whose session is gone (a run killed midway) is taken over:
 -- running the command again resumes it. The session is named by pid and role, which
--- pg_stat_activity shows every role (as sweep_claim since 038: its backend_start is shown only to
+-- pg_stat_activity shows every role (as in sweep_claim: a backend_start is shown only to
 -- the session's role and pg_read_all_stats, and this reads it as the schema's owner, which on a
 -- managed service is no superuser); a pid reused by a session of the same role keeps the move
 -- held until that session ends. NS011 when another live session holds it; NS010 when the

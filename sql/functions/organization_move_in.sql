@@ -22,10 +22,11 @@
 -- metadata that is not a JSON object, a row of a namespace not staged, an open transfer
 -- request or one to a parent not staged. (These rows fire no INSERT trigger: this is where the
 -- rules of namespaces_traversal_ids_maintain and the gate are judged for them; no foreign key
--- checks the history's states and events since 056, no CHECK constraint its source and metadata,
--- nor the details' metadata, since 058.) NS012 when an id is in use here, or lies in this cluster's id range (lifecycle.id_range;
--- without one, every id) at or above what its sequence hands out next: the cluster would hand it
--- out again. NS006 when a live organization here holds its path. Refused, it changes nothing.
+-- checks the history's states and events, no CHECK constraint its source and metadata, nor the
+-- details' metadata.) NS012 when an id is in use here, or lies in this cluster's id range
+-- (lifecycle.id_range; without one, every id) at or above what its sequence hands out next: the
+-- cluster would hand it out again. NS006 when a live organization here holds its path. Refused,
+-- it changes nothing.
 create or replace function lifecycle.organization_move_in(organization_id bigint, peer text)
 returns table (kind text, moved bigint)
 language plpgsql

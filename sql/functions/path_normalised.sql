@@ -4,7 +4,7 @@
 -- -git or -atom; at most 100 characters; 'namespace' when nothing is left. A path the rules accept
 -- comes back unchanged. Whether the result is reserved or taken is the import's to settle (it
 -- appends the namespace's id). Immutable SQL: inlined into the import's statements.
-create function lifecycle.path_normalised(legacy text)
+create or replace function lifecycle.path_normalised(legacy text)
 returns text
 language sql
 immutable

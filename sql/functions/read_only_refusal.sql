@@ -1,7 +1,7 @@
 -- Why a namespace cannot take a write that needs it writable (rename, visibility), or no row: its
 -- own state, or an ancestor's, is read-only (lifecycle.states.read_only: archived, pending
 -- deletion, moving, in maintenance). Own state: NS001; an ancestor's: NS002.
-create function lifecycle.read_only_refusal(namespace_id bigint, action text)
+create or replace function lifecycle.read_only_refusal(namespace_id bigint, action text)
 returns table (code text, message text, detail text, hint text)
 language sql
 stable

@@ -1,7 +1,7 @@
 -- The state machine as a mermaid stateDiagram, drawn from lifecycle.states and
 -- lifecycle.state_transitions (each edge labelled with its audit action): the diagram in
 -- docs/states.md is this function's output, so it cannot drift from the rules.
-create function lifecycle.state_diagram()
+create or replace function lifecycle.state_diagram()
 returns text
 language sql
 stable

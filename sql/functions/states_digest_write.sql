@@ -20,7 +20,7 @@
 -- state_sets_effective has state_is_own's codes as a bit test: the descendant guards ask
 -- state_is_own (namespaces_own_state_idx) and namespace_effective_state this
 -- (namespaces_stateful_idx); neither expression implies the other, so the planner never takes the
--- effective state's index for a guard (028).
+-- effective state's index for a guard.
 --
 -- A backend inlines an index's predicate once, when it first loads the index, and keeps it: a
 -- predicate rewritten with other answers would leave the other sessions indexing new rows by the

@@ -2,7 +2,7 @@
 -- namespace enters deletion_in_progress (deletion_start from creation_in_progress), as the
 -- system, with last_error; the caller then runs the hard delete. 'skipped' when it finished or is
 -- not old enough any more.
-create function lifecycle.sweep_abandoned_creation(namespace_id bigint, as_of timestamptz, creation_timeout interval)
+create or replace function lifecycle.sweep_abandoned_creation(namespace_id bigint, as_of timestamptz, creation_timeout interval)
 returns table (outcome text, detail text)
 language plpgsql
 security definer

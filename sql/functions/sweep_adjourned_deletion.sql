@@ -5,7 +5,7 @@
 -- namespace enters deletion_in_progress ('deleting'; the caller then runs the hard delete). No, or
 -- the user is gone: it is restored to its preserved state with last_error saying why ('restored').
 -- Both changes are made as the system (actor null), with the scheduler in the metadata's reason.
-create function lifecycle.sweep_adjourned_deletion(namespace_id bigint, as_of timestamptz)
+create or replace function lifecycle.sweep_adjourned_deletion(namespace_id bigint, as_of timestamptz)
 returns table (outcome text, detail text)
 language plpgsql
 security definer

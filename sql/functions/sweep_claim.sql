@@ -1,12 +1,12 @@
 -- Who may hold a namespace for the sweep, across the transactions of its work: a row of
 -- lifecycle.sweep_claims naming the claiming session (pid and role), so two sweepers never work on
 -- one namespace at once, and a claim whose session is gone (a sweeper killed) is taken over. Not a
--- session advisory lock, as before 031: its key was a constant any session could take first, and
--- the sweeper then skipped the namespace for as long as that session lived. The session is named by
--- what pg_stat_activity shows every role (pid, usesysid), since this function reads it as the
--- schema's owner, which on a managed service is no superuser: before 038 it was named by its
--- backend_start, which is shown only to the session's role and pg_read_all_stats, so such an owner
--- read null and no claim could be made. A pid reused by a session of the same role keeps the
+-- session advisory lock: its key would be a constant any session could take first, and the
+-- sweeper would then skip the namespace for as long as that session lived. The session is named
+-- by what pg_stat_activity shows every role (pid, usesysid), since this function reads it as the
+-- schema's owner, which on a managed service is no superuser; not by its backend_start, which is
+-- shown only to the session's role and pg_read_all_stats: such an owner would read null and could
+-- make no claim. A pid reused by a session of the same role keeps the
 -- claim held until that session ends; a live claim is never taken. True when this session holds
 -- the claim (again, when it held it already).
 create or replace function lifecycle.sweep_claim(namespace_id bigint)

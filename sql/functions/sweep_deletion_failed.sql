@@ -2,7 +2,7 @@
 -- its attempt count raised and last_error, as the system. Returns the new count and whether it
 -- reached max_attempts: then the sweep no longer picks it up and reports it as stuck each run,
 -- instead of retrying it forever. A namespace no longer deletion_in_progress is left alone.
-create function lifecycle.sweep_deletion_failed(namespace_id bigint, error text, max_attempts int)
+create or replace function lifecycle.sweep_deletion_failed(namespace_id bigint, error text, max_attempts int)
 returns table (attempt_count int, stuck boolean)
 language plpgsql
 security definer

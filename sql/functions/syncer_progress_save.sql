@@ -1,6 +1,6 @@
 -- The syncer's position: the commit LSN of the last source transaction it recorded, saved in the
 -- same transaction as that transaction's audit rows. Never moves backwards.
-create function lifecycle.syncer_progress_save(slot_name text, lsn pg_lsn, committed_at timestamptz)
+create or replace function lifecycle.syncer_progress_save(slot_name text, lsn pg_lsn, committed_at timestamptz)
 returns void
 language sql
 security definer

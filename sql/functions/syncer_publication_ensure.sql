@@ -1,10 +1,9 @@
 -- Make sure the syncer's publication exists and publishes the inserts into lifecycle.facts (the
 -- outbox) and nothing else: the stream brings each fact with its commit position and time as soon
 -- as it commits. It serves speed only: a fact stays in the outbox until recorded, whatever the
--- slot saw. Returns 'created', 'altered' (its tables or operations were not these, as when
--- migration 035 found the earlier publication of TRUNCATEs; set back) or 'unchanged'. Definer: a
--- publication over a table needs its owner. The name is checked against a strict pattern and
--- quoted (%I): it is an identifier the operator configures, never user input.
+-- slot saw. Returns 'created', 'altered' (its tables or operations were not these: set back) or
+-- 'unchanged'. Definer: a publication over a table needs its owner. The name is checked against a
+-- strict pattern and quoted (%I): it is an identifier the operator configures, never user input.
 create or replace function lifecycle.syncer_publication_ensure(publication_name text)
 returns text
 language plpgsql

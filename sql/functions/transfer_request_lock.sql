@@ -1,6 +1,6 @@
 -- Locks a transfer request (step 0 of the global lock order, namespace_lock_path) and returns it.
 -- NS004 when it does not exist.
-create function lifecycle.transfer_request_lock(request_id bigint)
+create or replace function lifecycle.transfer_request_lock(request_id bigint)
 returns lifecycle.transfer_requests
 language plpgsql
 set search_path to ''

@@ -1,7 +1,7 @@
 -- Locks a transfer request (step 0 of the global lock order) and returns it if it is still
 -- pending; NS004 when it does not exist, NS009 when it is closed (accepted, declined, canceled,
 -- expired, completed or failed): what accept, decline and cancel all need first.
-create function lifecycle.transfer_request_lock_open(request_id bigint, verb text)
+create or replace function lifecycle.transfer_request_lock_open(request_id bigint, verb text)
 returns lifecycle.transfer_requests
 language plpgsql
 set search_path to ''

@@ -1,7 +1,7 @@
 -- Expire pending transfer requests whose expires_at is not after as_of (accept refuses them too) (the sweeper; bulk, one
 -- statement). Requests locked by an accept, decline or cancel in flight are skipped: that call
 -- decides them. Returns how many expired; each row's terminal status is its audit fact.
-create function lifecycle.transfer_requests_expire(as_of timestamptz default pg_catalog.now())
+create or replace function lifecycle.transfer_requests_expire(as_of timestamptz default pg_catalog.now())
 returns int
 language sql
 security definer

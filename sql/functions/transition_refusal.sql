@@ -36,11 +36,11 @@ create or replace function lifecycle.transition_refusal(
   actor_id bigint,
   operation text default null,
   -- with_path: answer ancestor_path too (the gate's record names the namespace's full path in its
-  -- fact): the ancestors are read once, for the guard and the path, where the record read them a
-  -- second time (163k instructions a change, callgrind).
+  -- fact): the ancestors are read once, for the guard and the path; a second read in the record
+  -- would cost 163k instructions a change (callgrind).
   with_path boolean default false,
   -- One row, not a set: the refusal, or all nulls when the change may be made. The gate assigns
-  -- it in an expression; a call of a set-returning function was a statement of its own (an
+  -- it in an expression; a call of a set-returning function would be a statement of its own (an
   -- executor start and a tuplestore) on every change.
   out code text,
   out message text,

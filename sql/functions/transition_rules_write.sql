@@ -7,16 +7,17 @@
 -- access level it needs (lifecycle.transition_policies), the states a guard forbids an ancestor
 -- and a descendant to be in (lifecycle.transition_guards), and the two states' names and flags
 -- (lifecycle.states: the operation that owns the state left, and the one that alone enters the
--- state entered), and the audit action of the change's fact (state_transitions.audit_action). namespace_change_state and transition_refusal then read no rule table per
--- change: those reads were three statements on seven tables (one with three subqueries) on every
--- transition, a quarter of the relation locks a transition took.
+-- state entered), and the audit action of the change's fact (state_transitions.audit_action).
+-- namespace_change_state and transition_refusal then read no rule table per change: reading them
+-- would be three statements on seven tables (one with three subqueries) on every transition, a
+-- quarter of the relation locks a transition would take.
 --
 -- Each body is one lookup: the answers as one constant array, the keys as another, the answer at
 -- the key's position (array_position; no key, no answer: null). SQL, so a caller's expression
 -- inlines it: two constants and a call, which PL/pgSQL prepares in every transaction for almost
--- nothing. (Until 057 they were PL/pgSQL functions returning a CASE with a branch per pair: the
--- CASE's 56 branches were prepared again in every transaction, 120k instructions of a
--- transition's 3.4 M for transition_rule alone, measured with callgrind.) STABLE, not IMMUTABLE:
+-- nothing. (Not PL/pgSQL returning a CASE with a branch per pair: a CASE with 56 branches is
+-- prepared again in every transaction, 120k instructions of a transition's 3.4 M for
+-- transition_rule alone, measured with callgrind.) STABLE, not IMMUTABLE:
 -- the answer changes when the tables do, so no plan may fold a call into a constant and keep it
 -- past a change of the rules; a plan that inlined one depends on it and is made again when it is
 -- replaced.

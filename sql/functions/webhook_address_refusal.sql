@@ -7,7 +7,7 @@
 -- written as IPv6 (::ffff:a.b.c.d, 64:ff9b::a.b.c.d through a NAT64 gateway) is judged as the
 -- IPv4 address it reaches. lifecycle.settings.webhook_allowed_hosts lifts the refusal
 -- (webhook_url_refusal), not this function.
-create function lifecycle.webhook_address_refusal(address inet)
+create or replace function lifecycle.webhook_address_refusal(address inet)
 returns text
 language sql
 immutable

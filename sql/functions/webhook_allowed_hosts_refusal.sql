@@ -5,7 +5,7 @@
 -- to, within it are not refused). A name that ends in a number would be read as an IPv4 address in
 -- a URL (webhook_url_refusal), so it must be written as one; at most 100 entries, so that the
 -- check on every registration and dial stays small.
-create function lifecycle.webhook_allowed_hosts_refusal(allowed text[])
+create or replace function lifecycle.webhook_allowed_hosts_refusal(allowed text[])
 returns text
 language plpgsql
 immutable

@@ -1,7 +1,7 @@
 -- Take up to batch_size due webhook deliveries for sending: each is leased (next_attempt_at moved
 -- lease ahead) so that another delivery worker, or this one after a crash, retries it only once
 -- the lease is over. SKIP LOCKED: workers never wait for each other.
-create function lifecycle.webhook_deliveries_claim(batch_size int, lease interval)
+create or replace function lifecycle.webhook_deliveries_claim(batch_size int, lease interval)
 returns table (delivery_id bigint, url text, secret text, body jsonb, idempotency_key text, attempts int)
 language sql
 security definer

@@ -2,7 +2,7 @@
 -- failed for good; anything else (another status, or no response: status_code null with the
 -- error) is retried after an exponential backoff with jitter (backoff doubling from the first
 -- retry, at most an hour, times 0.5 to 1), until max_attempts: then dead. Returns the new status.
-create function lifecycle.webhook_delivery_result(delivery_id bigint, status_code int, error text, max_attempts int,
+create or replace function lifecycle.webhook_delivery_result(delivery_id bigint, status_code int, error text, max_attempts int,
                                                   backoff interval)
 returns text
 language sql

@@ -12,7 +12,7 @@
 -- allowed is lifecycle.settings.webhook_allowed_hosts (validated by settings_refusal): a host
 -- name the operator trusts (matched exactly, lower case, without a trailing dot), or an address or
 -- CIDR range that lifts the range refusal for IP-literal hosts within it.
-create function lifecycle.webhook_url_refusal(url text, allowed text[])
+create or replace function lifecycle.webhook_url_refusal(url text, allowed text[])
 returns text
 language plpgsql
 immutable

@@ -1,5 +1,5 @@
 -- hard_deleted, with the snapshot of what was deleted (the rows are gone once it commits).
-create function lifecycle.deleted_namespaces_facts()
+create or replace function lifecycle.deleted_namespaces_facts()
 returns trigger
 language plpgsql
 -- Definer: facts are emitted by this schema alone (lifecycle.fact_emit is granted to no one).
@@ -16,6 +16,6 @@ begin
 end
 $$;
 
-create trigger deleted_namespaces_facts
+create or replace trigger deleted_namespaces_facts
   after insert on lifecycle.deleted_namespaces
   for each row execute function lifecycle.deleted_namespaces_facts();

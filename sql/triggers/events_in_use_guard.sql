@@ -1,19 +1,21 @@
 -- An event stays while a history row names it (lifecycle.namespace_state_updates.event):
 -- deleting it, renaming it or truncating lifecycle.events is refused then, with 23503
--- (foreign_key_violation, what the foreign key to lifecycle.events(name) answered until 056)
--- naming the first such row. The rule "a history row's event is known" is the writers' (056's
--- header lists them); this is its other half, which they cannot see.
+-- (foreign_key_violation, what a foreign key to lifecycle.events(name) would answer) naming the
+-- first such row. The rule "a history row's event is known" is the writers'
+-- (namespace_change_state resolves it with event_rule, organization_move_in refuses an unknown
+-- one, a raw UPDATE, the import and the backfill name none); this is its other half, which they
+-- cannot see.
 -- Rare statements of the schema's owner, never on a change's path (which is why this is a trigger
 -- here and not a foreign key there: a key checked per change): the history has no index on its
 -- events, so it is read by a sequential scan, which stops at the first row found.
 -- Before it reads, it takes SHARE on lifecycle.namespaces until the statement's transaction ends:
 -- every history row naming an event is written with a change of a namespace's row, so it waits
 -- for the changes in flight and holds off new ones, and none commits a history row naming the
--- event unseen here, as the foreign key's row lock did.
+-- event unseen here, as a foreign key's row lock would.
 create or replace function lifecycle.events_in_use_guard()
 returns trigger
 language plpgsql
--- Definer: it reads the history, whoever changes the events (the foreign key checked as the
+-- Definer: it reads the history, whoever changes the events (a foreign key is checked as the
 -- history's owner too).
 security definer
 set search_path to ''

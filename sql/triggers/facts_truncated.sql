@@ -13,3 +13,19 @@ begin
   return null;
 end
 $$;
+
+-- The tables whose rows make facts.
+create or replace trigger facts_truncated after truncate on lifecycle.namespaces
+  for each statement execute function lifecycle.facts_truncated();
+create or replace trigger facts_truncated after truncate on lifecycle.namespace_details
+  for each statement execute function lifecycle.facts_truncated();
+create or replace trigger facts_truncated after truncate on lifecycle.namespace_members
+  for each statement execute function lifecycle.facts_truncated();
+create or replace trigger facts_truncated after truncate on lifecycle.namespace_state_updates
+  for each statement execute function lifecycle.facts_truncated();
+create or replace trigger facts_truncated after truncate on lifecycle.namespace_redirects
+  for each statement execute function lifecycle.facts_truncated();
+create or replace trigger facts_truncated after truncate on lifecycle.transfer_requests
+  for each statement execute function lifecycle.facts_truncated();
+create or replace trigger facts_truncated after truncate on lifecycle.deleted_namespaces
+  for each statement execute function lifecycle.facts_truncated();

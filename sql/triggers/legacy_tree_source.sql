@@ -13,7 +13,7 @@
 -- legacy rows of the namespace are not locked again (this statement holds its row), and the state
 -- bridges write nothing back for the states a deletion passes through. Created on the table by
 -- lifecycle.legacy_tree_bridge_add; runs as the schema's owner.
-create function lifecycle.legacy_tree_source()
+create or replace function lifecycle.legacy_tree_source()
 returns trigger
 language plpgsql
 security definer

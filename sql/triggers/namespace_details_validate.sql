@@ -5,7 +5,7 @@
 -- UPDATE of this row in lifecycle.details_record): the keys it builds from values it has checked
 -- (the time, the actor, state names from lifecycle.states) are trusted, so when nothing else in
 -- the document changed, as in a change without call metadata, the document is not walked again.
--- Call metadata it merges is walked here as before (the API checked it too; a raw UPDATE's was not).
+-- Call metadata it merges is walked here (the API checks it too; a raw UPDATE's is not).
 -- Trusting a setting is safe here: only the schema's owner can write namespace_details directly,
 -- and the owner could as well disable this trigger.
 --
@@ -14,12 +14,11 @@
 -- jsonb_build_object, organization_move_in refuses a staged one state_metadata_refusal refuses),
 -- thousands per statement, with lifecycle.importing on and the import's flag raised; those are
 -- not walked one by one. With the setting on and no flag, a client set it itself: refused
--- (NS010) as settings_confirmed refuses it on lifecycle.namespaces. Asked here, first, not in
--- WHEN clauses (until 058 this trigger's and namespace_details_0_settings_confirmed's): a WHEN
--- clause is read back and prepared by every statement that writes the table, each change of
--- state's record among them, and a row the import writes still calls one trigger.
+-- (NS010) as settings_confirmed refuses it on lifecycle.namespaces. Asked here, first, not in a
+-- WHEN clause: a WHEN clause is read back and prepared by every statement that writes the table,
+-- each change of state's record among them, and a row the import writes still calls one trigger.
 -- That every row's state_metadata is an object is this trigger's and those writers' (no CHECK
--- constraint says it again since 058: one is read back and prepared by every such statement too).
+-- constraint says it again: one is read back and prepared by every such statement too).
 create or replace function lifecycle.namespace_details_validate()
 returns trigger
 language plpgsql

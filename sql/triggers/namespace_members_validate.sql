@@ -3,7 +3,7 @@
 -- check violation. The namespace row is locked FOR KEY SHARE, as the foreign key's own check
 -- would: a hard delete that removes it meanwhile is waited for, and then the membership is refused
 -- with NS004 rather than 23503.
-create function lifecycle.namespace_members_validate()
+create or replace function lifecycle.namespace_members_validate()
 returns trigger
 language plpgsql
 -- Definer: FOR KEY SHARE needs a privilege the application role does not have.
@@ -32,6 +32,6 @@ begin
 end
 $$;
 
-create trigger namespace_members_validate
+create or replace trigger namespace_members_validate
   before insert or update on lifecycle.namespace_members
   for each row execute function lifecycle.namespace_members_validate();

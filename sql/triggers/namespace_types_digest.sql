@@ -11,6 +11,6 @@ begin
 end
 $$;
 
-create trigger namespace_types_digest
+create or replace trigger namespace_types_digest
   after insert or update or delete or truncate on lifecycle.namespace_types
   for each statement execute function lifecycle.namespace_types_digest();

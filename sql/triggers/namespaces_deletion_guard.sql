@@ -1,7 +1,7 @@
 -- Rows are removed only below a deletion in progress (the namespace or an ancestor is
 -- deletion_in_progress), on every write path: nothing is deleted without having been scheduled and
 -- started through the gate.
-create function lifecycle.namespaces_deletion_guard()
+create or replace function lifecycle.namespaces_deletion_guard()
 returns trigger
 language plpgsql
 set search_path to ''
@@ -18,6 +18,6 @@ begin
 end
 $$;
 
-create trigger namespaces_deletion_guard
+create or replace trigger namespaces_deletion_guard
   before delete on lifecycle.namespaces
   for each row execute function lifecycle.namespaces_deletion_guard();

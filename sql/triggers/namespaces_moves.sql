@@ -1,7 +1,7 @@
 -- A namespace changes parent only while it is transfer_in_progress (a transfer's move,
 -- namespace_transfer_execute), on every write path: the transfer's rules (request, accept, target
 -- checks, guards) cannot be skipped with a raw UPDATE of parent_id.
-create function lifecycle.namespaces_moves()
+create or replace function lifecycle.namespaces_moves()
 returns trigger
 language plpgsql
 set search_path to ''
@@ -17,6 +17,6 @@ begin
 end
 $$;
 
-create trigger namespaces_2_moves
+create or replace trigger namespaces_2_moves
   before update of parent_id on lifecycle.namespaces
   for each row execute function lifecycle.namespaces_moves();

@@ -9,10 +9,10 @@
 -- reason and preserved_state). No BEFORE trigger that sorts after this one fires on a change of
 -- state (namespaces_2_visibility fires on visibility and parent_id, and a change of state and
 -- parent together is refused below), so the row written is the row recorded; an error later in
--- the statement undoes the record with the row. (Until 057 an AFTER trigger, namespaces_state_record,
--- wrote the record: a second trigger call, its queued event, and the context read and the
--- states' names looked up again, on every change.) An INSERT's details row is written after the
--- row (namespaces_state_record), which it references.
+-- the statement undoes the record with the row. (Not in an AFTER trigger: that would be a second
+-- trigger call, its queued event, and the context read and the states' names looked up again, on
+-- every change.) An INSERT's details row is written after the row (namespaces_state_record),
+-- which it references.
 -- The fact is a state change's audit event, named by lifecycle.state_transitions.audit_action
 -- (archived, restored, deletion_started, …), with the history row's id, event, actor, source and
 -- metadata, the namespace's path of ids and its full path. The import and the legacy backfill

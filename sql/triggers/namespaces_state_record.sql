@@ -1,7 +1,6 @@
 -- A new namespace's details row, its state metadata started (last_updated_at,
 -- last_changed_by_user_id), in the INSERT's statement. After the row, which it references. (A
--- change of state is recorded by the gate, namespaces_state_gate, before its row is written;
--- until 057 this trigger recorded those too, after the row.)
+-- change of state is recorded by the gate, namespaces_state_gate, before its row is written.)
 -- An INSERT, which a client makes itself, reads no setting.
 create or replace function lifecycle.namespaces_state_record()
 returns trigger

@@ -1,6 +1,6 @@
 -- When a namespace moves, its whole subtree takes the new path prefix in one set-based statement, in
 -- the same transaction as the move: no reader ever sees half a subtree moved.
-create function lifecycle.namespaces_traversal_ids_cascade()
+create or replace function lifecycle.namespaces_traversal_ids_cascade()
 returns trigger
 language plpgsql
 security definer
@@ -19,7 +19,7 @@ begin
 end
 $$;
 
-create trigger namespaces_1_traversal_ids_cascade
+create or replace trigger namespaces_1_traversal_ids_cascade
   after update of parent_id on lifecycle.namespaces
   for each row
   when (old.traversal_ids is distinct from new.traversal_ids)

@@ -5,12 +5,12 @@
 -- a root-only type (an organization) only as a root, nothing below itself (its own parent, or its
 -- own subtree), a type that takes no children (a project) has none (lifecycle.namespace_types),
 -- and nothing placed deeper than lifecycle.namespace_max_depth() (a move checks its whole subtree
--- beforehand, in transfer_target_refusal). Until 056 check constraints said the first four again,
--- read back and planned, with the type predicates inlined, by every statement that wrote the table,
--- an UPDATE of state too; now the rows only these statements can write are judged here: an INSERT,
--- a move (UPDATE of parent_id), and the schema's owner's UPDATE of type or id (no client role may
--- make one). The import and an organization's move in, whose rows do not fire the INSERT trigger,
--- judge theirs set-based (namespace_import_batch, organization_move_in); a change of
+-- beforehand, in transfer_target_refusal). No check constraint says the first four again: one is
+-- read back and planned, with the type predicates inlined, by every statement that writes the
+-- table, an UPDATE of state too. The rows only these statements can write are judged here: an
+-- INSERT, a move (UPDATE of parent_id), and the schema's owner's UPDATE of type or id (no client
+-- role may make one). The import and an organization's move in, whose rows do not fire the INSERT
+-- trigger, judge theirs set-based (namespace_import_batch, organization_move_in); a change of
 -- lifecycle.namespace_types that would leave a row breaking these rules is refused
 -- (namespace_types_digest_write).
 -- PostgreSQL fires row triggers of one timing in name order; the number in each name on

@@ -43,6 +43,14 @@ begin
 end
 $$;
 
--- Its triggers (namespace_members_moving, webhooks_moving, namespaces_2_moving: before an update
--- of name, the one column of a namespace the application writes itself) are made by migration 039,
--- after it locks their tables.
+-- namespaces_2_moving fires before an update of name, the one column of a namespace the application
+-- writes itself; the other writes of namespaces are the operations', which check the move.
+create or replace trigger namespace_members_moving
+  before insert or update or delete on lifecycle.namespace_members
+  for each row execute function lifecycle.organization_moving_guard();
+create or replace trigger webhooks_moving
+  before insert or update or delete on lifecycle.webhooks
+  for each row execute function lifecycle.organization_moving_guard();
+create or replace trigger namespaces_2_moving
+  before update of name on lifecycle.namespaces
+  for each row execute function lifecycle.organization_moving_guard();

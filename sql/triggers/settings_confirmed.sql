@@ -11,8 +11,9 @@
 -- the namespaces it removed (a deleted GitLab project still in GitLab's tables). The import and the backfill pay one probe of
 -- lifecycle.transaction_flags per row (none when the schema's owner is a superuser: their writes
 -- then run in replica mode, where these triggers do not fire). A details row asks the same in
--- namespace_details_validate, its one row trigger (since 058: a WHEN clause here is read back and
--- prepared by every statement that writes the table, every change of state among them);
+-- namespace_details_validate, its one row trigger (not a trigger like this one: its WHEN clause
+-- would be read back and prepared by every statement that writes the details, every change of
+-- state among them);
 -- importing_unconfirmed_refuse words the refusal for both.
 create or replace function lifecycle.settings_confirmed()
 returns trigger

@@ -1,5 +1,5 @@
 -- Settings are validated on every write (NS010 with the rule that was broken).
-create function lifecycle.settings_validate()
+create or replace function lifecycle.settings_validate()
 returns trigger
 language plpgsql
 set search_path to ''
@@ -16,6 +16,6 @@ begin
 end
 $$;
 
-create trigger settings_validate
+create or replace trigger settings_validate
   before insert or update on lifecycle.settings
   for each row execute function lifecycle.settings_validate();

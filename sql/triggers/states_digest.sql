@@ -11,6 +11,6 @@ begin
 end
 $$;
 
-create trigger states_digest
+create or replace trigger states_digest
   after insert or update or delete or truncate on lifecycle.states
   for each statement execute function lifecycle.states_digest();

@@ -1,9 +1,10 @@
 -- A state stays while something names its code: a namespace in it (lifecycle.namespaces.state) or
 -- a history row from or to it (lifecycle.namespace_state_updates). Deleting it, changing its code
--- or truncating lifecycle.states is refused then, with 23503 (foreign_key_violation, what the
--- foreign keys to lifecycle.states(code) answered until 056) naming the first such row. The rule
--- "a namespace's and a history row's states are known" is the writers' (056's header lists them);
--- this is its other half, which they cannot see.
+-- or truncating lifecycle.states is refused then, with 23503 (foreign_key_violation, what a
+-- foreign key to lifecycle.states(code) would answer) naming the first such row. The rule
+-- "a namespace's and a history row's states are known" is the writers' (the gate, through the
+-- matrix; the import, the backfill and the organization moves, from lifecycle.states); this is
+-- its other half, which they cannot see.
 -- Rare statements of the schema's owner, never on a change's path (which is why this is a trigger
 -- here and not a foreign key there: a key checked per change, a FOR KEY SHARE lock on a few shared
 -- rows): a namespace in a state of its own is found through namespaces_own_state_idx; one in a
@@ -12,13 +13,13 @@
 -- Before it reads, it takes SHARE on lifecycle.namespaces until the statement's transaction ends:
 -- it waits for the changes in flight and holds off new ones, so none that the rules before this
 -- statement let through commits a namespace in the state (or a history row naming it) unseen
--- here, as the foreign keys' row locks did (every history row is written with a namespace's row).
+-- here, as foreign keys' row locks would (every history row is written with a namespace's row).
 -- A migration that changes the states takes its locks on lifecycle.namespaces first anyway
 -- (sql/README.md, Migrations without stalls).
 create or replace function lifecycle.states_in_use_guard()
 returns trigger
 language plpgsql
--- Definer: it reads every namespace and the history, whoever changes the states (the foreign keys
+-- Definer: it reads every namespace and the history, whoever changes the states (a foreign key is
 -- checked as the referencing table's owner too).
 security definer
 set search_path to ''

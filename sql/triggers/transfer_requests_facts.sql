@@ -1,7 +1,7 @@
 -- A transfer request's facts: transfer_requested when it is made, transfer_<status> at every
 -- change of status (accepted, declined, canceled, expired, completed, failed), acted by the
 -- requester or the one who decided (none for an expiry).
-create function lifecycle.transfer_requests_facts()
+create or replace function lifecycle.transfer_requests_facts()
 returns trigger
 language plpgsql
 -- Definer: facts are emitted by this schema alone (lifecycle.fact_emit is granted to no one).
@@ -27,6 +27,6 @@ begin
 end
 $$;
 
-create trigger transfer_requests_facts
+create or replace trigger transfer_requests_facts
   after insert or update of status on lifecycle.transfer_requests
   for each row execute function lifecycle.transfer_requests_facts();

@@ -12,21 +12,21 @@ begin
 end
 $$;
 
-create trigger transition_rules_digest
+create or replace trigger transition_rules_digest
   after insert or update or delete or truncate on lifecycle.states
   for each statement execute function lifecycle.transition_rules_digest();
-create trigger transition_rules_digest
+create or replace trigger transition_rules_digest
   after insert or update or delete or truncate on lifecycle.state_transitions
   for each statement execute function lifecycle.transition_rules_digest();
-create trigger transition_rules_digest
+create or replace trigger transition_rules_digest
   after insert or update or delete or truncate on lifecycle.transition_guards
   for each statement execute function lifecycle.transition_rules_digest();
-create trigger transition_rules_digest
+create or replace trigger transition_rules_digest
   after insert or update or delete or truncate on lifecycle.transition_policies
   for each statement execute function lifecycle.transition_rules_digest();
-create trigger transition_rules_digest
+create or replace trigger transition_rules_digest
   after insert or update or delete or truncate on lifecycle.events
   for each statement execute function lifecycle.transition_rules_digest();
-create trigger transition_rules_digest
+create or replace trigger transition_rules_digest
   after insert or update or delete or truncate on lifecycle.event_sources
   for each statement execute function lifecycle.transition_rules_digest();

@@ -9,7 +9,7 @@
 -- numeric form it is written in), unless lifecycle.settings.webhook_allowed_hosts allows it. This
 -- is the early answer to the application; the syncer checks every resolved address again when it
 -- dials, since a host name may resolve anywhere, and may change.
-create function lifecycle.webhooks_validate()
+create or replace function lifecycle.webhooks_validate()
 returns trigger
 language plpgsql
 set search_path to ''
@@ -54,6 +54,6 @@ begin
 end
 $$;
 
-create trigger webhooks_validate
+create or replace trigger webhooks_validate
   before insert or update on lifecycle.webhooks
   for each row execute function lifecycle.webhooks_validate();

@@ -28,7 +28,7 @@ select p.oid::regprocedure::text as function, r.level, r.message, r.lineno, r.st
 create temporary table justified (function text, message text, reason text) on commit drop;
 insert into justified values
   -- The hot path calls functions that return nothing (locks, set_config) in an
-  -- assignment rather than PERFORM, which would run a whole query for each (sql/009_hot_path.sql);
+  -- assignment rather than PERFORM, which would run a whole query for each (sql/README.md, Performance idioms);
   -- the variable assigned is never read on purpose.
   ('lifecycle.namespace_lock(bigint)', 'never read variable "locked"', 'assignment instead of PERFORM'),
   ('lifecycle.namespaces_state_gate()', 'never read variable "locked"', 'assignment instead of PERFORM'),

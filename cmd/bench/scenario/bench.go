@@ -11,6 +11,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/nslifecycle/nslifecycle/internal/migration"
 )
 
 //go:embed sql/*.sql pgbench/*.sql
@@ -42,7 +44,10 @@ type Config struct {
 	ImportBatch   int           // import scenario: the batch size of namespace_import_run
 	UpgradeFrom   int           // upgrade scenario: down to this version and back up (0: the newest but one)
 	UpgradeHold   time.Duration // upgrade scenario: how long the one long reader keeps its transaction open
-	LoadByImport  bool          // generate the hierarchy through the product's import (Shape.ByImport)
+	// upgrade scenario: the migrations it moves the database down and up with (nil: the embedded
+	// ones; a test gives more after the baseline)
+	Migrations   *migration.Set
+	LoadByImport bool // generate the hierarchy through the product's import (Shape.ByImport)
 	// vacuum scenario: the length of each side's load, and the settings measured against the
 	// defaults (table → "option=value"; empty: those the migrations set)
 	VacuumDuration time.Duration

@@ -276,7 +276,9 @@ func renderRun(w io.Writer, r *Results) {
 	if a := r.Adoption; a != nil {
 		renderAdoption(w, a)
 	}
-	if u := r.Upgrade; u != nil {
+	if u := r.Upgrade; u != nil && u.Skipped != "" {
+		p("\n### Upgrade under load\n\nNot measured: %s.\n", u.Skipped)
+	} else if u != nil {
 		p("\n### Upgrade under load\n\n")
 		p("Migrations %s down to %d and up again, %d rounds, each while %d clients toggled archive/unarchive through the API and %d read "+
 			"`namespace_effective_state` of random namespaces, and one reader held a transaction that had read `lifecycle.namespaces` "+

@@ -19,9 +19,11 @@ import (
 // database's version) applied down and up again while clients transition and read, one reader holding a transaction open across it. The
 // calls that overlapped the migration are set against the same clients' calls before it.
 type UpgradeResult struct {
-	From          int32   `json:"from"` // down to this version and back up …
-	To            int32   `json:"to"`   // … to this one, the database's (the newest, as make bench migrates)
-	Migrations    string  `json:"migrations"`
+	From       int32  `json:"from"` // down to this version and back up …
+	To         int32  `json:"to"`   // … to this one, the database's (the newest, as make bench migrates)
+	Migrations string `json:"migrations"`
+	// Why the scenario measured nothing: no migration after the baseline to move down and up.
+	Skipped       string  `json:"skipped,omitempty"`
 	Writers       int     `json:"writers"` // clients toggling archive/unarchive through the API
 	Readers       int     `json:"readers"` // clients reading namespace_effective_state
 	HoldSeconds   float64 `json:"hold_seconds"`
@@ -64,29 +66,42 @@ func runUpgrade(ctx context.Context, e *env) error {
 		return err
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
+	set := e.cfg.Migrations
+	if set == nil {
+		if set, err = migration.Load(migration.Migrations()); err != nil {
+			return err
+		}
+	}
 	// The database's version is the newest when make bench migrated it; a database moved to an
 	// older version beforehand (-reuse) measures the migration that made that version instead.
-	latest, _, err := migration.SchemaVersion(ctx, conn)
-	if err != nil {
+	var latest int32
+	if err := conn.QueryRow(ctx, `select version from `+migration.VersionTable).Scan(&latest); err != nil {
 		return err
+	}
+	if latest == set.Baseline() && e.cfg.UpgradeFrom == 0 {
+		// Only the baseline: going down from it removes everything, which no upgrade does.
+		e.res.Upgrade = &UpgradeResult{From: latest, To: latest,
+			Skipped: fmt.Sprintf("no migration after the baseline (schema %d): nothing to upgrade", latest)}
+		e.log.Info("upgrade: " + e.res.Upgrade.Skipped)
+		return nil
 	}
 	from := latest - 1
 	if e.cfg.UpgradeFrom > 0 {
 		from = int32(e.cfg.UpgradeFrom)
 	}
-	if from < 1 || from >= latest {
-		return fmt.Errorf("-upgrade-from %d: want 1 to %d", from, latest-1)
+	if from < set.Baseline() || from >= latest {
+		return fmt.Errorf("-upgrade-from %d: want %d (the baseline) to %d", from, set.Baseline(), latest-1)
 	}
-	files, err := migration.Names()
-	if err != nil {
-		return err
+	var names []string
+	for v := from + 1; v <= latest; v++ {
+		names = append(names, set.Step(v).Name)
 	}
 	hold := e.cfg.UpgradeHold
 	if hold <= 0 {
 		hold = 20 * time.Second
 	}
 	opts := migration.Options{Log: e.log}
-	res := &UpgradeResult{From: from, To: latest, Migrations: strings.Join(files[from:latest], " "), Writers: upgradeClients / 2,
+	res := &UpgradeResult{From: from, To: latest, Migrations: strings.Join(names, " "), Writers: upgradeClients / 2,
 		Readers: upgradeClients / 2, HoldSeconds: hold.Seconds(), LockTimeoutMS: float64(migration.DefaultLockTimeout.Milliseconds()),
 		StepLockTimeoutMS: float64(migration.StepLockTimeout(migration.DefaultLockTimeout).Milliseconds()),
 		ErrorsDuring:      map[string]int{}, ErrorsOther: map[string]int{}, Refusals: map[string]string{}}
@@ -143,7 +158,7 @@ func runUpgrade(ctx context.Context, e *env) error {
 			return err
 		}
 		loadStart := time.Now()
-		r, window, err := upgradeRound(ctx, e, conn, from, latest, hold, opts)
+		r, window, err := upgradeRound(ctx, e, conn, set, from, latest, hold, opts)
 		calls := l.stop()
 		if err != nil {
 			return fmt.Errorf("round %d: %w", round+1, err)
@@ -186,7 +201,7 @@ type window struct{ start, end time.Time }
 // later moves the schema down to from and up to latest. The reader ends its transaction when its
 // time is up, whatever the migration is doing (a migration may have to wait for it); the round
 // returns once both are over.
-func upgradeRound(ctx context.Context, e *env, conn *pgx.Conn, from, latest int32, hold time.Duration,
+func upgradeRound(ctx context.Context, e *env, conn *pgx.Conn, set *migration.Set, from, latest int32, hold time.Duration,
 	opts migration.Options) (UpgradeRound, window, error) {
 	var r UpgradeRound
 	var w window
@@ -221,14 +236,14 @@ func upgradeRound(ctx context.Context, e *env, conn *pgx.Conn, from, latest int3
 			return err
 		}
 		w.start = time.Now()
-		retries, err := migration.To(ctx, conn, from, opts)
+		retries, err := set.To(ctx, conn, from, opts)
 		r.Retries += retries
 		if err != nil {
 			return fmt.Errorf("down to %d: %w", from, err)
 		}
 		r.DownSeconds = round3(time.Since(w.start).Seconds())
 		up := time.Now()
-		retries, err = migration.To(ctx, conn, latest, opts)
+		retries, err = set.To(ctx, conn, latest, opts)
 		r.Retries += retries
 		if err != nil {
 			return fmt.Errorf("up to %d: %w", latest, err)
