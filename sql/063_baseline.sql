@@ -130,7 +130,7 @@ set local check_function_bodies to off;
 {{ template "functions/legacy_tree_bridge_add.sql" . }}
 {{ template "functions/legacy_tree_bridge_drop.sql" . }}
 {{ template "functions/legacy_tree_broken.sql" . }}
-{{ template "functions/legacy_tree_create.sql" . }}
+{{ template "released/1.0.0/functions/legacy_tree_create.sql" . }}
 {{ template "functions/legacy_tree_delete.sql" . }}
 {{ template "functions/legacy_tree_final_path.sql" . }}
 {{ template "functions/legacy_tree_holds.sql" . }}
@@ -151,7 +151,7 @@ set local check_function_bodies to off;
 {{ template "functions/namespace_hard_delete.sql" . }}
 {{ template "functions/namespace_hard_delete_all.sql" . }}
 {{ template "functions/namespace_import_apply.sql" . }}
-{{ template "functions/namespace_import_batch.sql" . }}
+{{ template "released/1.0.0/functions/namespace_import_batch.sql" . }}
 {{ template "functions/namespace_import_finish.sql" . }}
 {{ template "functions/namespace_import_prepare.sql" . }}
 {{ template "functions/namespace_import_run.sql" . }}
@@ -168,7 +168,7 @@ set local check_function_bodies to off;
 {{ template "functions/namespace_transfer_cancel.sql" . }}
 {{ template "functions/namespace_transfer_decline.sql" . }}
 {{ template "functions/namespace_transfer_execute.sql" . }}
-{{ template "functions/namespace_transfer_request.sql" . }}
+{{ template "released/1.0.0/functions/namespace_transfer_request.sql" . }}
 {{ template "functions/namespace_transition.sql" . }}
 {{ template "functions/operation_check.sql" . }}
 {{ template "functions/organization_export.sql" . }}
@@ -202,7 +202,7 @@ set local check_function_bodies to off;
 {{ template "functions/transfer_request_lock.sql" . }}
 {{ template "functions/transfer_request_lock_open.sql" . }}
 {{ template "functions/transfer_requests_expire.sql" . }}
-{{ template "functions/transfer_target_refusal.sql" . }}
+{{ template "released/1.0.0/functions/transfer_target_refusal.sql" . }}
 {{ template "functions/transition_refusal.sql" . }}
 {{ template "functions/webhook_address_refusal.sql" . }}
 {{ template "functions/webhook_allowed_hosts_refusal.sql" . }}

@@ -3214,6 +3214,14 @@ begin
       detail = pg_catalog.format('namespace_id=%s role=%s source=%s', ns_id, caller, b.source),
       hint = 'Write the legacy rows that a tree bridge carries over as a member of lifecycle_app (or lifecycle_worker).';
   end if;
+  if ns_id < 1 or ns_id > 4611686018427387903
+     or exists (select from lifecycle.id_range r where ns_id not between r.first_id and r.last_id) then
+    raise exception using errcode = 'NS010',
+      message = pg_catalog.format('namespace id %s is outside the ids this cluster may take', ns_id),
+      detail = pg_catalog.format('namespace_id=%s source=%s id_range=%s', ns_id, b.source,
+                                 coalesce((select r.first_id || '..' || r.last_id from lifecycle.id_range r), '1..4611686018427387903')),
+      hint = 'A namespace id is from 1 to 2^62 - 1, and within lifecycle.id_range when one is set: the application''s ids must be too.';
+  end if;
   final := lifecycle.legacy_tree_final_path(path, parent_id, ns_id);
   insert into lifecycle.namespaces (id, parent_id, type, path, name, visibility)
   values (ns_id, parent_id, type, final, name, coalesce(visibility, 'private'));
@@ -4402,6 +4410,10 @@ declare
   skip_rechecks boolean;
   -- The state of a namespace without one of its own (active): where every imported row's way starts.
   no_own_state smallint;
+  -- The ids a row may have: 1 to 2^62 - 1, within the cluster's id range when one is set (the
+  -- identity sequence moves past the imported ids: none may take it outside the range).
+  lowest_id bigint := 1;
+  highest_id bigint := 4611686018427387903;
 begin
   -- For plpgsql_check (no-ops at run time): the queue namespace_import_prepare makes, and the
   -- tables below make.
@@ -4421,6 +4433,10 @@ begin
   end if;
   skip_rechecks := lifecycle.namespace_import_skips_rechecks();
   select s.code into no_own_state from lifecycle.states s where not lifecycle.state_is_own(s.code) order by s.code limit 1;
+  select greatest(r.first_id, lowest_id), least(r.last_id, highest_id) into lowest_id, highest_id from lifecycle.id_range r;
+  if not found then
+    lowest_id := 1; highest_id := 4611686018427387903;
+  end if;
   perform 1 from lifecycle.lock_rows l where l.name = 'namespace import' for update;
 
   -- The queue is read in (level, id) order from where the last batch stopped (its progress row,
@@ -4535,6 +4551,8 @@ begin
            case
        when r.id < 1 or r.id > 4611686018427387903
          then 'NS010:' || pg_catalog.format('namespace id %s is outside 1 to 4611686018427387903 (2^62 - 1)', r.id)
+       when r.id < lowest_id or r.id > highest_id
+         then 'NS010:' || pg_catalog.format('namespace id %s is outside this cluster''s id range, %s to %s', r.id, lowest_id, highest_id)
        when r.id_used then 'NS010:' || pg_catalog.format('namespace id %s is in use', r.id)
        when r.type is null or not lifecycle.namespace_type_known(r.type)
          then 'NS010:' || pg_catalog.format('unknown type %L', r.type)
@@ -5678,7 +5696,7 @@ $$;
 -- Name: FUNCTION namespace_transfer_request(namespace_id bigint, to_parent_id bigint, actor_id bigint); Type: COMMENT; Schema: lifecycle; Owner: -
 --
 
-COMMENT ON FUNCTION lifecycle.namespace_transfer_request(namespace_id bigint, to_parent_id bigint, actor_id bigint) IS 'Offer a namespace to a new parent; auto-accepted when the actor owns both sides. Errors: NS001-NS006 NS009 NS010.';
+COMMENT ON FUNCTION lifecycle.namespace_transfer_request(namespace_id bigint, to_parent_id bigint, actor_id bigint) IS 'Offer a namespace to a new parent; auto-accepted when the actor owns both sides. Errors: NS001-NS006 NS009 NS010 NS011.';
 
 --
 -- Name: namespace_transition(bigint, text, bigint, jsonb); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -8186,6 +8204,7 @@ declare
   blocker bigint;
   blocker_state text;
   height int;
+  moving record;
 begin
   select * into ns from lifecycle.namespaces n where n.id = namespace_id;
   select * into target from lifecycle.namespaces n where n.id = to_parent_id;
@@ -8193,6 +8212,16 @@ begin
     code := 'NS004'; message := 'target namespace not found';
     detail := pg_catalog.format('namespace_id=%s to_parent_id=%s', namespace_id, to_parent_id);
     hint := 'Pass the id of an existing group or organization as the new parent.';
+    return next; return;
+  end if;
+  select o.organization_id, o.path, o.peer, o.started_at into moving
+    from lifecycle.organization_moves o
+   where o.organization_id = any (target.traversal_ids) and o.direction = 'out' and o.finished_at is null;
+  if found then
+    code := 'NS011'; message := 'the target''s organization is moving to another cluster';
+    detail := pg_catalog.format('namespace_id=%s to_parent_id=%s organization_id=%s path=%s to=%s since=%s', namespace_id,
+                                to_parent_id, moving.organization_id, moving.path, moving.peer, moving.started_at);
+    hint := 'Request the transfer on the cluster that serves the organization once the move (cmd/orgmove) ends.';
     return next; return;
   end if;
   if not lifecycle.namespace_type_transferable(ns.type) then

@@ -8,7 +8,9 @@
 -- instead (legacy_tree_update). A parent the lifecycle does not know yet leaves the row alone: the
 -- bridge is inert until its parent is imported, as for every namespace not imported yet. The
 -- identity sequence of lifecycle.namespaces moves past the legacy id, so an id the lifecycle hands
--- out later is not one the legacy data used.
+-- out later is not one the legacy data used; so the id is bounded as the import's are (NS010
+-- outside 1 to 2^62 - 1: past it, one legacy row would leave the sequence nothing to hand out),
+-- and to the cluster's id range when one is set (lifecycle.id_range: no other cluster's id).
 create or replace function lifecycle.legacy_tree_create(b lifecycle.legacy_tree_bridges, ns_id bigint, parent_id bigint, type text,
                                              path text, name text, visibility text)
 returns void
@@ -32,6 +34,14 @@ begin
       message = pg_catalog.format('role %s may not create namespaces, through a legacy tree bridge neither', caller),
       detail = pg_catalog.format('namespace_id=%s role=%s source=%s', ns_id, caller, b.source),
       hint = 'Write the legacy rows that a tree bridge carries over as a member of lifecycle_app (or lifecycle_worker).';
+  end if;
+  if ns_id < 1 or ns_id > 4611686018427387903
+     or exists (select from lifecycle.id_range r where ns_id not between r.first_id and r.last_id) then
+    raise exception using errcode = 'NS010',
+      message = pg_catalog.format('namespace id %s is outside the ids this cluster may take', ns_id),
+      detail = pg_catalog.format('namespace_id=%s source=%s id_range=%s', ns_id, b.source,
+                                 coalesce((select r.first_id || '..' || r.last_id from lifecycle.id_range r), '1..4611686018427387903')),
+      hint = 'A namespace id is from 1 to 2^62 - 1, and within lifecycle.id_range when one is set: the application''s ids must be too.';
   end if;
   final := lifecycle.legacy_tree_final_path(path, parent_id, ns_id);
   insert into lifecycle.namespaces (id, parent_id, type, path, name, visibility)

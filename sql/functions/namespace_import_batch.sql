@@ -5,7 +5,8 @@
 -- imported and rejected, and how many rows are still queued.
 --
 -- The rules a staged row must meet, first failure wins:
---   NS010 an id outside 1 to 2^62 - 1 (see below); an id already in use; an unknown type; an
+--   NS010 an id outside 1 to 2^62 - 1 (see below), or outside the cluster's id range when one is
+--         set (lifecycle.id_range); an id already in use; an unknown type; an
 --         organization with a parent; a project as parent; deeper than namespace_max_depth(); an
 --         unknown visibility; a name name_refusal refuses; no path; a path with a control or
 --         bidirectional formatting character (character_refusal: refused, not normalised); an
@@ -85,6 +86,10 @@ declare
   skip_rechecks boolean;
   -- The state of a namespace without one of its own (active): where every imported row's way starts.
   no_own_state smallint;
+  -- The ids a row may have: 1 to 2^62 - 1, within the cluster's id range when one is set (the
+  -- identity sequence moves past the imported ids: none may take it outside the range).
+  lowest_id bigint := 1;
+  highest_id bigint := 4611686018427387903;
 begin
   -- For plpgsql_check (no-ops at run time): the queue namespace_import_prepare makes, and the
   -- tables below make.
@@ -104,6 +109,10 @@ begin
   end if;
   skip_rechecks := lifecycle.namespace_import_skips_rechecks();
   select s.code into no_own_state from lifecycle.states s where not lifecycle.state_is_own(s.code) order by s.code limit 1;
+  select greatest(r.first_id, lowest_id), least(r.last_id, highest_id) into lowest_id, highest_id from lifecycle.id_range r;
+  if not found then
+    lowest_id := 1; highest_id := 4611686018427387903;
+  end if;
   perform 1 from lifecycle.lock_rows l where l.name = 'namespace import' for update;
 
   -- The queue is read in (level, id) order from where the last batch stopped (its progress row,
@@ -218,6 +227,8 @@ begin
            case
        when r.id < 1 or r.id > 4611686018427387903
          then 'NS010:' || pg_catalog.format('namespace id %s is outside 1 to 4611686018427387903 (2^62 - 1)', r.id)
+       when r.id < lowest_id or r.id > highest_id
+         then 'NS010:' || pg_catalog.format('namespace id %s is outside this cluster''s id range, %s to %s', r.id, lowest_id, highest_id)
        when r.id_used then 'NS010:' || pg_catalog.format('namespace id %s is in use', r.id)
        when r.type is null or not lifecycle.namespace_type_known(r.type)
          then 'NS010:' || pg_catalog.format('unknown type %L', r.type)

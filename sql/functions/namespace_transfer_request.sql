@@ -3,7 +3,8 @@
 -- canceled or expired (lifecycle.settings.transfer_request_ttl). An actor who also holds the
 -- 'transfer_accept' level on the new parent is accepted at once. Refused: NS004, NS005, NS009 (an
 -- open request exists), the matrix and guards of transfer_start (NS001, NS002, NS003), and
--- transfer_target_refusal's NS002, NS006, NS010. Audit fact: the request row.
+-- transfer_target_refusal's NS002, NS006, NS010, NS011 (the target's organization is moving).
+-- Audit fact: the request row.
 create or replace function lifecycle.namespace_transfer_request(namespace_id bigint, to_parent_id bigint, actor_id bigint)
 returns table (request_id bigint, status text, expires_at timestamptz)
 language plpgsql
@@ -72,4 +73,4 @@ end
 $$;
 
 comment on function lifecycle.namespace_transfer_request(bigint, bigint, bigint) is
-  'Offer a namespace to a new parent; auto-accepted when the actor owns both sides. Errors: NS001-NS006 NS009 NS010.';
+  'Offer a namespace to a new parent; auto-accepted when the actor owns both sides. Errors: NS001-NS006 NS009 NS010 NS011.';

@@ -4,9 +4,11 @@
 -- no children (lifecycle.namespace_types), the target must not be the current parent nor lie inside
 -- the moving subtree, and no namespace of the subtree may end up deeper than
 -- lifecycle.namespace_max_depth() (NS010); the target and all its ancestors must have no own state
--- (NS002); no live child of the target may have the namespace's path (NS006). A target less
--- visible than the namespace is no refusal: the move lowers the subtree to the target's visibility
--- (namespaces_visibility), as GitLab does.
+-- (NS002); no live child of the target may have the namespace's path (NS006); the target's
+-- organization must not be moving to another cluster (NS011: the move would not carry the
+-- namespace, and the transfer would fail at execution). A target less visible than the namespace
+-- is no refusal: the move lowers the subtree to the target's visibility (namespaces_visibility), as
+-- GitLab does.
 create or replace function lifecycle.transfer_target_refusal(namespace_id bigint, to_parent_id bigint)
 returns table (code text, message text, detail text, hint text)
 language plpgsql
@@ -20,6 +22,7 @@ declare
   blocker bigint;
   blocker_state text;
   height int;
+  moving record;
 begin
   select * into ns from lifecycle.namespaces n where n.id = namespace_id;
   select * into target from lifecycle.namespaces n where n.id = to_parent_id;
@@ -27,6 +30,16 @@ begin
     code := 'NS004'; message := 'target namespace not found';
     detail := pg_catalog.format('namespace_id=%s to_parent_id=%s', namespace_id, to_parent_id);
     hint := 'Pass the id of an existing group or organization as the new parent.';
+    return next; return;
+  end if;
+  select o.organization_id, o.path, o.peer, o.started_at into moving
+    from lifecycle.organization_moves o
+   where o.organization_id = any (target.traversal_ids) and o.direction = 'out' and o.finished_at is null;
+  if found then
+    code := 'NS011'; message := 'the target''s organization is moving to another cluster';
+    detail := pg_catalog.format('namespace_id=%s to_parent_id=%s organization_id=%s path=%s to=%s since=%s', namespace_id,
+                                to_parent_id, moving.organization_id, moving.path, moving.peer, moving.started_at);
+    hint := 'Request the transfer on the cluster that serves the organization once the move (cmd/orgmove) ends.';
     return next; return;
   end if;
   if not lifecycle.namespace_type_transferable(ns.type) then
