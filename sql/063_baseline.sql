@@ -126,13 +126,13 @@ set local check_function_bodies to off;
 {{ template "functions/path_normalised.sql" . }}
 {{ template "functions/legacy_path_suffixed.sql" . }}
 {{ template "functions/legacy_path_matches.sql" . }}
-{{ template "functions/legacy_path_redirect.sql" . }}
+{{ template "released/1.0.0/functions/legacy_path_redirect.sql" . }}
 {{ template "functions/legacy_tree_bridge_add.sql" . }}
 {{ template "functions/legacy_tree_bridge_drop.sql" . }}
 {{ template "functions/legacy_tree_broken.sql" . }}
 {{ template "released/1.0.0/functions/legacy_tree_create.sql" . }}
 {{ template "functions/legacy_tree_delete.sql" . }}
-{{ template "functions/legacy_tree_final_path.sql" . }}
+{{ template "released/1.0.0/functions/legacy_tree_final_path.sql" . }}
 {{ template "functions/legacy_tree_holds.sql" . }}
 {{ template "functions/legacy_tree_refuse.sql" . }}
 {{ template "functions/legacy_tree_row.sql" . }}

@@ -2915,14 +2915,13 @@ begin
   end if;
   parent_path := coalesce(lifecycle.namespace_full_path(ns.parent_id) || '/', '');
   new_path := lifecycle.namespace_full_path(ns.id);
-  if legacy <> pg_catalog.lower(legacy) and pg_catalog.lower(legacy) <> ns.path then
+  if legacy <> pg_catalog.lower(legacy) and pg_catalog.lower(legacy) <> ns.path
+     and not exists (select from lifecycle.namespace_resolve(parent_path || legacy) r where r.namespace_id <> ns.id) then
     insert into lifecycle.namespace_redirects (old_full_path, namespace_id, kind, actor_id, new_full_path)
     values (parent_path || legacy, ns.id, 'import', actor_id, new_path);
   end if;
   if pg_catalog.lower(legacy) <> ns.path
-     and not exists (select from lifecycle.namespaces n
-                      where coalesce(n.parent_id, 0) = coalesce(ns.parent_id, 0) and n.path = pg_catalog.lower(legacy)
-                        and lifecycle.state_path_live(n.state)) then
+     and not exists (select from lifecycle.namespace_resolve(parent_path || pg_catalog.lower(legacy)) r where r.namespace_id <> ns.id) then
     insert into lifecycle.namespace_redirects (old_full_path, namespace_id, kind, actor_id, new_full_path)
     values (parent_path || pg_catalog.lower(legacy), ns.id, 'import', actor_id, new_path);
   end if;
@@ -3313,6 +3312,7 @@ CREATE FUNCTION lifecycle.legacy_tree_final_path(legacy text, parent_id bigint, 
 declare
   wanted text;
   refusal text;
+  taken_by bigint;
 begin
   if legacy is null or legacy = '' then
     raise exception using errcode = 'NS010', message = 'invalid path', detail = pg_catalog.format('namespace_id=%s path is empty', ns_id),
@@ -3325,6 +3325,16 @@ begin
   if refusal is not null then
     raise exception using errcode = 'NS010', message = 'invalid path', detail = refusal,
       hint = 'Remove control and bidirectional formatting characters from the legacy path.';
+  end if;
+  select n.id into taken_by
+    from lifecycle.namespaces n
+   where coalesce(n.parent_id, 0) = coalesce(parent_id, 0) and n.path = pg_catalog.lower(legacy)
+     and lifecycle.state_path_live(n.state) and n.id <> ns_id;
+  if found then
+    raise exception using errcode = 'NS006',
+      message = pg_catalog.format('path %s is taken', coalesce(lifecycle.namespace_full_path(parent_id) || '/', '') || pg_catalog.lower(legacy)),
+      detail = pg_catalog.format('namespace_id=%s legacy_path=%s taken_by_namespace_id=%s', ns_id, legacy, taken_by),
+      hint = 'Paths are unique among siblings whatever their case: choose another path.';
   end if;
   wanted := lifecycle.path_normalised(legacy);
   if lifecycle.path_refusal(wanted, parent_id) is not null
@@ -4589,12 +4599,15 @@ begin
       from staged r
   ), pathed as (
     select j.*, pg_catalog.split_part(j.verdict, ':', 1) as code, pg_catalog.substr(j.verdict, 7) as reason,
-           -- A valid path as staged that a live namespace holds is a real clash (NS006).
-           j.verdict is null and not j.legacy_path and not j.state_pending and live.held as path_held,
+           -- A valid path as staged that a live namespace holds is a real clash (NS006), and so is a
+           -- legacy path equal to one, case aside: resolution folds case, so the live namespace
+           -- holds that path too (GitLab refuses it as well).
+           j.verdict is null and not j.state_pending and live.held
+             and (not j.legacy_path or j.wanted_path = pg_catalog.lower(j.path)) as path_held,
            j.verdict is null and j.legacy_path
              and (exists (select from lifecycle.reserved_paths r
                            where r.path = j.wanted_path and (r.scope = 'any' or j.parent_id is null))
-                  or (not j.state_pending and live.held)) as must_suffix
+                  or (not j.state_pending and live.held and j.wanted_path <> pg_catalog.lower(j.path))) as must_suffix
       from judged j
       -- Whether a live sibling holds the wanted path: one probe of namespaces_live_path_key per
       -- row (a lateral with a limit: never a hashed subplan over the whole, growing table).
@@ -4717,7 +4730,13 @@ begin
    where b.code is null and b.legacy_path and pg_catalog.lower(b.path) <> b.final_path
      and not exists (select from lifecycle.namespaces n
                       where coalesce(n.parent_id, 0) = coalesce(b.parent_id, 0) and n.path = pg_catalog.lower(b.path)
-                        and lifecycle.state_path_live(n.state));
+                        and lifecycle.state_path_live(n.state))
+     -- Never a path that resolves today to a namespace this batch did not import (a redirect
+     -- would take it over).
+     and not exists (select from lifecycle.namespace_resolve(coalesce(lifecycle.namespace_full_path(b.parent_id) || '/', '')
+                                                               || pg_catalog.lower(b.path)) r
+                      where r.namespace_id <> b.id
+                        and not exists (select from pg_temp.lifecycle_import_verdicts v where v.id = r.namespace_id and v.code is null));
   -- And from the exact legacy path, case kept, when it has capitals and folding them would not
   -- lead here (a user ACME beside a group acme; projects Docs and docs): namespace_resolve looks
   -- a path up as given first (legacy_path_redirect, for the tree bridges, does the same).
@@ -4725,7 +4744,10 @@ begin
   select coalesce(lifecycle.namespace_full_path(b.parent_id) || '/', '') || b.path, b.id, 'import', null,
          coalesce(lifecycle.namespace_full_path(b.parent_id) || '/', '') || b.final_path
     from pg_temp.lifecycle_import_verdicts b
-   where b.code is null and b.legacy_path and b.path <> pg_catalog.lower(b.path) and pg_catalog.lower(b.path) <> b.final_path;
+   where b.code is null and b.legacy_path and b.path <> pg_catalog.lower(b.path) and pg_catalog.lower(b.path) <> b.final_path
+     and not exists (select from lifecycle.namespace_resolve(coalesce(lifecycle.namespace_full_path(b.parent_id) || '/', '') || b.path) r
+                      where r.namespace_id <> b.id
+                        and not exists (select from pg_temp.lifecycle_import_verdicts v where v.id = r.namespace_id and v.code is null));
   noted := lifecycle.transaction_flag_lower('importing')::text || pg_catalog.set_config('lifecycle.importing', '', true);
   if replica then
     noted := pg_catalog.set_config('session_replication_role', 'origin', true);

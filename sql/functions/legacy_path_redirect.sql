@@ -4,7 +4,9 @@
 -- before it folds case, so a user `ACME` beside a group `acme` stays the user's), and one from its
 -- lowercase form unless a live sibling holds that (resolution folds case: `acme` names the group).
 -- Nothing when the lowercase legacy path is the lifecycle path (`Docs` became `docs`: resolution
--- finds it by folding case). Called by the tree bridges after a creation or a rename they carry.
+-- finds it by folding case). Never a redirect from a path that resolves today to another
+-- namespace: it would take that path over. Called by the tree bridges after a creation or a rename
+-- they carry.
 create or replace function lifecycle.legacy_path_redirect(ns_id bigint, legacy text, actor_id bigint)
 returns void
 language plpgsql
@@ -22,14 +24,13 @@ begin
   end if;
   parent_path := coalesce(lifecycle.namespace_full_path(ns.parent_id) || '/', '');
   new_path := lifecycle.namespace_full_path(ns.id);
-  if legacy <> pg_catalog.lower(legacy) and pg_catalog.lower(legacy) <> ns.path then
+  if legacy <> pg_catalog.lower(legacy) and pg_catalog.lower(legacy) <> ns.path
+     and not exists (select from lifecycle.namespace_resolve(parent_path || legacy) r where r.namespace_id <> ns.id) then
     insert into lifecycle.namespace_redirects (old_full_path, namespace_id, kind, actor_id, new_full_path)
     values (parent_path || legacy, ns.id, 'import', actor_id, new_path);
   end if;
   if pg_catalog.lower(legacy) <> ns.path
-     and not exists (select from lifecycle.namespaces n
-                      where coalesce(n.parent_id, 0) = coalesce(ns.parent_id, 0) and n.path = pg_catalog.lower(legacy)
-                        and lifecycle.state_path_live(n.state)) then
+     and not exists (select from lifecycle.namespace_resolve(parent_path || pg_catalog.lower(legacy)) r where r.namespace_id <> ns.id) then
     insert into lifecycle.namespace_redirects (old_full_path, namespace_id, kind, actor_id, new_full_path)
     values (parent_path || pg_catalog.lower(legacy), ns.id, 'import', actor_id, new_path);
   end if;

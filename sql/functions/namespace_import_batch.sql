@@ -20,7 +20,7 @@
 --   NS004 a parent neither in lifecycle.namespaces nor importable (rejected itself: "below
 --         rejected row N")
 --   NS002 more visible than its parent
---   NS006 a path (as it is, valid) that a live sibling holds
+--   NS006 a path (as it is, valid) that a live sibling holds, or a legacy path equal to one case aside
 -- A legacy path the path rules refuse (mixed case, characters outside the slug, a reserved name)
 -- is normalised (path_normalised), with the namespace's id appended when the result is reserved or
 -- taken, and redirects (kind import) keep the legacy path resolving, lowercase and, when folding
@@ -265,12 +265,15 @@ begin
       from staged r
   ), pathed as (
     select j.*, pg_catalog.split_part(j.verdict, ':', 1) as code, pg_catalog.substr(j.verdict, 7) as reason,
-           -- A valid path as staged that a live namespace holds is a real clash (NS006).
-           j.verdict is null and not j.legacy_path and not j.state_pending and live.held as path_held,
+           -- A valid path as staged that a live namespace holds is a real clash (NS006), and so is a
+           -- legacy path equal to one, case aside: resolution folds case, so the live namespace
+           -- holds that path too (GitLab refuses it as well).
+           j.verdict is null and not j.state_pending and live.held
+             and (not j.legacy_path or j.wanted_path = pg_catalog.lower(j.path)) as path_held,
            j.verdict is null and j.legacy_path
              and (exists (select from lifecycle.reserved_paths r
                            where r.path = j.wanted_path and (r.scope = 'any' or j.parent_id is null))
-                  or (not j.state_pending and live.held)) as must_suffix
+                  or (not j.state_pending and live.held and j.wanted_path <> pg_catalog.lower(j.path))) as must_suffix
       from judged j
       -- Whether a live sibling holds the wanted path: one probe of namespaces_live_path_key per
       -- row (a lateral with a limit: never a hashed subplan over the whole, growing table).
@@ -393,7 +396,13 @@ begin
    where b.code is null and b.legacy_path and pg_catalog.lower(b.path) <> b.final_path
      and not exists (select from lifecycle.namespaces n
                       where coalesce(n.parent_id, 0) = coalesce(b.parent_id, 0) and n.path = pg_catalog.lower(b.path)
-                        and lifecycle.state_path_live(n.state));
+                        and lifecycle.state_path_live(n.state))
+     -- Never a path that resolves today to a namespace this batch did not import (a redirect
+     -- would take it over).
+     and not exists (select from lifecycle.namespace_resolve(coalesce(lifecycle.namespace_full_path(b.parent_id) || '/', '')
+                                                               || pg_catalog.lower(b.path)) r
+                      where r.namespace_id <> b.id
+                        and not exists (select from pg_temp.lifecycle_import_verdicts v where v.id = r.namespace_id and v.code is null));
   -- And from the exact legacy path, case kept, when it has capitals and folding them would not
   -- lead here (a user ACME beside a group acme; projects Docs and docs): namespace_resolve looks
   -- a path up as given first (legacy_path_redirect, for the tree bridges, does the same).
@@ -401,7 +410,10 @@ begin
   select coalesce(lifecycle.namespace_full_path(b.parent_id) || '/', '') || b.path, b.id, 'import', null,
          coalesce(lifecycle.namespace_full_path(b.parent_id) || '/', '') || b.final_path
     from pg_temp.lifecycle_import_verdicts b
-   where b.code is null and b.legacy_path and b.path <> pg_catalog.lower(b.path) and pg_catalog.lower(b.path) <> b.final_path;
+   where b.code is null and b.legacy_path and b.path <> pg_catalog.lower(b.path) and pg_catalog.lower(b.path) <> b.final_path
+     and not exists (select from lifecycle.namespace_resolve(coalesce(lifecycle.namespace_full_path(b.parent_id) || '/', '') || b.path) r
+                      where r.namespace_id <> b.id
+                        and not exists (select from pg_temp.lifecycle_import_verdicts v where v.id = r.namespace_id and v.code is null));
   noted := lifecycle.transaction_flag_lower('importing')::text || pg_catalog.set_config('lifecycle.importing', '', true);
   if replica then
     noted := pg_catalog.set_config('session_replication_role', 'origin', true);
