@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"strings"
@@ -439,5 +440,72 @@ func TestMigratorsStartedAtOnceAllSucceed(t *testing.T) {
 	var current int32
 	if err := conn.QueryRow(ctx, `select version from lifecycle.schema_version`).Scan(&current); err != nil || current != set.Latest() {
 		t.Fatalf("after three migrators: version %d of %d (%v)", current, set.Latest(), err)
+	}
+}
+
+// aclLines lists who may do what on every object of schema lifecycle, a line per object and
+// grantee, each privilege named: grants compared by what they grant, not by the order they were
+// made in (an object without grants has its owner's defaults).
+func aclLines(t *testing.T, tx pgx.Tx) []string {
+	t.Helper()
+	rows, err := tx.Query(context.Background(), `
+		with objs as (
+		  select 'function ' || p.oid::regprocedure::text as obj, coalesce(p.proacl, acldefault('f'::"char", p.proowner)) as acl
+		    from pg_proc p where p.pronamespace = 'lifecycle'::regnamespace
+		  union all
+		  select 'relation ' || c.oid::regclass::text, coalesce(c.relacl, acldefault(case when c.relkind = 'S' then 's'::"char" else 'r'::"char" end, c.relowner))
+		    from pg_class c where c.relnamespace = 'lifecycle'::regnamespace and c.relkind in ('r', 'v', 'm', 'p', 'S') and c.relname <> 'schema_version'
+		  union all
+		  select 'column ' || c.oid::regclass::text || '.' || a.attname, a.attacl
+		    from pg_class c join pg_attribute a on a.attrelid = c.oid
+		   where c.relnamespace = 'lifecycle'::regnamespace and a.attacl is not null
+		  union all
+		  select 'schema lifecycle', coalesce(n.nspacl, acldefault('n'::"char", n.nspowner)) from pg_namespace n where n.nspname = 'lifecycle'
+		)
+		select o.obj || ' ' || case when x.grantee = 0 then 'public' else x.grantee::regrole::text end || ' ' || x.privilege_type
+		  from objs o cross join lateral aclexplode(o.acl) x
+		 order by 1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lines
+}
+
+// sql/grants.sql says what each role may do as the migrations leave it: a database migrated to
+// the newest version, all its grants to the two roles and its revocations from PUBLIC undone,
+// then sql/grants.sql run, grants exactly what it granted before.
+func TestTheGrantsFileGrantsWhatTheMigrationsGrant(t *testing.T) {
+	ctx := context.Background()
+	conn := connectAt(t, dbtest.EmptyDatabase(t), dbtest.MigrationsWith(t, nil), migration.Latest)
+	grants, err := fs.ReadFile(nslifecycle.Migrations(), "grants.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	migrated := aclLines(t, tx)
+	if _, err := tx.Exec(ctx, `
+		revoke all on all tables in schema lifecycle from lifecycle_app, lifecycle_worker;
+		revoke all on all sequences in schema lifecycle from lifecycle_app, lifecycle_worker;
+		revoke all on all routines in schema lifecycle from lifecycle_app, lifecycle_worker;
+		revoke usage on schema lifecycle from lifecycle_app, lifecycle_worker;
+		grant execute on all routines in schema lifecycle to public`); err != nil {
+		t.Fatal(err)
+	}
+	if undone := aclLines(t, tx); len(lineDiff(migrated, undone)) == 0 {
+		t.Fatal("undoing the grants changed nothing: the comparison would prove nothing")
+	}
+	if _, err := tx.Exec(ctx, string(grants)); err != nil {
+		t.Fatalf("sql/grants.sql: %v", err)
+	}
+	if d := lineDiff(migrated, aclLines(t, tx)); d != "" {
+		t.Fatalf("sql/grants.sql grants other than the migrations do (- the migrations', + the file's):\n%s", d)
 	}
 }

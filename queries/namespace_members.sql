@@ -9,4 +9,5 @@ DO UPDATE SET access_level = excluded.access_level, updated_at = pg_catalog.now(
 RETURNING *;
 
 -- name: MemberDelete :exec
-DELETE FROM lifecycle.namespace_members WHERE namespace_id = @namespace_id AND user_id = @user_id;
+-- Through the function: no client role may DELETE from the table (it would let it lock the table).
+SELECT lifecycle.namespace_member_remove(@namespace_id, @user_id);

@@ -216,7 +216,7 @@ set local check_function_bodies to off;
 {{ template "triggers/facts_truncated.sql" . }}
 {{ template "triggers/legacy_bridge_source.sql" . }}
 {{ template "triggers/legacy_bridge_state.sql" . }}
-{{ template "triggers/legacy_members_source.sql" . }}
+{{ template "released/1.0.0/triggers/legacy_members_source.sql" . }}
 {{ template "triggers/legacy_members_state.sql" . }}
 {{ template "triggers/legacy_tree_source.sql" . }}
 {{ template "triggers/legacy_tree_state.sql" . }}
@@ -243,7 +243,7 @@ set local check_function_bodies to off;
 {{ template "triggers/transition_rules_digest.sql" . }}
 {{ template "triggers/webhooks_validate.sql" . }}
 
-{{ template "grants.sql" . }}
+{{ template "released/1.0.0/grants.sql" . }}
 
 ---- create above / drop below ----
 

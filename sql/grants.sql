@@ -93,6 +93,7 @@ revoke all on function
   lifecycle.namespace_lock_path(bigint[],boolean),
   lifecycle.namespace_lock_sibling_path(bigint,text),
   lifecycle.namespace_max_depth(),
+  lifecycle.namespace_member_remove(bigint,bigint),
   lifecycle.namespace_members_facts(),
   lifecycle.namespace_members_validate(),
   lifecycle.namespace_rename(bigint,text,bigint),
@@ -167,6 +168,7 @@ revoke all on function
   lifecycle.webhook_allowed_hosts_refusal(text[]),
   lifecycle.webhook_deliveries_claim(integer,interval),
   lifecycle.webhook_delivery_result(bigint,integer,text,integer,interval),
+  lifecycle.webhook_remove(bigint),
   lifecycle.webhook_url_refusal(text,text[]),
   lifecycle.webhooks_validate()
   from public;
@@ -186,6 +188,7 @@ grant execute on function
   lifecycle.namespace_event(bigint,text,bigint,jsonb),
   lifecycle.namespace_full_path(bigint),
   lifecycle.namespace_max_depth(),
+  lifecycle.namespace_member_remove(bigint,bigint),
   lifecycle.namespace_rename(bigint,text,bigint),
   lifecycle.namespace_resolve(text),
   lifecycle.namespace_set_visibility(bigint,text,bigint),
@@ -202,6 +205,7 @@ grant execute on function
   lifecycle.state_names(),
   lifecycle.transition_rule(smallint,smallint),
   lifecycle.webhook_address_refusal(inet),
+  lifecycle.webhook_remove(bigint),
   lifecycle.webhook_url_refusal(text,text[])
   to lifecycle_app, lifecycle_worker;
 
@@ -248,13 +252,17 @@ grant execute on procedure
   to lifecycle_worker;
 
 -- The writes the application and the workers make themselves, each judged by the table's triggers.
-grant delete, insert, select on table
+-- No client role holds UPDATE, DELETE or TRUNCATE of a whole table the operations read: each of
+-- those would let it LOCK TABLE … IN ACCESS EXCLUSIVE MODE and stall every organization. Such
+-- writes are column privileges (no table lock) or functions (namespace_member_remove,
+-- webhook_remove); namespace_imports is the workers' own staging, which no operation reads.
+grant insert, select on table
   lifecycle.namespace_members
   to lifecycle_app, lifecycle_worker;
 grant delete, insert, truncate, update on table
   lifecycle.namespace_imports
   to lifecycle_worker;
-grant delete, insert, update on table
+grant insert on table
   lifecycle.webhooks
   to lifecycle_app;
 grant insert on table
@@ -309,3 +317,5 @@ grant update (read_at) on table lifecycle.notifications
   to lifecycle_app;
 grant select (actions, active, created_at, id, namespace_id, url) on table lifecycle.webhooks
   to lifecycle_app, lifecycle_worker;
+grant update (actions, active, namespace_id, secret, url) on table lifecycle.webhooks
+  to lifecycle_app;

@@ -2617,7 +2617,7 @@ begin
         update lifecycle.namespace_members x set access_level = want.access_level, updated_at = pg_catalog.now()
          where x.namespace_id = pair[1] and x.user_id = pair[2];
       elsif want.namespace_id is null and have.namespace_id is not null then
-        if not pg_catalog.has_table_privilege(caller, 'lifecycle.namespace_members', 'DELETE') then
+        if not pg_catalog.has_function_privilege(caller, 'lifecycle.namespace_member_remove(bigint, bigint)', 'EXECUTE') then
           raise exception using errcode = 'NS005', message = pg_catalog.format('role %s may not remove members, through a legacy members bridge neither', caller),
             detail = pg_catalog.format('namespace_id=%s user_id=%s role=%s source=%s', pair[1], pair[2], caller, b.source),
             hint = 'Write as a member of lifecycle_app (or lifecycle_worker).';
@@ -5131,6 +5131,31 @@ CREATE FUNCTION lifecycle.namespace_max_depth() RETURNS integer
 --
 
 COMMENT ON FUNCTION lifecycle.namespace_max_depth() IS 'Maximum depth of the tree (an organization is level 1); deeper writes and paths are refused with NS010.';
+
+--
+-- Name: namespace_member_remove(bigint, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.namespace_member_remove(namespace_id bigint, user_id bigint) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_variable
+begin
+  if namespace_id is null or user_id is null then
+    raise exception using errcode = 'NS010', message = 'namespace_id and user_id are required',
+      hint = 'Pass the namespace and the user whose membership to remove.';
+  end if;
+  delete from lifecycle.namespace_members m where m.namespace_id = namespace_id and m.user_id = user_id;
+  return found;
+end
+$$;
+
+--
+-- Name: FUNCTION namespace_member_remove(namespace_id bigint, user_id bigint); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.namespace_member_remove(namespace_id bigint, user_id bigint) IS 'Remove a membership; true when there was one. Errors: NS010 NS011.';
 
 --
 -- Name: namespace_members_facts(); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -8776,6 +8801,30 @@ CREATE FUNCTION lifecycle.webhook_delivery_result(delivery_id bigint, status_cod
 $$;
 
 --
+-- Name: webhook_remove(bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.webhook_remove(webhook_id bigint) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_variable
+begin
+  if webhook_id is null then
+    raise exception using errcode = 'NS010', message = 'webhook_id is required', hint = 'Pass the id of the webhook to remove.';
+  end if;
+  delete from lifecycle.webhooks w where w.id = webhook_id;
+  return found;
+end
+$$;
+
+--
+-- Name: FUNCTION webhook_remove(webhook_id bigint); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.webhook_remove(webhook_id bigint) IS 'Remove a webhook; true when there was one. Errors: NS010 NS011.';
+
+--
 -- Name: webhook_url_refusal(text, text[]); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -10942,8 +10991,8 @@ GRANT SELECT ON TABLE lifecycle.legacy_members_bridges TO lifecycle_worker;
 -- Name: TABLE namespace_members; Type: ACL; Schema: lifecycle; Owner: -
 --
 
-GRANT SELECT,INSERT,DELETE ON TABLE lifecycle.namespace_members TO lifecycle_app;
-GRANT SELECT,INSERT,DELETE ON TABLE lifecycle.namespace_members TO lifecycle_worker;
+GRANT SELECT,INSERT ON TABLE lifecycle.namespace_members TO lifecycle_app;
+GRANT SELECT,INSERT ON TABLE lifecycle.namespace_members TO lifecycle_worker;
 
 --
 -- Name: COLUMN namespace_members.access_level; Type: ACL; Schema: lifecycle; Owner: -
@@ -11328,6 +11377,14 @@ REVOKE ALL ON FUNCTION lifecycle.namespace_lock_sibling_path(parent_id bigint, p
 REVOKE ALL ON FUNCTION lifecycle.namespace_max_depth() FROM PUBLIC;
 GRANT ALL ON FUNCTION lifecycle.namespace_max_depth() TO lifecycle_app;
 GRANT ALL ON FUNCTION lifecycle.namespace_max_depth() TO lifecycle_worker;
+
+--
+-- Name: FUNCTION namespace_member_remove(namespace_id bigint, user_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.namespace_member_remove(namespace_id bigint, user_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.namespace_member_remove(namespace_id bigint, user_id bigint) TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.namespace_member_remove(namespace_id bigint, user_id bigint) TO lifecycle_worker;
 
 --
 -- Name: FUNCTION namespace_members_facts(); Type: ACL; Schema: lifecycle; Owner: -
@@ -11822,6 +11879,14 @@ REVOKE ALL ON FUNCTION lifecycle.webhook_delivery_result(delivery_id bigint, sta
 GRANT ALL ON FUNCTION lifecycle.webhook_delivery_result(delivery_id bigint, status_code integer, error text, max_attempts integer, backoff interval) TO lifecycle_worker;
 
 --
+-- Name: FUNCTION webhook_remove(webhook_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.webhook_remove(webhook_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.webhook_remove(webhook_id bigint) TO lifecycle_app;
+GRANT ALL ON FUNCTION lifecycle.webhook_remove(webhook_id bigint) TO lifecycle_worker;
+
+--
 -- Name: FUNCTION webhook_url_refusal(url text, allowed text[]); Type: ACL; Schema: lifecycle; Owner: -
 --
 
@@ -12031,7 +12096,7 @@ GRANT SELECT ON TABLE lifecycle.webhook_deliveries TO lifecycle_worker;
 -- Name: TABLE webhooks; Type: ACL; Schema: lifecycle; Owner: -
 --
 
-GRANT INSERT,DELETE,UPDATE ON TABLE lifecycle.webhooks TO lifecycle_app;
+GRANT INSERT ON TABLE lifecycle.webhooks TO lifecycle_app;
 
 --
 -- Name: COLUMN webhooks.id; Type: ACL; Schema: lifecycle; Owner: -
@@ -12044,28 +12109,34 @@ GRANT SELECT(id) ON TABLE lifecycle.webhooks TO lifecycle_worker;
 -- Name: COLUMN webhooks.namespace_id; Type: ACL; Schema: lifecycle; Owner: -
 --
 
-GRANT SELECT(namespace_id) ON TABLE lifecycle.webhooks TO lifecycle_app;
+GRANT SELECT(namespace_id),UPDATE(namespace_id) ON TABLE lifecycle.webhooks TO lifecycle_app;
 GRANT SELECT(namespace_id) ON TABLE lifecycle.webhooks TO lifecycle_worker;
 
 --
 -- Name: COLUMN webhooks.url; Type: ACL; Schema: lifecycle; Owner: -
 --
 
-GRANT SELECT(url) ON TABLE lifecycle.webhooks TO lifecycle_app;
+GRANT SELECT(url),UPDATE(url) ON TABLE lifecycle.webhooks TO lifecycle_app;
 GRANT SELECT(url) ON TABLE lifecycle.webhooks TO lifecycle_worker;
+
+--
+-- Name: COLUMN webhooks.secret; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT UPDATE(secret) ON TABLE lifecycle.webhooks TO lifecycle_app;
 
 --
 -- Name: COLUMN webhooks.actions; Type: ACL; Schema: lifecycle; Owner: -
 --
 
-GRANT SELECT(actions) ON TABLE lifecycle.webhooks TO lifecycle_app;
+GRANT SELECT(actions),UPDATE(actions) ON TABLE lifecycle.webhooks TO lifecycle_app;
 GRANT SELECT(actions) ON TABLE lifecycle.webhooks TO lifecycle_worker;
 
 --
 -- Name: COLUMN webhooks.active; Type: ACL; Schema: lifecycle; Owner: -
 --
 
-GRANT SELECT(active) ON TABLE lifecycle.webhooks TO lifecycle_app;
+GRANT SELECT(active),UPDATE(active) ON TABLE lifecycle.webhooks TO lifecycle_app;
 GRANT SELECT(active) ON TABLE lifecycle.webhooks TO lifecycle_worker;
 
 --

@@ -325,7 +325,7 @@ func TestAnOrganizationMovesBetweenTwoClusters(t *testing.T) {
 		"a rename":            fmt.Sprintf(`select lifecycle.namespace_rename(%d, 'www', %d)`, web, owner),
 		"a creation":          fmt.Sprintf(`insert into lifecycle.namespaces (parent_id, type, path, name) values (%d, 'project', 'late', 'Late')`, platform),
 		"a new member":        fmt.Sprintf(`insert into lifecycle.namespace_members (namespace_id, user_id, access_level) values (%d, 1003, 30)`, web),
-		"a member removed":    fmt.Sprintf(`delete from lifecycle.namespace_members where namespace_id = %d and user_id = 1001`, platform),
+		"a member removed":    fmt.Sprintf(`select lifecycle.namespace_member_remove(%d, 1001)`, platform),
 		"a name":              fmt.Sprintf(`update lifecycle.namespaces set name = 'Late' where id = %d`, web),
 		"a webhook":           fmt.Sprintf(`insert into lifecycle.webhooks (namespace_id, url, secret) values (%d, 'https://hooks.example.com/late', 'a-secret-of-16-chars')`, web),
 		"a transfer request":  fmt.Sprintf(`select lifecycle.namespace_transfer_request(%d, %d, %d)`, web, infra, owner),

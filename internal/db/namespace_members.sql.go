@@ -10,7 +10,7 @@ import (
 )
 
 const memberDelete = `-- name: MemberDelete :exec
-DELETE FROM lifecycle.namespace_members WHERE namespace_id = $1 AND user_id = $2
+SELECT lifecycle.namespace_member_remove($1, $2)
 `
 
 type MemberDeleteParams struct {
@@ -18,6 +18,7 @@ type MemberDeleteParams struct {
 	UserID      int64
 }
 
+// Through the function: no client role may DELETE from the table (it would let it lock the table).
 func (q *Queries) MemberDelete(ctx context.Context, arg MemberDeleteParams) error {
 	_, err := q.db.Exec(ctx, memberDelete, arg.NamespaceID, arg.UserID)
 	return err

@@ -10,7 +10,8 @@
 -- lifecycle does not have, or at a level it has not, holds nothing (as the import skips it).
 --
 -- The write has the writer's authority, no more: the calling role must be allowed the same write
--- of lifecycle.namespace_members (lifecycle_app and lifecycle_worker are), else NS005. An error
+-- of lifecycle.namespace_members (lifecycle_app and lifecycle_worker are: INSERT, UPDATE of the
+-- level, and a removal through lifecycle.namespace_member_remove), else NS005. An error
 -- of the carrying (a column of members altered or dropped, a refusal of namespace_members'
 -- triggers) is NS010 naming the bridge and its repair, or the refusal's own NS code; never a raw
 -- SQLSTATE. A write of members that legacy_members_state makes (the API's changes carried back: the
@@ -78,7 +79,7 @@ begin
         update lifecycle.namespace_members x set access_level = want.access_level, updated_at = pg_catalog.now()
          where x.namespace_id = pair[1] and x.user_id = pair[2];
       elsif want.namespace_id is null and have.namespace_id is not null then
-        if not pg_catalog.has_table_privilege(caller, 'lifecycle.namespace_members', 'DELETE') then
+        if not pg_catalog.has_function_privilege(caller, 'lifecycle.namespace_member_remove(bigint, bigint)', 'EXECUTE') then
           raise exception using errcode = 'NS005', message = pg_catalog.format('role %s may not remove members, through a legacy members bridge neither', caller),
             detail = pg_catalog.format('namespace_id=%s user_id=%s role=%s source=%s', pair[1], pair[2], caller, b.source),
             hint = 'Write as a member of lifecycle_app (or lifecycle_worker).';

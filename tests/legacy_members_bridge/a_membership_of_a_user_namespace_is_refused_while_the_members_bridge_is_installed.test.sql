@@ -72,7 +72,7 @@ select is((select count(*) from lifecycle.legacy_bridge_check() where namespace_
           'the check still reports only the lifecycle''s membership of the user namespace');
 
 set local role lifecycle_app;
-delete from lifecycle.namespace_members where namespace_id = 900005 and user_id = 43;
+select lifecycle.namespace_member_remove(900005, 43);
 reset role;
 select is((select count(*) from lifecycle.namespace_members where namespace_id = 900005), 0::bigint, 'its removal is not refused');
 select is_empty($$select * from lifecycle.legacy_bridge_check()$$, 'and the check is empty');

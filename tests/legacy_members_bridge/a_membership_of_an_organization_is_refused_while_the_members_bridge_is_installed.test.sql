@@ -46,7 +46,7 @@ select is((select count(*) from lifecycle.legacy_bridge_check() where namespace_
           'the check still reports only the lifecycle''s membership of the organization');
 
 set local role lifecycle_app;
-delete from lifecycle.namespace_members where namespace_id = :org and user_id = 43;
+select lifecycle.namespace_member_remove(:org, 43);
 reset role;
 select is((select count(*) from lifecycle.namespace_members where namespace_id = :org), 0::bigint, 'its removal is not refused');
 select is_empty($$select * from lifecycle.legacy_bridge_check()$$, 'and the check is empty');

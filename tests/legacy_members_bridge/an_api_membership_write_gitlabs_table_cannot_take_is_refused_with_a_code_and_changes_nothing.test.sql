@@ -16,7 +16,7 @@ reset role;
 select throws_ok($$set local role lifecycle_app; update lifecycle.namespace_members set access_level = 40 where namespace_id = 900001 and user_id = 42$$,
                  'NS005', null, 'changing, by a role that may not update them: NS005');
 reset role;
-select throws_ok($$set local role lifecycle_app; delete from lifecycle.namespace_members where namespace_id = 900001 and user_id = 42$$,
+select throws_ok($$set local role lifecycle_app; select lifecycle.namespace_member_remove(900001, 42)$$,
                  'NS005', null, 'removing, by a role that may not delete them: NS005');
 reset role;
 select results_eq($$select namespace_id, user_id, access_level::int from lifecycle.namespace_members order by 1, 2$$,

@@ -44,7 +44,7 @@ select results_eq($$select access_level from legacy.members where user_id = 8$$,
 select is((select count(*) from legacy.members where user_id = 8), 1::bigint, 'and makes no other');
 
 set local role lifecycle_app;
-delete from lifecycle.namespace_members where namespace_id = 900002 and user_id = 7;
+select lifecycle.namespace_member_remove(900002, 7);
 reset role;
 select is((select count(*) from legacy.members where user_id = 7), 0::bigint, 'a removal deletes GitLab''s row');
 select is_empty($$select * from lifecycle.legacy_bridge_check()$$, 'the check is empty after the change and the removal');

@@ -2,10 +2,11 @@
 -- ACME beside its group acme, and projects Docs and docs in one group, imported. The one renamed on
 -- import keeps a redirect from its exact legacy path, which namespace_resolve tries before folding
 -- case: ACME is the user, acme the group; grp/Docs and grp/docs are two projects; a path below the
--- user keeps its tail. A namespace a tree bridge creates the same way resolves the same way.
+-- user keeps its tail. A tree bridge's creation of a path equal, case aside, to a live
+-- namespace's is refused (NS006, as GitLab refuses it): it would take that path over.
 begin;
 select pg_advisory_xact_lock(hashtext('lifecycle tests: import'));
-select plan(4);
+select plan(5);
 -- The tree bridge first: adding it takes a lock on lifecycle.namespaces, which must not wait
 -- behind another test's INSERT while this one holds the paths its import claimed (a deadlock).
 create schema legacy;
@@ -29,9 +30,10 @@ select results_eq(
   'each legacy path resolves to what it named');
 select results_eq($$select redirected from lifecycle.namespace_resolve('ACME')$$, $$values (true)$$, 'through a redirect');
 
-insert into legacy.ns values (7110, null, 'Grp', 'Another user', 'U');
+select throws_ok($$insert into legacy.ns values (7110, null, 'Grp', 'Another user', 'U')$$, 'NS006', 'path grp is taken',
+                 'a tree bridge''s creation of Grp beside the live grp is refused');
 select results_eq($$select (select namespace_id from lifecycle.namespace_resolve('Grp')), (select namespace_id from lifecycle.namespace_resolve('grp'))$$,
-                  $$values (7110::bigint, 7103::bigint)$$, 'a tree bridge''s creation resolves the same way');
+                  $$values (7103::bigint, 7103::bigint)$$, 'and both paths still resolve to the group');
 
 select * from finish();
 rollback;

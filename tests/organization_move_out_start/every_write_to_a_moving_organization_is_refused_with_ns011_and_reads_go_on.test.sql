@@ -33,11 +33,11 @@ select throws_ok($$insert into lifecycle.namespace_members (namespace_id, user_i
                  'NS011', 'organization is moving to another cluster', 'a new membership');
 select throws_ok($$update lifecycle.namespace_members set access_level = 40 where namespace_id = (select platform from ids) and user_id = 1001$$,
                  'NS011', 'organization is moving to another cluster', 'a changed membership');
-select throws_ok($$delete from lifecycle.namespace_members where namespace_id = (select platform from ids) and user_id = 1001$$,
+select throws_ok($$select lifecycle.namespace_member_remove((select platform from ids), 1001)$$,
                  'NS011', 'organization is moving to another cluster', 'a removed membership');
 select throws_ok($$insert into lifecycle.webhooks (namespace_id, url, secret) values ((select web from ids), 'https://hooks.example.com/x', 'a-secret-of-16-chars')$$,
                  'NS011', 'organization is moving to another cluster', 'a new webhook');
-select throws_ok($$delete from lifecycle.webhooks where namespace_id = (select org from ids)$$,
+select throws_ok($$select lifecycle.webhook_remove((select id from lifecycle.webhooks where namespace_id = (select org from ids)))$$,
                  'NS011', 'organization is moving to another cluster', 'a removed webhook');
 select throws_ok($$update lifecycle.namespaces set name = 'Renamed' where id = (select web from ids)$$,
                  'NS011', 'organization is moving to another cluster', 'a new name');

@@ -20,7 +20,7 @@ select throws_ok(
   $$update lifecycle.webhooks set url = 'http://10.0.0.1/' where namespace_id = lifecycle_test.id_of('acme')$$,
   'NS010', 'invalid webhook', 'but cannot point it at another forbidden address');
 select lives_ok(
-  $$delete from lifecycle.webhooks where namespace_id = lifecycle_test.id_of('acme')$$,
+  $$select lifecycle.webhook_remove((select id from lifecycle.webhooks where namespace_id = lifecycle_test.id_of('acme')))$$,
   'and deletes it');
 reset role;
 
