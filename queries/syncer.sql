@@ -6,6 +6,10 @@ SELECT lifecycle.syncer_publication_ensure(@publication_name)::text AS outcome;
 -- name: SyncerProgressGet :one
 SELECT p.lsn::text AS lsn FROM lifecycle.syncer_progress p WHERE p.slot_name = @slot_name;
 
+-- name: FactMessageHorizon :one
+-- Messages with the fact prefix from here on are no facts (lifecycle.fact_message_horizon).
+SELECT h.lsn::text AS lsn FROM lifecycle.fact_message_horizon h;
+
 -- name: SyncerProgressSave :exec
 SELECT lifecycle.syncer_progress_save(@slot_name, CAST(sqlc.arg(lsn) AS text)::pg_lsn, @committed_at);
 

@@ -307,6 +307,7 @@ grant select on table
   to lifecycle_app, lifecycle_worker;
 grant select on table
   lifecycle.effective_states_pending,
+  lifecycle.fact_message_horizon,
   lifecycle.facts
   to lifecycle_worker;
 grant update (access_level, updated_at) on table lifecycle.namespace_members

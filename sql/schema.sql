@@ -9217,6 +9217,22 @@ CREATE TABLE lifecycle.fact_key (
 COMMENT ON COLUMN lifecycle.fact_key.legacy_mac_until IS 'Messages committed before this time may carry the MAC of before migration 026 (SHA-256 of the key and of the key and the text); fact_message_adopt accepts it for them.';
 
 --
+-- Name: fact_message_horizon; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.fact_message_horizon (
+    singleton boolean DEFAULT true NOT NULL,
+    lsn pg_lsn NOT NULL,
+    CONSTRAINT fact_message_horizon_singleton_check CHECK (singleton)
+);
+
+--
+-- Name: TABLE fact_message_horizon; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.fact_message_horizon IS 'Logical messages with the fact prefix from lsn on are no facts: the syncer skips them unread.';
+
+--
 -- Name: facts; Type: TABLE; Schema: lifecycle; Owner: -
 --
 
@@ -9826,6 +9842,13 @@ ALTER TABLE ONLY lifecycle.fact_dead_letters
 
 ALTER TABLE ONLY lifecycle.fact_key
     ADD CONSTRAINT fact_key_pkey PRIMARY KEY (singleton);
+
+--
+-- Name: fact_message_horizon fact_message_horizon_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.fact_message_horizon
+    ADD CONSTRAINT fact_message_horizon_pkey PRIMARY KEY (singleton);
 
 --
 -- Name: facts facts_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
@@ -11954,6 +11977,12 @@ GRANT SELECT ON TABLE lifecycle.events TO lifecycle_worker;
 
 GRANT SELECT ON TABLE lifecycle.fact_dead_letters TO lifecycle_app;
 GRANT SELECT ON TABLE lifecycle.fact_dead_letters TO lifecycle_worker;
+
+--
+-- Name: TABLE fact_message_horizon; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.fact_message_horizon TO lifecycle_worker;
 
 --
 -- Name: TABLE facts; Type: ACL; Schema: lifecycle; Owner: -

@@ -111,6 +111,12 @@ type LifecycleFactKey struct {
 	LegacyMacUntil *time.Time
 }
 
+// Logical messages with the fact prefix from lsn on are no facts: the syncer skips them unread.
+type LifecycleFactMessageHorizon struct {
+	Singleton bool
+	Lsn       interface{}
+}
+
 // The range this cluster hands out ids from, for every identity of the schema (id_range_set); no row: none set, every id.
 type LifecycleIDRange struct {
 	Singleton bool

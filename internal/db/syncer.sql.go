@@ -89,6 +89,18 @@ func (q *Queries) EffectiveStatesRefresh(ctx context.Context) error {
 	return err
 }
 
+const factMessageHorizon = `-- name: FactMessageHorizon :one
+SELECT h.lsn::text AS lsn FROM lifecycle.fact_message_horizon h
+`
+
+// Messages with the fact prefix from here on are no facts (lifecycle.fact_message_horizon).
+func (q *Queries) FactMessageHorizon(ctx context.Context) (string, error) {
+	row := q.db.QueryRow(ctx, factMessageHorizon)
+	var lsn string
+	err := row.Scan(&lsn)
+	return lsn, err
+}
+
 const factsOldest = `-- name: FactsOldest :one
 SELECT coalesce(min(f.id), 0)::bigint AS fact_id FROM lifecycle.facts f
 `

@@ -28,8 +28,9 @@ import (
 )
 
 const (
-	// The prefix of the logical messages facts were before migration 035: those still in the slot
-	// at the upgrade are adopted into the outbox (lifecycle.fact_message_adopt).
+	// The prefix of the logical messages facts were before the outbox: those still in the slot at
+	// the upgrade are adopted into the outbox (lifecycle.fact_message_adopt); one written from
+	// lifecycle.fact_message_horizon on is no fact, and skipped unread.
 	factPrefix = "nslifecycle.fact"
 	// The outbox, the one table the syncer's publication publishes (its inserts).
 	factsTable = "lifecycle.facts"
@@ -75,6 +76,7 @@ type stream struct {
 	idColumn  map[uint32]int // the position of id among the columns of an outbox relation
 	tx        *sourceTx      // non-nil between Begin and Commit: something is in flight
 	from      pglogrepl.LSN  // where the session started: a transaction ending at or before it was recorded before
+	horizon   pglogrepl.LSN  // a message with the fact prefix from here on is no fact (lifecycle.fact_message_horizon)
 	acked     pglogrepl.LSN  // the position confirmed to the server (the receiver's)
 	queue     chan committed
 	// Source transactions queued or being recorded, and the end of the last one recorded: the
@@ -117,6 +119,14 @@ func (s *Syncer) streamOnce(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	horizonText, err := q.FactMessageHorizon(ctx)
+	if err != nil {
+		return fmt.Errorf("read lifecycle.fact_message_horizon (a schema older than this syncer? migrate it): %w", dberr.FromDB(err))
+	}
+	horizon, err := pglogrepl.ParseLSN(horizonText)
+	if err != nil {
+		return fmt.Errorf("lifecycle.fact_message_horizon: %w", err)
+	}
 	cfg, err := s.replicationConfig()
 	if err != nil {
 		return err
@@ -154,7 +164,7 @@ func (s *Syncer) streamOnce(ctx context.Context) error {
 	s.log.Info("streaming", "role", "active", "slot", s.cfg.Slot, "publication", s.cfg.Publication, "from", recorded.String())
 
 	st := &stream{s: s, conn: conn, relations: map[uint32]string{}, idColumn: map[uint32]int{}, from: recorded, acked: recorded,
-		queue: make(chan committed, s.cfg.BatchMax)}
+		horizon: horizon, queue: make(chan committed, s.cfg.BatchMax)}
 	st.recorded.Store(uint64(recorded))
 	return st.run(ctx)
 }
@@ -344,9 +354,15 @@ func (st *stream) apply(ctx context.Context, msg pglogrepl.Message) error {
 		if st.tx == nil || m.Prefix != factPrefix {
 			return nil
 		}
-		// A fact of before migration 035, or anything anyone emitted with the prefix since:
-		// adopted if it verifies, ignored if not. decodeFact copies what it keeps: the message
-		// lives in the connection's receive buffer, reused by the next one.
+		if m.LSN >= st.horizon {
+			// No fact can be written so since the outbox: skipped unread and held nowhere, so a
+			// burst of them costs a syncer nothing but their bytes on the wire.
+			st.s.metrics.messagesIgnored.Inc()
+			return nil
+		}
+		// A fact of before the outbox, or anything anyone emitted with the prefix then: adopted if
+		// it verifies, ignored if not. decodeFact copies what it keeps: the message lives in the
+		// connection's receive buffer, reused by the next one.
 		f := decodeFact(m.Content, st.s.cfg.FactMaxBytes)
 		if f.refused != nil {
 			st.s.metrics.messagesIgnored.Inc()
