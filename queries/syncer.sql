@@ -85,6 +85,11 @@ SELECT lifecycle.webhook_delivery_result(@delivery_id, sqlc.narg('status_code'),
 -- What the operator allows webhooks to reach beyond public addresses (checked at every dial).
 SELECT s.webhook_allowed_hosts FROM lifecycle.settings s;
 
+-- name: WebhookForbiddenRanges :many
+-- The address ranges webhooks may not be sent to (checked at every dial): the rows the
+-- registration check (lifecycle.webhook_address_refusal) reads.
+SELECT r.network, r.reason FROM lifecycle.webhook_forbidden_ranges r ORDER BY r.network;
+
 -- name: SyncerUnfinishedWork :many
 -- What recorded facts asked of the syncer and may not be done: a namespace in the state of an
 -- operation (lifecycle.states.operation: a transfer's move, a hard delete), in it for at least

@@ -204,11 +204,11 @@ set local check_function_bodies to off;
 {{ template "functions/transfer_requests_expire.sql" . }}
 {{ template "released/1.0.0/functions/transfer_target_refusal.sql" . }}
 {{ template "functions/transition_refusal.sql" . }}
-{{ template "functions/webhook_address_refusal.sql" . }}
+{{ template "released/1.0.0/functions/webhook_address_refusal.sql" . }}
 {{ template "functions/webhook_allowed_hosts_refusal.sql" . }}
 {{ template "functions/webhook_deliveries_claim.sql" . }}
 {{ template "functions/webhook_delivery_result.sql" . }}
-{{ template "functions/webhook_url_refusal.sql" . }}
+{{ template "released/1.0.0/functions/webhook_url_refusal.sql" . }}
 
 -- The triggers, each file its function and the triggers that call it.
 {{ template "triggers/deleted_namespaces_facts.sql" . }}
@@ -241,7 +241,7 @@ set local check_function_bodies to off;
 {{ template "triggers/states_in_use_guard.sql" . }}
 {{ template "triggers/transfer_requests_facts.sql" . }}
 {{ template "triggers/transition_rules_digest.sql" . }}
-{{ template "triggers/webhooks_validate.sql" . }}
+{{ template "released/1.0.0/triggers/webhooks_validate.sql" . }}
 
 {{ template "released/1.0.0/grants.sql" . }}
 

@@ -303,7 +303,8 @@ grant select on table
   lifecycle.transition_guards,
   lifecycle.transition_policies,
   lifecycle.visibility_levels,
-  lifecycle.webhook_deliveries
+  lifecycle.webhook_deliveries,
+  lifecycle.webhook_forbidden_ranges
   to lifecycle_app, lifecycle_worker;
 grant select on table
   lifecycle.effective_states_pending,

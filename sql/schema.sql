@@ -8663,7 +8663,7 @@ $_$;
 --
 
 CREATE FUNCTION lifecycle.webhook_address_refusal(address inet) RETURNS text
-    LANGUAGE sql IMMUTABLE STRICT
+    LANGUAGE sql STABLE STRICT
     SET search_path TO ''
     AS $$
   with a as (
@@ -8676,25 +8676,7 @@ CREATE FUNCTION lifecycle.webhook_address_refusal(address inet) RETURNS text
            end as ip
   )
   select r.reason
-    from a, (values
-      (inet '0.0.0.0/8', 'this network (0.0.0.0/8)'),
-      (inet '10.0.0.0/8', 'private (10.0.0.0/8, RFC 1918)'),
-      (inet '100.64.0.0/10', 'shared address space of carrier-grade NAT (100.64.0.0/10)'),
-      (inet '127.0.0.0/8', 'loopback (127.0.0.0/8)'),
-      (inet '169.254.0.0/16', 'link-local (169.254.0.0/16, where cloud metadata services answer)'),
-      (inet '172.16.0.0/12', 'private (172.16.0.0/12, RFC 1918)'),
-      (inet '192.168.0.0/16', 'private (192.168.0.0/16, RFC 1918)'),
-      (inet '224.0.0.0/4', 'multicast (224.0.0.0/4)'),
-      (inet '240.0.0.0/4', 'reserved (240.0.0.0/4, broadcast included)'),
-      (inet '::/128', 'unspecified (::)'),
-      (inet '::1/128', 'loopback (::1)'),
-      (inet '::/96', 'IPv4-compatible IPv6 (::/96, deprecated)'),
-      (inet '64:ff9b:1::/48', 'local-use NAT64 (64:ff9b:1::/48)'),
-      (inet 'fc00::/7', 'unique local (fc00::/7, private)'),
-      (inet 'fe80::/10', 'link-local (fe80::/10)'),
-      (inet 'fec0::/10', 'site-local (fec0::/10, deprecated)'),
-      (inet 'ff00::/8', 'multicast (ff00::/8)')
-    ) as r(network, reason)
+    from a, lifecycle.webhook_forbidden_ranges r
    where pg_catalog.family(a.ip) = pg_catalog.family(r.network) and a.ip <<= r.network
    order by pg_catalog.masklen(r.network) desc
    limit 1
@@ -8704,7 +8686,7 @@ $$;
 -- Name: FUNCTION webhook_address_refusal(address inet); Type: COMMENT; Schema: lifecycle; Owner: -
 --
 
-COMMENT ON FUNCTION lifecycle.webhook_address_refusal(address inet) IS 'Why a webhook may not be sent to this address (loopback, private, link-local, CGNAT, unspecified, multicast, reserved; IPv4-mapped judged as IPv4), or null.';
+COMMENT ON FUNCTION lifecycle.webhook_address_refusal(address inet) IS 'Why a webhook may not be sent to this address (the longest range of lifecycle.webhook_forbidden_ranges holding it; IPv4-mapped and NAT64 judged as IPv4), or null.';
 
 --
 -- Name: webhook_allowed_hosts_refusal(text[]); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -8829,7 +8811,7 @@ COMMENT ON FUNCTION lifecycle.webhook_remove(webhook_id bigint) IS 'Remove a web
 --
 
 CREATE FUNCTION lifecycle.webhook_url_refusal(url text, allowed text[]) RETURNS text
-    LANGUAGE plpgsql IMMUTABLE
+    LANGUAGE plpgsql STABLE
     SET search_path TO ''
     AS $_$
 declare
@@ -8845,13 +8827,22 @@ declare
 begin
   if authority is null then
     return 'url must be an http:// or https:// URL';
-  elsif pg_catalog.strpos(authority, '@') > 0 then
+  end if;
+  if pg_catalog.getdatabaseencoding() = 'UTF8' then
+    authority := pg_catalog.translate(pg_catalog.normalize(authority, 'NFKC'),
+                                       pg_catalog.chr(12290) || pg_catalog.chr(65294) || pg_catalog.chr(65377), '...');
+  elsif authority !~ '^[!-~]*$' then
+    return 'url host must be ASCII in this database (write an international name in its xn-- form)';
+  end if;
+  if pg_catalog.strpos(authority, '@') > 0 then
     return 'url must not carry a user name or password (user:password@host)';
   elsif pg_catalog.strpos(authority, '\') > 0 then
     return 'url must not hold a backslash in its host';
   elsif pg_catalog.strpos(authority, '%') > 0 then
     -- Go decodes %XX in a host: 127.0.0.%31 would dial 127.0.0.1.
     return 'url must not percent-encode its host';
+  elsif authority ~ '[/?#[:space:][:cntrl:]]' then
+    return 'url host must not hold a character that reads as a space, a control character, /, ? or #';
   end if;
 
   if authority like '[%' then
@@ -8945,7 +8936,7 @@ $_$;
 -- Name: FUNCTION webhook_url_refusal(url text, allowed text[]); Type: COMMENT; Schema: lifecycle; Owner: -
 --
 
-COMMENT ON FUNCTION lifecycle.webhook_url_refusal(url text, allowed text[]) IS 'Why a webhook URL may not be registered (userinfo, a localhost name, an IP-literal host in a forbidden range in any numeric form, unless allowed), or null.';
+COMMENT ON FUNCTION lifecycle.webhook_url_refusal(url text, allowed text[]) IS 'Why a webhook URL may not be registered (userinfo, a localhost name, an IP-literal host in a range of webhook_forbidden_ranges in any numeric or Unicode form, unless allowed), or null.';
 
 --
 -- Name: webhooks_validate(); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -8982,13 +8973,13 @@ begin
     raise exception using errcode = 'NS010', message = 'invalid webhook', detail = refusal,
       hint = 'A webhook needs an http(s) URL of at most 2048 characters, a secret of 16 to 1024 characters and at most 100 action names.';
   end if;
-  -- Only a new URL is judged: a row registered before migration 030 (or before the operator
-  -- narrowed the allowlist) can still be deactivated or deleted; the syncer refuses to send it.
+  -- Only a new URL is judged: a row whose URL the check refuses now (the allowlist narrowed, a
+  -- range added) can still be deactivated or deleted; the syncer refuses to send it.
   if tg_op = 'INSERT' or new.url is distinct from old.url then
     refusal := lifecycle.webhook_url_refusal(new.url, (select s.webhook_allowed_hosts from lifecycle.settings s));
     if refusal is not null then
       raise exception using errcode = 'NS010', message = 'invalid webhook', detail = refusal,
-        hint = 'A webhook URL names a public host: no user name or password, no localhost, no loopback, private, link-local, carrier-grade NAT, unspecified, multicast or reserved address in any form. The operator may allow a host or range in lifecycle.settings.webhook_allowed_hosts.';
+        hint = 'A webhook URL names a public host: no user name or password, no localhost, no address in a range of lifecycle.webhook_forbidden_ranges (loopback, private, link-local, carrier-grade NAT, documentation, benchmarking, multicast, reserved, …) in any form. The operator may allow a host or range in lifecycle.settings.webhook_allowed_hosts.';
     end if;
   end if;
   return new;
@@ -9745,6 +9736,24 @@ ALTER TABLE lifecycle.webhook_deliveries ALTER COLUMN id ADD GENERATED ALWAYS AS
 );
 
 --
+-- Name: webhook_forbidden_ranges; Type: TABLE; Schema: lifecycle; Owner: -
+--
+
+CREATE TABLE lifecycle.webhook_forbidden_ranges (
+    network cidr NOT NULL,
+    reason text NOT NULL,
+    source text NOT NULL,
+    CONSTRAINT webhook_forbidden_ranges_reason_check CHECK (((char_length(reason) >= 1) AND (char_length(reason) <= 200))),
+    CONSTRAINT webhook_forbidden_ranges_source_check CHECK (((char_length(source) >= 1) AND (char_length(source) <= 200)))
+);
+
+--
+-- Name: TABLE webhook_forbidden_ranges; Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON TABLE lifecycle.webhook_forbidden_ranges IS 'Address ranges webhooks may not be sent to (IANA special-purpose entries not globally reachable, multicast, deprecated, unallocated); read by webhook_address_refusal and the syncer''s dial guard; the longest range holding an address names the reason.';
+
+--
 -- Name: webhooks; Type: TABLE; Schema: lifecycle; Owner: -
 --
 
@@ -10129,6 +10138,13 @@ ALTER TABLE ONLY lifecycle.webhook_deliveries
 
 ALTER TABLE ONLY lifecycle.webhook_deliveries
     ADD CONSTRAINT webhook_deliveries_pkey PRIMARY KEY (id);
+
+--
+-- Name: webhook_forbidden_ranges webhook_forbidden_ranges_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
+--
+
+ALTER TABLE ONLY lifecycle.webhook_forbidden_ranges
+    ADD CONSTRAINT webhook_forbidden_ranges_pkey PRIMARY KEY (network);
 
 --
 -- Name: webhooks webhooks_pkey; Type: CONSTRAINT; Schema: lifecycle; Owner: -
@@ -12120,6 +12136,13 @@ GRANT SELECT ON TABLE lifecycle.visibility_levels TO lifecycle_worker;
 
 GRANT SELECT ON TABLE lifecycle.webhook_deliveries TO lifecycle_app;
 GRANT SELECT ON TABLE lifecycle.webhook_deliveries TO lifecycle_worker;
+
+--
+-- Name: TABLE webhook_forbidden_ranges; Type: ACL; Schema: lifecycle; Owner: -
+--
+
+GRANT SELECT ON TABLE lifecycle.webhook_forbidden_ranges TO lifecycle_app;
+GRANT SELECT ON TABLE lifecycle.webhook_forbidden_ranges TO lifecycle_worker;
 
 --
 -- Name: TABLE webhooks; Type: ACL; Schema: lifecycle; Owner: -

@@ -5,6 +5,7 @@
 package db
 
 import (
+	"net/netip"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgtype"
@@ -420,6 +421,13 @@ type LifecycleWebhookDelivery struct {
 	LastError      *string
 	CreatedAt      time.Time
 	DeliveredAt    *time.Time
+}
+
+// Address ranges webhooks may not be sent to (IANA special-purpose entries not globally reachable, multicast, deprecated, unallocated); read by webhook_address_refusal and the syncer's dial guard; the longest range holding an address names the reason.
+type LifecycleWebhookForbiddenRange struct {
+	Network netip.Prefix
+	Reason  string
+	Source  string
 }
 
 // Memberships, inherited down the tree: the effective level is the highest on the path root … self.

@@ -7,6 +7,7 @@ package db
 
 import (
 	"context"
+	"net/netip"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgtype"
@@ -456,4 +457,35 @@ func (q *Queries) WebhookDeliveryResult(ctx context.Context, arg WebhookDelivery
 	var status string
 	err := row.Scan(&status)
 	return status, err
+}
+
+const webhookForbiddenRanges = `-- name: WebhookForbiddenRanges :many
+SELECT r.network, r.reason FROM lifecycle.webhook_forbidden_ranges r ORDER BY r.network
+`
+
+type WebhookForbiddenRangesRow struct {
+	Network netip.Prefix
+	Reason  string
+}
+
+// The address ranges webhooks may not be sent to (checked at every dial): the rows the
+// registration check (lifecycle.webhook_address_refusal) reads.
+func (q *Queries) WebhookForbiddenRanges(ctx context.Context) ([]WebhookForbiddenRangesRow, error) {
+	rows, err := q.db.Query(ctx, webhookForbiddenRanges)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []WebhookForbiddenRangesRow{}
+	for rows.Next() {
+		var i WebhookForbiddenRangesRow
+		if err := rows.Scan(&i.Network, &i.Reason); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }

@@ -7,6 +7,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"sync"
@@ -114,7 +116,9 @@ func (s *Syncer) deliverLoop(ctx context.Context) {
 	}
 }
 
-// claimDeliveries leases up to n due deliveries, and reads the allowlist they are sent under.
+// claimDeliveries leases up to n due deliveries, and reads the allowlist and the forbidden ranges
+// they are sent under. When the ranges cannot be read it returns no delivery: nothing is sent, and
+// the ones it leased are due again when their lease ends, their attempts untouched.
 func (s *Syncer) claimDeliveries(ctx context.Context, n int) ([]db.WebhookDeliveriesClaimRow, error) {
 	batch, err := db.New(s.pool).WebhookDeliveriesClaim(ctx, db.WebhookDeliveriesClaimParams{
 		BatchSize: int32(n),
@@ -123,6 +127,9 @@ func (s *Syncer) claimDeliveries(ctx context.Context, n int) ([]db.WebhookDelive
 	})
 	if len(batch) > 0 {
 		s.loadAllowedHosts(ctx)
+		if !s.loadForbiddenRanges(ctx) {
+			return nil, err
+		}
 	}
 	return batch, err
 }
@@ -139,6 +146,40 @@ func (s *Syncer) loadAllowedHosts(ctx context.Context) {
 		return
 	}
 	s.guard.setAllowed(hosts)
+}
+
+// loadForbiddenRanges reads lifecycle.webhook_forbidden_ranges before each batch, as the
+// allowlist, and says whether it could. It fails closed: when the table cannot be read, or has no
+// rows (it ships with them; an empty one was emptied, and an operator's exceptions belong in the
+// allowlist), the guard is left with no ranges and refuses every dial until a read succeeds.
+func (s *Syncer) loadForbiddenRanges(ctx context.Context) bool {
+	rules, err := readForbiddenRanges(ctx, db.New(s.pool))
+	if err != nil {
+		s.guard.setRules(nil)
+		if ctx.Err() == nil {
+			s.log.Error("webhooks not sent: cannot read the address ranges they may not be sent to", "err", err)
+		}
+		return false
+	}
+	s.guard.setRules(rules)
+	return true
+}
+
+// readForbiddenRanges is lifecycle.webhook_forbidden_ranges, read through q; an error when it
+// cannot be read or holds no row.
+func readForbiddenRanges(ctx context.Context, q *db.Queries) (addressRules, error) {
+	rows, err := q.WebhookForbiddenRanges(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read lifecycle.webhook_forbidden_ranges: %w", dberr.FromDB(err))
+	}
+	if len(rows) == 0 {
+		return nil, errors.New("lifecycle.webhook_forbidden_ranges has no rows: taken as unreadable")
+	}
+	rules := make(addressRules, len(rows))
+	for i, r := range rows {
+		rules[i] = forbiddenRange{prefix: r.Network.Masked(), reason: r.Reason}
+	}
+	return rules, nil
 }
 
 func (s *Syncer) deliver(ctx context.Context, d db.WebhookDeliveriesClaimRow) {

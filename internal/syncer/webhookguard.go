@@ -13,45 +13,34 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // A webhook URL is chosen by the application role, and the syncer sends from inside the
 // operator's network: every address a receiver's host resolves to is checked when the syncer
 // dials it, and a redirect is never followed. The registration check in SQL
 // (lifecycle.webhook_url_refusal) only sees IP-literal hosts; a name may resolve anywhere, and
-// resolve differently later, so this check is the one that holds.
+// resolve differently later, so this check is the one that holds. Both read the ranges from one
+// table, lifecycle.webhook_forbidden_ranges (TestAddressRulesAgreeWithSQL compares the two).
 
-// forbiddenRanges mirrors sql/functions/webhook_address_refusal.sql (TestAddressRulesAgreeWithSQL
-// compares them): addresses a webhook may not be sent to unless the operator allows them.
-var forbiddenRanges = []struct {
+// forbiddenRange is a row of lifecycle.webhook_forbidden_ranges: addresses a webhook may not be
+// sent to unless the operator allows them, and why.
+type forbiddenRange struct {
 	prefix netip.Prefix
 	reason string
-}{
-	{netip.MustParsePrefix("0.0.0.0/8"), "this network (0.0.0.0/8)"},
-	{netip.MustParsePrefix("10.0.0.0/8"), "private (10.0.0.0/8, RFC 1918)"},
-	{netip.MustParsePrefix("100.64.0.0/10"), "shared address space of carrier-grade NAT (100.64.0.0/10)"},
-	{netip.MustParsePrefix("127.0.0.0/8"), "loopback (127.0.0.0/8)"},
-	{netip.MustParsePrefix("169.254.0.0/16"), "link-local (169.254.0.0/16, where cloud metadata services answer)"},
-	{netip.MustParsePrefix("172.16.0.0/12"), "private (172.16.0.0/12, RFC 1918)"},
-	{netip.MustParsePrefix("192.168.0.0/16"), "private (192.168.0.0/16, RFC 1918)"},
-	{netip.MustParsePrefix("224.0.0.0/4"), "multicast (224.0.0.0/4)"},
-	{netip.MustParsePrefix("240.0.0.0/4"), "reserved (240.0.0.0/4, broadcast included)"},
-	{netip.MustParsePrefix("::/128"), "unspecified (::)"},
-	{netip.MustParsePrefix("::1/128"), "loopback (::1)"},
-	{netip.MustParsePrefix("::/96"), "IPv4-compatible IPv6 (::/96, deprecated)"},
-	{netip.MustParsePrefix("64:ff9b:1::/48"), "local-use NAT64 (64:ff9b:1::/48)"},
-	{netip.MustParsePrefix("fc00::/7"), "unique local (fc00::/7, private)"},
-	{netip.MustParsePrefix("fe80::/10"), "link-local (fe80::/10)"},
-	{netip.MustParsePrefix("fec0::/10"), "site-local (fec0::/10, deprecated)"},
-	{netip.MustParsePrefix("ff00::/8"), "multicast (ff00::/8)"},
 }
+
+// addressRules is lifecycle.webhook_forbidden_ranges as the syncer last read it.
+type addressRules []forbiddenRange
 
 var nat64 = netip.MustParsePrefix("64:ff9b::/96")
 
-// addressRefusal says why a webhook may not be sent to a, or "" when it may. An IPv4 address
-// written as IPv6 (IPv4-mapped, or through the well-known NAT64 prefix) is judged as the IPv4
-// address it reaches.
-func addressRefusal(a netip.Addr) string {
+// refusal says why a webhook may not be sent to a, or "" when it may, as
+// lifecycle.webhook_address_refusal does: the reason of the longest range holding a. An IPv4
+// address written as IPv6 (IPv4-mapped, or through the well-known NAT64 prefix) is judged as the
+// IPv4 address it reaches.
+func (r addressRules) refusal(a netip.Addr) string {
 	a = a.WithZone("")
 	if a.Is4In6() {
 		a = a.Unmap()
@@ -60,15 +49,48 @@ func addressRefusal(a netip.Addr) string {
 		a = netip.AddrFrom4([4]byte(b[12:]))
 	}
 	best := -1
-	for i, r := range forbiddenRanges {
-		if r.prefix.Contains(a) && (best < 0 || r.prefix.Bits() > forbiddenRanges[best].prefix.Bits()) {
+	for i, f := range r {
+		if f.prefix.Contains(a) && (best < 0 || f.prefix.Bits() > r[best].prefix.Bits()) {
 			best = i
 		}
 	}
 	if best < 0 {
 		return ""
 	}
-	return forbiddenRanges[best].reason
+	return r[best].reason
+}
+
+// hostRefusal judges a host (normalised: normalizeHost) before any lookup, as
+// lifecycle.webhook_url_refusal judges a URL's: a localhost name is this machine, and an
+// IP-literal host, in any numeric form, is judged by its address (literal is true, ip that
+// address when it is one). why is "" for a host name, whose addresses are judged once resolved.
+func (r addressRules) hostRefusal(host string) (ip netip.Addr, literal bool, why string) {
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return netip.Addr{}, false, "this machine (localhost)"
+	}
+	ip, literal, err := hostAddress(host)
+	switch {
+	case err != nil:
+		return netip.Addr{}, true, err.Error()
+	case literal:
+		return ip, true, r.refusal(ip)
+	}
+	return netip.Addr{}, false, ""
+}
+
+// normalizeHost reads a host as a resolver does (IDNA, UTS #46) and as
+// lifecycle.webhook_url_refusal does: Unicode NFKC, the ideographic full stops (U+3002, U+FF0E,
+// U+FF61) as dots, lower case, without a trailing dot. So ⓛocalhost is localhost and
+// １２７.０.０.１ is 127.0.0.1, whatever the HTTP client made of them before the dial.
+func normalizeHost(host string) string {
+	host = strings.Map(func(c rune) rune {
+		switch c {
+		case '\u3002', '\uff0e', '\uff61':
+			return '.'
+		}
+		return c
+	}, norm.NFKC.String(host))
+	return strings.TrimSuffix(strings.ToLower(host), ".")
 }
 
 // allowlist is lifecycle.settings.webhook_allowed_hosts: host names the operator vouches for
@@ -129,7 +151,7 @@ func hostAddress(host string) (ip netip.Addr, ok bool, err error) {
 	if !isNumberLabel(labels[len(labels)-1]) {
 		return netip.Addr{}, false, nil
 	}
-	bad := errors.New("it ends in a number but is not an IPv4 address")
+	bad := errors.New("ends in a number but is not an IPv4 address")
 	if len(labels) > 4 {
 		return netip.Addr{}, true, bad
 	}
@@ -188,10 +210,12 @@ func isNumberLabel(l string) bool {
 
 // guard dials webhook receivers: it resolves the host itself, refuses when any of its addresses
 // is forbidden and not allowed, and then connects to exactly the addresses it checked, so a name
-// that resolves differently a moment later (DNS rebinding) cannot slip past.
+// that resolves differently a moment later (DNS rebinding) cannot slip past. Until it has read
+// lifecycle.webhook_forbidden_ranges, and after a read that failed, it refuses every dial.
 type guard struct {
 	mu       sync.Mutex
 	allow    allowlist
+	rules    addressRules // nil: not read, every dial refused
 	resolver *net.Resolver
 	dialer   *net.Dialer
 }
@@ -207,35 +231,57 @@ func (g *guard) setAllowed(entries []string) {
 	g.mu.Unlock()
 }
 
-func (g *guard) allowed() allowlist {
+// setRules sets the forbidden ranges; nil (a read that failed) refuses every dial.
+func (g *guard) setRules(r addressRules) {
+	g.mu.Lock()
+	g.rules = r
+	g.mu.Unlock()
+}
+
+func (g *guard) state() (allowlist, addressRules) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.allow
+	return g.allow, g.rules
 }
+
+// errNoAddressRules is a dial refused because the guard holds no forbidden ranges: it could not
+// read lifecycle.webhook_forbidden_ranges, and sends nothing rather than everything.
+var errNoAddressRules = errors.New("webhook not sent: lifecycle.webhook_forbidden_ranges has not been read")
 
 func (g *guard) dialContext(ctx context.Context, network, addr string) (net.Conn, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, err
 	}
-	host = strings.TrimSuffix(strings.ToLower(host), ".")
-	allow := g.allowed()
+	host = normalizeHost(host)
+	allow, rules := g.state()
+	if len(rules) == 0 {
+		return nil, errNoAddressRules
+	}
 	if allow.hosts[host] {
-		return g.dialer.DialContext(ctx, network, addr)
+		return g.dialer.DialContext(ctx, network, net.JoinHostPort(host, port))
 	}
 	var ips []netip.Addr
-	if ip, ok, err := hostAddress(host); err != nil {
-		return nil, &errForbiddenAddress{host: host, reason: err.Error()}
-	} else if ok {
+	ip, literal, why := rules.hostRefusal(host)
+	switch {
+	case why != "" && !(ip.IsValid() && allow.allows(ip)):
+		refused := &errForbiddenAddress{host: host, reason: why}
+		if ip.IsValid() {
+			refused.address = ip.String()
+		}
+		return nil, refused
+	case literal:
 		ips = []netip.Addr{ip}
-	} else if ips, err = g.resolver.LookupNetIP(ctx, "ip", host); err != nil {
-		return nil, err
-	} else if len(ips) == 0 {
-		return nil, &net.DNSError{Err: "no address", Name: host, IsNotFound: true}
-	}
-	for _, ip := range ips {
-		if why := addressRefusal(ip); why != "" && !allow.allows(ip) {
-			return nil, &errForbiddenAddress{host: host, address: ip.String(), reason: why}
+	default:
+		if ips, err = g.resolver.LookupNetIP(ctx, "ip", host); err != nil {
+			return nil, err
+		} else if len(ips) == 0 {
+			return nil, &net.DNSError{Err: "no address", Name: host, IsNotFound: true}
+		}
+		for _, ip := range ips {
+			if why := rules.refusal(ip); why != "" && !allow.allows(ip) {
+				return nil, &errForbiddenAddress{host: host, address: ip.String(), reason: why}
+			}
 		}
 	}
 	var last error
@@ -274,6 +320,8 @@ func failureText(err error) string {
 	var certErr *tls.CertificateVerificationError
 	var recordErr tls.RecordHeaderError
 	switch {
+	case errors.Is(err, errNoAddressRules):
+		return "not sent: the syncer could not read the address ranges webhooks may not be sent to"
 	case errors.As(err, &forbidden), errors.As(err, &dnsErr):
 		return "refused: the host does not resolve to an address webhooks may be sent to"
 	case errors.As(err, &netErr) && netErr.Timeout():

@@ -3,19 +3,29 @@
 -- characters. Refused: a user name or password (user:pw@host: it would be sent along, and it
 -- hides the real host from a reader); a backslash, a percent-encoding or an IPv6 zone in the
 -- authority (parsers disagree on them); a bad port; localhost names; and any host that is an IP
--- address in a range lifecycle.webhook_address_refusal forbids. A host whose last label is a
--- number is an IPv4 address, as the WHATWG URL standard and inet_aton read it: 2130706433,
--- 0x7f000001, 0177.0.0.1 and 127.1 are all 127.0.0.1, and are judged as such (a host of that
--- shape that is no valid address is refused). Host names are not resolved here: what a name
--- resolves to is checked by the syncer when it dials, against the same ranges.
+-- address in a range lifecycle.webhook_address_refusal forbids (lifecycle.webhook_forbidden_ranges).
+-- A host whose last label is a number is an IPv4 address, as the WHATWG URL standard and
+-- inet_aton read it: 2130706433, 0x7f000001, 0177.0.0.1 and 127.1 are all 127.0.0.1, and are
+-- judged as such (a host of that shape that is no valid address is refused). Host names are not
+-- resolved here: what a name resolves to is checked by the syncer when it dials, against the same
+-- ranges.
+--
+-- The authority is read as a URL parser and a resolver read it (IDNA, UTS #46): cut from the URL
+-- at the ASCII delimiters, then Unicode NFKC, the ideographic full stops (U+3002, U+FF0E, U+FF61)
+-- as dots, and lower case, so that ⓛocalhost is localhost and １２７.０.０.１ is 127.0.0.1, each
+-- refused as what it reaches; the syncer's dial guard normalises the same way (normalizeHost). A
+-- character that normalises to a delimiter (／, ？, ＃, a full-width space) is refused: parsers
+-- disagree on where it ends the host. In a database whose encoding is not UTF-8, where
+-- normalize() is not available, a host must be ASCII.
 --
 -- allowed is lifecycle.settings.webhook_allowed_hosts (validated by settings_refusal): a host
 -- name the operator trusts (matched exactly, lower case, without a trailing dot), or an address or
--- CIDR range that lifts the range refusal for IP-literal hosts within it.
+-- CIDR range that lifts the range refusal for IP-literal hosts within it. STABLE: the ranges are a
+-- table.
 create or replace function lifecycle.webhook_url_refusal(url text, allowed text[])
 returns text
 language plpgsql
-immutable
+stable
 set search_path to ''
 as $$
 declare
@@ -31,13 +41,22 @@ declare
 begin
   if authority is null then
     return 'url must be an http:// or https:// URL';
-  elsif pg_catalog.strpos(authority, '@') > 0 then
+  end if;
+  if pg_catalog.getdatabaseencoding() = 'UTF8' then
+    authority := pg_catalog.translate(pg_catalog.normalize(authority, 'NFKC'),
+                                       pg_catalog.chr(12290) || pg_catalog.chr(65294) || pg_catalog.chr(65377), '...');
+  elsif authority !~ '^[!-~]*$' then
+    return 'url host must be ASCII in this database (write an international name in its xn-- form)';
+  end if;
+  if pg_catalog.strpos(authority, '@') > 0 then
     return 'url must not carry a user name or password (user:password@host)';
   elsif pg_catalog.strpos(authority, '\') > 0 then
     return 'url must not hold a backslash in its host';
   elsif pg_catalog.strpos(authority, '%') > 0 then
     -- Go decodes %XX in a host: 127.0.0.%31 would dial 127.0.0.1.
     return 'url must not percent-encode its host';
+  elsif authority ~ '[/?#[:space:][:cntrl:]]' then
+    return 'url host must not hold a character that reads as a space, a control character, /, ? or #';
   end if;
 
   if authority like '[%' then
@@ -128,4 +147,4 @@ end
 $$;
 
 comment on function lifecycle.webhook_url_refusal(text, text[]) is
-  'Why a webhook URL may not be registered (userinfo, a localhost name, an IP-literal host in a forbidden range in any numeric form, unless allowed), or null.';
+  'Why a webhook URL may not be registered (userinfo, a localhost name, an IP-literal host in a range of webhook_forbidden_ranges in any numeric or Unicode form, unless allowed), or null.';

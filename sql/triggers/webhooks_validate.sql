@@ -5,10 +5,11 @@
 -- a URL of at most 2,048 characters (http or https), a secret of 16 to 1,024 characters, at most
 -- 100 actions of at most 100 characters each.
 -- The URL must not point the syncer at the operator's own network (webhook_url_refusal: no
--- userinfo, no localhost, no IP-literal host in a loopback, private, link-local, … range, whatever
--- numeric form it is written in), unless lifecycle.settings.webhook_allowed_hosts allows it. This
--- is the early answer to the application; the syncer checks every resolved address again when it
--- dials, since a host name may resolve anywhere, and may change.
+-- userinfo, no localhost, no IP-literal host in a range of lifecycle.webhook_forbidden_ranges,
+-- whatever numeric or Unicode form it is written in), unless
+-- lifecycle.settings.webhook_allowed_hosts allows it. This is the early answer to the
+-- application; the syncer checks every resolved address again when it dials, since a host name
+-- may resolve anywhere, and may change.
 create or replace function lifecycle.webhooks_validate()
 returns trigger
 language plpgsql
@@ -41,13 +42,13 @@ begin
     raise exception using errcode = 'NS010', message = 'invalid webhook', detail = refusal,
       hint = 'A webhook needs an http(s) URL of at most 2048 characters, a secret of 16 to 1024 characters and at most 100 action names.';
   end if;
-  -- Only a new URL is judged: a row registered before migration 030 (or before the operator
-  -- narrowed the allowlist) can still be deactivated or deleted; the syncer refuses to send it.
+  -- Only a new URL is judged: a row whose URL the check refuses now (the allowlist narrowed, a
+  -- range added) can still be deactivated or deleted; the syncer refuses to send it.
   if tg_op = 'INSERT' or new.url is distinct from old.url then
     refusal := lifecycle.webhook_url_refusal(new.url, (select s.webhook_allowed_hosts from lifecycle.settings s));
     if refusal is not null then
       raise exception using errcode = 'NS010', message = 'invalid webhook', detail = refusal,
-        hint = 'A webhook URL names a public host: no user name or password, no localhost, no loopback, private, link-local, carrier-grade NAT, unspecified, multicast or reserved address in any form. The operator may allow a host or range in lifecycle.settings.webhook_allowed_hosts.';
+        hint = 'A webhook URL names a public host: no user name or password, no localhost, no address in a range of lifecycle.webhook_forbidden_ranges (loopback, private, link-local, carrier-grade NAT, documentation, benchmarking, multicast, reserved, …) in any form. The operator may allow a host or range in lifecycle.settings.webhook_allowed_hosts.';
     end if;
   end if;
   return new;
