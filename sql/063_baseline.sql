@@ -171,9 +171,9 @@ set local check_function_bodies to off;
 {{ template "released/1.0.0/functions/namespace_transfer_request.sql" . }}
 {{ template "functions/namespace_transition.sql" . }}
 {{ template "functions/operation_check.sql" . }}
-{{ template "functions/organization_export.sql" . }}
+{{ template "released/1.0.0/functions/organization_export.sql" . }}
 {{ template "functions/organization_move_claim.sql" . }}
-{{ template "functions/organization_move_in.sql" . }}
+{{ template "released/1.0.0/functions/organization_move_in.sql" . }}
 {{ template "functions/organization_move_out_cancel.sql" . }}
 {{ template "functions/organization_move_out_finish.sql" . }}
 {{ template "functions/organization_move_out_start.sql" . }}

@@ -6631,6 +6631,8 @@ begin
   with ns as materialized (
     select n.* from lifecycle.namespaces n
      where n.traversal_ids >= array[org] and n.traversal_ids < array[org + 1]
+  ), root as (
+    select n.path from ns n where n.id = org
   ), rows as materialized (
     select 1 as part, 'namespace' as kind, pg_catalog.to_jsonb(n) as data, pg_catalog.cardinality(n.traversal_ids) as pos, n.id
       from ns n
@@ -6643,6 +6645,8 @@ begin
     union all
     select 4, 'redirect', pg_catalog.to_jsonb(r), 0, r.id
       from ns n join lifecycle.namespace_redirects r on r.namespace_id = n.id
+     cross join root
+     where pg_catalog.lower(r.old_full_path) = root.path or pg_catalog.starts_with(pg_catalog.lower(r.old_full_path), root.path || '/')
     union all
     select 5, 'member', pg_catalog.to_jsonb(mb), 0, mb.namespace_id
       from ns n join lifecycle.namespace_members mb on mb.namespace_id = n.id
@@ -6653,6 +6657,7 @@ begin
     select 7, 'transfer_request', pg_catalog.to_jsonb(t), 0, t.id
       from ns n join lifecycle.transfer_requests t on t.namespace_id = n.id
      where t.to_parent_id in (select x.id from ns x)
+       and (t.from_parent_id is null or t.from_parent_id in (select x.id from ns x))
   )
   select 'header', pg_catalog.jsonb_build_object(
            'organization_id', org, 'path', m.path,
@@ -6733,6 +6738,7 @@ CREATE FUNCTION lifecycle.organization_move_in(organization_id bigint, peer text
 #variable_conflict use_column
 declare
   org constant bigint := organization_move_in.organization_id;
+  max_depth constant int := lifecycle.namespace_max_depth();
   header jsonb;
   root lifecycle.namespaces;
   bad record;
@@ -6769,6 +6775,23 @@ begin
     raise exception using errcode = 'NS010', message = 'the clusters are at different schema versions',
       detail = pg_catalog.format('source=%s target=%s', header ->> 'schema_version', (select max(v.version) from lifecycle.schema_version v)),
       hint = 'Migrate both clusters to the same release (cmd/migrate) first.';
+  end if;
+  -- The kinds organization_export writes, one header: a row of any other kind would be left
+  -- unread, which no row of the organization may be.
+  select s.kind, pg_catalog.count(*) as staged into bad
+    from lifecycle.organization_imports s
+   where s.organization_id = org
+   group by s.kind
+  having s.kind not in ('header', 'namespace', 'detail', 'history', 'redirect', 'member', 'webhook', 'transfer_request')
+      or pg_catalog.count(*) > 1 and s.kind = 'header'
+   order by s.kind
+   limit 1;
+  if found then
+    raise exception using errcode = 'NS010', message = 'the staged organization breaks the rules',
+      detail = case when bad.kind = 'header'
+                    then pg_catalog.format('organization_id=%s header: %s rows, one expected', org, bad.staged)
+                    else pg_catalog.format('organization_id=%s kind %s: not a kind of row organization_export writes', org, bad.kind) end,
+      hint = 'Move organizations with cmd/orgmove, which stages what lifecycle.organization_export reads.';
   end if;
   select c.kind, c.staged, c.counted into bad
     from (select s.kind, pg_catalog.count(*) as staged from lifecycle.organization_imports s
@@ -6817,6 +6840,32 @@ begin
   select r.*
     from lifecycle.organization_imports s cross join lateral pg_catalog.jsonb_populate_record(null::lifecycle.transfer_requests, s.data) r
    where s.organization_id = org and s.kind = 'transfer_request';
+  -- Each row once, with its id: a row staged twice is no row of the organization (and would
+  -- fail below on a unique index or key, not as the rules' refusal).
+  select y.kind || ' ' || coalesce(y.id, 'with no id'),
+         case when y.id is null then 'no id' else pg_catalog.format('staged %s times', y.copies) end
+    into bad_row, bad_reason
+    from (select 'namespace' as kind, n.id::text as id, pg_catalog.count(*) as copies from pg_temp.lifecycle_move_namespaces n group by n.id
+          union all
+          select 'history', u.id::text, pg_catalog.count(*) from pg_temp.lifecycle_move_history u group by u.id
+          union all
+          select 'redirect', r.id::text, pg_catalog.count(*) from pg_temp.lifecycle_move_redirects r group by r.id
+          union all
+          select 'member', coalesce(m.namespace_id::text, 'null') || ' user ' || coalesce(m.user_id::text, 'null'), pg_catalog.count(*)
+            from pg_temp.lifecycle_move_members m
+           group by m.namespace_id, m.user_id
+          union all
+          select 'webhook', w.id::text, pg_catalog.count(*) from pg_temp.lifecycle_move_webhooks w group by w.id
+          union all
+          select 'transfer_request', t.id::text, pg_catalog.count(*) from pg_temp.lifecycle_move_requests t group by t.id) y
+   where y.copies > 1 or y.id is null
+   order by y.kind, y.id
+   limit 1;
+  if found then
+    raise exception using errcode = 'NS010', message = 'the staged organization breaks the rules',
+      detail = pg_catalog.format('organization_id=%s %s: %s', org, bad_row, bad_reason),
+      hint = 'Move organizations with cmd/orgmove, which stages what lifecycle.organization_export reads.';
+  end if;
   create unique index on pg_temp.lifecycle_move_namespaces (id);
   create index on pg_temp.lifecycle_move_namespaces (parent_id);
   analyze pg_temp.lifecycle_move_namespaces, pg_temp.lifecycle_move_details, pg_temp.lifecycle_move_history,
@@ -6828,6 +6877,13 @@ begin
     raise exception using errcode = 'NS010', message = 'the staged rows hold no such organization',
       detail = pg_catalog.format('organization_id=%s header_organization_id=%s', org, header ->> 'organization_id'),
       hint = 'Stage the rows of lifecycle.organization_export for this organization.';
+  end if;
+  -- The header speaks for the same organization as the rows, at the same path.
+  if header -> 'organization_id' is distinct from pg_catalog.to_jsonb(org) or header ->> 'path' is distinct from root.path then
+    raise exception using errcode = 'NS010', message = 'the staged organization breaks the rules',
+      detail = pg_catalog.format('organization_id=%s header: organization %s at path %s, not %s at path %s',
+                                 org, header -> 'organization_id', header ->> 'path', org, root.path),
+      hint = 'Move organizations with cmd/orgmove, which stages what lifecycle.organization_export reads.';
   end if;
 
   -- The tree: every row reached from the root, each below a staged parent with the parent's
@@ -6896,13 +6952,17 @@ begin
    order by x.traversal_ids
    limit 1;
   if not found then
-    -- Rows of other kinds that belong to no staged namespace, and open or outward transfer requests.
+    -- Rows of other kinds that belong to no staged namespace (or name none), open transfer
+    -- requests and those that cross the organization's edge, and redirects of paths outside it.
+    -- (coalesce: a null namespace id is in no list.)
     select y.kind || ' ' || y.id, y.reason into bad_row, bad_reason
       from (select 'detail' as kind, d.namespace_id as id, 'of a namespace not staged' as reason
-              from pg_temp.lifecycle_move_details d where d.namespace_id not in (select n.id from pg_temp.lifecycle_move_namespaces n)
+              from pg_temp.lifecycle_move_details d
+             where coalesce(d.namespace_id not in (select n.id from pg_temp.lifecycle_move_namespaces n), true)
             union all
             select 'history', u.id, 'of a namespace not staged'
-              from pg_temp.lifecycle_move_history u where u.namespace_id not in (select n.id from pg_temp.lifecycle_move_namespaces n)
+              from pg_temp.lifecycle_move_history u
+             where coalesce(u.namespace_id not in (select n.id from pg_temp.lifecycle_move_namespaces n), true)
             union all
             select 'history', u.id,
                    case when fs.code is null then pg_catalog.format('unknown state %s', u.from_state)
@@ -6920,22 +6980,38 @@ begin
              where fs.code is null or ts.code is null or (u.event is not null and e.name is null)
                 or not k.known_source or pg_catalog.jsonb_typeof(u.metadata) is distinct from 'object'
             union all
-            select 'redirect', r.id, 'of a namespace not staged'
-              from pg_temp.lifecycle_move_redirects r where r.namespace_id not in (select n.id from pg_temp.lifecycle_move_namespaces n)
+            select 'redirect', r.id,
+                   case when o.outside_namespace then 'of a namespace not staged'
+                        when o.outside_path
+                          then pg_catalog.format('old path %s lies outside the organization''s paths (%s and below, case aside)',
+                                                 coalesce(r.old_full_path, 'null'), root.path)
+                        else pg_catalog.format('unknown kind %s', coalesce(pg_catalog.quote_literal(r.kind), 'null')) end
+              from pg_temp.lifecycle_move_redirects r
+             cross join lateral (
+                     select coalesce(r.namespace_id not in (select n.id from pg_temp.lifecycle_move_namespaces n), true) as outside_namespace,
+                            not coalesce(pg_catalog.lower(r.old_full_path) = root.path
+                                         or pg_catalog.starts_with(pg_catalog.lower(r.old_full_path), root.path || '/'), false) as outside_path,
+                            -- The kinds namespace_resolve reads (the table's CHECK constraint says them too).
+                            not coalesce(r.kind in ('rename', 'transfer', 'import'), false) as unknown_kind) o
+             where o.outside_namespace or o.outside_path or o.unknown_kind
             union all
             select 'member', m.namespace_id, 'of a namespace not staged'
-              from pg_temp.lifecycle_move_members m where m.namespace_id not in (select n.id from pg_temp.lifecycle_move_namespaces n)
+              from pg_temp.lifecycle_move_members m
+             where coalesce(m.namespace_id not in (select n.id from pg_temp.lifecycle_move_namespaces n), true)
             union all
             select 'webhook', w.id, 'of a namespace not staged'
-              from pg_temp.lifecycle_move_webhooks w where w.namespace_id not in (select n.id from pg_temp.lifecycle_move_namespaces n)
+              from pg_temp.lifecycle_move_webhooks w
+             where coalesce(w.namespace_id not in (select n.id from pg_temp.lifecycle_move_namespaces n), true)
             union all
             select 'transfer_request', t.id,
                    case when t.status in ('pending', 'accepted') then pg_catalog.format('%s: an open request cannot move', t.status)
-                        else 'of or to a namespace not staged' end
+                        else 'of, to or from a namespace not staged' end
               from pg_temp.lifecycle_move_requests t
              where t.status in ('pending', 'accepted')
-                or t.namespace_id not in (select n.id from pg_temp.lifecycle_move_namespaces n)
-                or t.to_parent_id not in (select n.id from pg_temp.lifecycle_move_namespaces n)
+                or coalesce(t.namespace_id not in (select n.id from pg_temp.lifecycle_move_namespaces n), true)
+                or coalesce(t.to_parent_id not in (select n.id from pg_temp.lifecycle_move_namespaces n), true)
+                -- The parent it left: none for a namespace that was a root.
+                or t.from_parent_id not in (select n.id from pg_temp.lifecycle_move_namespaces n)
             union all
             select 'namespace', n.id, pg_catalog.format('path %s is held by another live sibling', n.path)
               from pg_temp.lifecycle_move_namespaces n
@@ -6995,6 +7071,27 @@ begin
     raise exception using errcode = 'NS006', message = pg_catalog.format('path %s is taken', root.path),
       detail = pg_catalog.format('organization_id=%s path=%s', org, root.path),
       hint = 'Rename the organization here or there first.';
+  end if;
+  -- Its redirects lead only to it: none may take over a path that resolves here today, as given
+  -- or case folded (to another tenant's namespace: none of the organization's is here yet).
+  -- Judged once its path is claimed, so that a namespace made or renamed onto that path here,
+  -- below which new paths could resolve, waits for this. A path longer or deeper than
+  -- namespace_resolve reads is not resolved: no lookup reaches its redirect.
+  select 'redirect ' || r.id,
+         pg_catalog.format('old path %s resolves here to namespace %s (%s), outside the organization', r.old_full_path, x.namespace_id, x.canonical_path)
+    into bad_row, bad_reason
+    from pg_temp.lifecycle_move_redirects r
+   cross join lateral (select distinct p.path from pg_catalog.unnest(array[r.old_full_path, pg_catalog.lower(r.old_full_path)]) p(path)) p
+   cross join lateral lifecycle.namespace_resolve(p.path) x
+   where pg_catalog.char_length(r.old_full_path) <= max_depth * 101 + 1
+     and coalesce(pg_catalog.cardinality(pg_catalog.string_to_array(pg_catalog.btrim(pg_catalog.lower(r.old_full_path), '/'), '/')), 0) <= max_depth
+     and x.namespace_id not in (select n.id from pg_temp.lifecycle_move_namespaces n)
+   order by r.id
+   limit 1;
+  if found then
+    raise exception using errcode = 'NS010', message = 'the staged organization breaks the rules',
+      detail = pg_catalog.format('organization_id=%s %s: %s', org, bad_row, bad_reason),
+      hint = 'Move organizations with cmd/orgmove, which stages what lifecycle.organization_export reads; a path that leads to another namespace here stays that namespace''s.';
   end if;
 
   -- The outbox's next id: the facts the rows' triggers emit below are this transaction's.

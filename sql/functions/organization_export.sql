@@ -1,15 +1,19 @@
 -- Everything of an organization that moves to another cluster, as rows (kind, data) for
 -- organization_move_in there: a header (the organization, this cluster's schema version, the
 -- number of rows of each kind, so that the target can tell a stream cut short), then its
--- namespaces (root first), their namespace_details rows, state history, redirects, memberships,
--- webhooks (secrets included) and the transfer requests whose namespace and target are both in
--- it. Each row is the table's row as JSON (to_jsonb), ids and all. Read in one snapshot (a stable
--- function): nothing of it changes meanwhile anyway, since every write to the organization is
--- refused while it moves. Not carried: the audit rows, notifications, webhook deliveries and the
--- snapshots of hard deletes (deleted_namespaces), which are this cluster's record of what it did
--- and stay here, and closed transfer requests that cross the organization's edge (the target has
--- no namespace at their other end). Only the session that holds the move may read it
--- (organization_move_claim, from organization_move_out_start): NS010 otherwise.
+-- namespaces (root first), their namespace_details rows, state history, the redirects of its
+-- paths, memberships, webhooks (secrets included) and the transfer requests whose namespace,
+-- target and former parent are all in it. Each row is the table's row as JSON (to_jsonb), ids and
+-- all. Read in one snapshot (a stable function): nothing of it changes meanwhile anyway, since
+-- every write to the organization is refused while it moves. Not carried: the audit rows,
+-- notifications, webhook deliveries and the snapshots of hard deletes (deleted_namespaces), which
+-- are this cluster's record of what it did and stay here; closed transfer requests that cross the
+-- organization's edge (the target has no namespace at their other end); and redirects of old paths
+-- outside the organization's path and below, case aside (the organization's own old root path, a
+-- path in another organization a namespace came from): on the target those paths belong to
+-- whoever holds them there, and organization_move_in refuses a redirect of one (NS010). Only the
+-- session that holds the move may read it (organization_move_claim, from
+-- organization_move_out_start): NS010 otherwise.
 create or replace function lifecycle.organization_export(organization_id bigint)
 returns table (kind text, data jsonb)
 language plpgsql
@@ -36,6 +40,8 @@ begin
   with ns as materialized (
     select n.* from lifecycle.namespaces n
      where n.traversal_ids >= array[org] and n.traversal_ids < array[org + 1]
+  ), root as (
+    select n.path from ns n where n.id = org
   ), rows as materialized (
     select 1 as part, 'namespace' as kind, pg_catalog.to_jsonb(n) as data, pg_catalog.cardinality(n.traversal_ids) as pos, n.id
       from ns n
@@ -48,6 +54,8 @@ begin
     union all
     select 4, 'redirect', pg_catalog.to_jsonb(r), 0, r.id
       from ns n join lifecycle.namespace_redirects r on r.namespace_id = n.id
+     cross join root
+     where pg_catalog.lower(r.old_full_path) = root.path or pg_catalog.starts_with(pg_catalog.lower(r.old_full_path), root.path || '/')
     union all
     select 5, 'member', pg_catalog.to_jsonb(mb), 0, mb.namespace_id
       from ns n join lifecycle.namespace_members mb on mb.namespace_id = n.id
@@ -58,6 +66,7 @@ begin
     select 7, 'transfer_request', pg_catalog.to_jsonb(t), 0, t.id
       from ns n join lifecycle.transfer_requests t on t.namespace_id = n.id
      where t.to_parent_id in (select x.id from ns x)
+       and (t.from_parent_id is null or t.from_parent_id in (select x.id from ns x))
   )
   select 'header', pg_catalog.jsonb_build_object(
            'organization_id', org, 'path', m.path,
