@@ -996,13 +996,24 @@ func (in *inserter) create(ctx context.Context, c *candidate, parent bool) (*ins
 	if failed >= 0 && script[failed].stage == "insert" && errors.As(sv.err, &pgErr) && pgErr.Code == "NS010" &&
 		pgErr.Message == "invalid path" && c.Path != nil && *c.Path != "" && !strings.Contains(pgErr.Detail, "control or bidirectional") {
 		// The import keeps no path the rules refuse: it normalises it (docs/design.md §10.1).
-		alt, ok := in.final[c.ID]
-		if !ok {
-			alt = fmt.Sprintf("legacy-%d", c.ID) // the import refused the row: any valid path
-		}
 		v.retried = true
 		if _, err := conn.Exec(ctx, `rollback to savepoint candidate`); err != nil {
 			return nil, err
+		}
+		alt, ok := in.final[c.ID]
+		if !ok {
+			alt = fmt.Sprintf("legacy-%d", c.ID) // the import refused the row: any valid path
+			// But a legacy path equal, case aside, to a live sibling's is that sibling's path
+			// (NS006 on both sides): the INSERT is made with it, as the import judged it.
+			var held bool
+			if err := conn.QueryRow(ctx, `select exists (select from lifecycle.namespaces n
+				where coalesce(n.parent_id, 0) = coalesce($1, 0) and n.path = lower($2) and lifecycle.state_path_live(n.state))`,
+				c.ParentID, *c.Path).Scan(&held); err != nil {
+				return nil, err
+			}
+			if held {
+				alt = strings.ToLower(*c.Path)
+			}
 		}
 		script = in.creation(c, &alt, p, v.deferred)
 		if sv, failed, err = run(ctx, conn.Conn(), script); err != nil {
