@@ -424,3 +424,59 @@ values (1, 50, 1, 'Namespace', 42, 3, 'GroupMember', 1), (2, 50, 2, 'Namespace',
 		t.Errorf("after the fix: parent %d (%v), want 2", parent, err)
 	}
 }
+
+// GitLab's role may create in GitLab's schema and in public: an operator it declares there that
+// matches better than pg_catalog's (= on varchar beside pg_catalog's = on text) is never
+// evaluated by cmd/adopt, which runs with its search_path pinned to pg_catalog. The operator here
+// records every call it gets; run as the owner, the adoption leaves no record.
+func TestAdoptEvaluatesNoOperatorAnotherRoleDeclared(t *testing.T) {
+	ctx := context.Background()
+	dbURL := dbtest.NewDatabase(t)
+	owner, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer owner.Close(ctx)
+	if err := adopt.LoadGitLabStructure(ctx, owner, "gitlab"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := owner.Exec(ctx, population); err != nil {
+		t.Fatal(err)
+	}
+	for _, schema := range []string{"public", "gitlab"} {
+		if _, err := owner.Exec(ctx, fmt.Sprintf(`
+			create table if not exists public.evaluated (by text);
+			create function %[1]s.planted_eq(a varchar, b varchar) returns boolean language plpgsql as $$
+			begin
+			  insert into public.evaluated values (current_user);
+			  return a::text = b::text;
+			end $$;
+			create operator %[1]s.= (leftarg = varchar, rightarg = varchar, function = %[1]s.planted_eq)`, schema)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The planted operator is one a session with the default search_path picks.
+	var planted, calls int
+	if _, err := owner.Exec(ctx, `set search_path to gitlab, public`); err != nil {
+		t.Fatal(err)
+	}
+	if err := owner.QueryRow(ctx, `select count(*) from gitlab.namespaces n where n.type = 'Group'`).Scan(&planted); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := owner.Exec(ctx, `reset search_path`); err != nil {
+		t.Fatal(err)
+	}
+	if err := owner.QueryRow(ctx, `select count(*) from public.evaluated`).Scan(&calls); err != nil || calls == 0 {
+		t.Fatalf("the planted operator was not called by a query that names no schema for it (%d calls, %v): the test would prove nothing", calls, err)
+	}
+	if _, err := owner.Exec(ctx, `truncate public.evaluated`); err != nil {
+		t.Fatal(err)
+	}
+
+	if code, _ := adoptRun(t, dbURL, "-preset", "gitlab", "-schema", "gitlab", "-actor-id", "42", "-batch-size", "100"); code != exitOK {
+		t.Fatalf("exit %d, want 0", code)
+	}
+	if err := owner.QueryRow(ctx, `select count(*) from public.evaluated`).Scan(&calls); err != nil || calls != 0 {
+		t.Fatalf("cmd/adopt evaluated the planted operator %d times (%v)", calls, err)
+	}
+}

@@ -101,6 +101,18 @@ func AdoptGitLab(ctx context.Context, conn *pgx.Conn, g GitLab) (*Adoption, erro
 	if g.ActorID < 1 {
 		return nil, errors.New("an actor id is required: GitLab's group_deletion_schedules.user_id is NOT NULL")
 	}
+	// Every statement runs with the search_path pinned to pg_catalog, every other name written
+	// with its schema: GitLab's role may create in GitLab's schema (and in public), and an operator
+	// or a function it declares there that matches better than pg_catalog's (= on varchar, say,
+	// beside pg_catalog's = on text) would otherwise run as the adopting owner. Restored after.
+	var searchPath string
+	if err := conn.QueryRow(ctx, `select pg_catalog.current_setting('search_path')`).Scan(&searchPath); err != nil {
+		return nil, fmt.Errorf("read search_path: %w", err)
+	}
+	if _, err := conn.Exec(ctx, `select pg_catalog.set_config('search_path', 'pg_catalog', false)`); err != nil {
+		return nil, fmt.Errorf("pin search_path: %w", err)
+	}
+	defer conn.Exec(context.WithoutCancel(ctx), `select pg_catalog.set_config('search_path', $1, false)`, searchPath)
 	table := func(name string) string { return pgx.Identifier{g.Schema, name}.Sanitize() }
 	tables := []string{table("namespace_settings"), table("group_deletion_schedules"), table("projects"), table("namespaces")}
 	for _, t := range tables {
