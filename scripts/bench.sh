@@ -67,10 +67,21 @@ measured_commit() {
 	echo "$c"
 }
 
+# cmd/bench exits 3 when a target of the run is missed: the results are written and rendered all
+# the same, and this script ends with that status, the missed targets printed last.
+set +e
 # shellcheck disable=SC2086
 DATABASE_URL=$db "$bin/bench" "${args[@]}" -out "$out" -slot "$slot" -commit "$(measured_commit)" \
-	-pgbench "${PG_BINDIR:-/usr/lib/postgresql/15/bin}/pgbench" -syncer "$bin/syncer" -sweeper "$bin/sweeper" ${BENCH_ARGS:-}
+	-pgbench "${PG_BINDIR:-/usr/lib/postgresql/15/bin}/pgbench" -syncer "$bin/syncer" -sweeper "$bin/sweeper" ${BENCH_ARGS:-} 2>&1 |
+	tee "$bin/stderr" >&2
+status=${PIPESTATUS[0]}
+set -e
+[ "$status" = 0 ] || [ "$status" = 3 ] || exit "$status"
 if [ -z "${BENCH_OUT:-}" ]; then
 	"$bin/bench" -render docs/benchmarks.md docs/benchmarks/*.json
 	echo "bench: $out written, docs/benchmarks.md updated" >&2
 fi
+if [ "$status" = 3 ]; then
+	grep -E '^bench: [0-9]+ targets missed|^  MISSED ' "$bin/stderr" >&2
+fi
+exit "$status"

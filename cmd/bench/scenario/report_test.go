@@ -65,3 +65,24 @@ func TestATargetShowsItsLastMeasurementAndItsFile(t *testing.T) {
 		t.Fatalf("the later kept result is not shown:\n got %s\nwant %s", r, want)
 	}
 }
+
+// Missed names the targets a run measured and missed, and only those: a target met, or one the
+// run did not measure (its scenario not run), is not a missed target.
+func TestMissedListsTheTargetsTheRunMeasuredAndMissed(t *testing.T) {
+	targets := []TargetCheck{
+		{Name: "met", Target: "< 1 s", Measured: "0.5 s", Met: true},
+		{Name: "missed", Target: "< 1 s", Measured: "1.04 s"},
+		{Name: "not run", Target: "< 10 s", Measured: notMeasured},
+		{Name: "missed too", Target: "≥ 3×", Measured: "2.1×"},
+	}
+	var names []string
+	for _, m := range Missed(targets) {
+		names = append(names, m.Name)
+	}
+	if strings.Join(names, ",") != "missed,missed too" {
+		t.Fatalf("missed: %v, want missed and missed too", names)
+	}
+	if Missed(targets[:1]) != nil || Missed(nil) != nil {
+		t.Fatal("a run that met every target it measured misses none")
+	}
+}

@@ -18,6 +18,18 @@ type TargetCheck struct {
 // notMeasured is a target's figure in a run whose scenarios did not measure it.
 const notMeasured = "not measured in this run"
 
+// Missed is the targets a run measured and missed, in the order they are listed: a missed target
+// is a defect to fix or to report on its issue, so the bench ends non-zero and names them last.
+func Missed(targets []TargetCheck) []TargetCheck {
+	var out []TargetCheck
+	for _, t := range targets {
+		if !t.Met && t.Measured != notMeasured {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // evaluateTargets judges what this run measured against today's targets (Render judges every
 // results file again, so an older run is shown against the same bar as a new one); a target whose
 // scenario did not run, or whose size was not in this run, is listed as not measured.
