@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/nslifecycle/nslifecycle"
+	"github.com/nslifecycle/nslifecycle/internal/adopt"
 	"github.com/nslifecycle/nslifecycle/internal/dbtest"
 	"github.com/nslifecycle/nslifecycle/internal/migration"
 )
@@ -476,7 +477,7 @@ func aclLines(t *testing.T, tx pgx.Tx) []string {
 }
 
 // sql/grants.sql says what each role may do as the migrations leave it: a database migrated to
-// the newest version, all its grants to the two roles and its revocations from PUBLIC undone,
+// the newest version, all its grants to the three roles and its revocations from PUBLIC undone,
 // then sql/grants.sql run, grants exactly what it granted before.
 func TestTheGrantsFileGrantsWhatTheMigrationsGrant(t *testing.T) {
 	ctx := context.Background()
@@ -492,10 +493,19 @@ func TestTheGrantsFileGrantsWhatTheMigrationsGrant(t *testing.T) {
 	defer tx.Rollback(ctx)
 	migrated := aclLines(t, tx)
 	if _, err := tx.Exec(ctx, `
-		revoke all on all tables in schema lifecycle from lifecycle_app, lifecycle_worker;
-		revoke all on all sequences in schema lifecycle from lifecycle_app, lifecycle_worker;
+		revoke all on all tables in schema lifecycle from lifecycle_app, lifecycle_worker, lifecycle_bridge;
+		revoke all on all sequences in schema lifecycle from lifecycle_app, lifecycle_worker, lifecycle_bridge;
 		revoke all on all routines in schema lifecycle from lifecycle_app, lifecycle_worker;
-		revoke usage on schema lifecycle from lifecycle_app, lifecycle_worker;
+		-- lifecycle_bridge's own routines keep their owner's EXECUTE, which no grant gives back.
+		do $$
+		declare r regprocedure;
+		begin
+		  for r in select p.oid from pg_proc p
+		            where p.pronamespace = 'lifecycle'::regnamespace and p.proowner <> 'lifecycle_bridge'::regrole loop
+		    execute format('revoke all on routine %s from lifecycle_bridge', r);
+		  end loop;
+		end $$;
+		revoke usage on schema lifecycle from lifecycle_app, lifecycle_worker, lifecycle_bridge;
 		grant execute on all routines in schema lifecycle to public`); err != nil {
 		t.Fatal(err)
 	}
@@ -507,5 +517,55 @@ func TestTheGrantsFileGrantsWhatTheMigrationsGrant(t *testing.T) {
 	}
 	if d := lineDiff(migrated, aclLines(t, tx)); d != "" {
 		t.Fatalf("sql/grants.sql grants other than the migrations do (- the migrations', + the file's):\n%s", d)
+	}
+}
+
+// A bridge installed before 070 wrote back as the schema's owner; from 070 its writes run as
+// lifecycle_bridge, which the migration gives what each bridged table needs (the add functions do
+// so for a bridge added later). A database at 69 with GitLab's projects bridged (archived, and the
+// tree) goes to 70 and the bridge still writes back: an archive through the API sets the flag, a
+// rename the path, as lifecycle_bridge.
+func TestABridgeInstalledBeforeItsWritersMovedStillWritesBackAfterIt(t *testing.T) {
+	ctx := context.Background()
+	url := dbtest.EmptyDatabase(t)
+	set := dbtest.MigrationsWith(t, nil)
+	conn := connectAt(t, url, set, 69)
+	if err := adopt.LoadGitLabStructure(ctx, conn, "legacy"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, `
+		select lifecycle.legacy_tree_bridge_add('legacy.namespaces', 'id', 'parent_id', 'path', 'name', 'visibility_level', 'type',
+		  '{"Group": "group", "User": "user", "Project": "project"}', array['group', 'user'], 42, '{"organization_id": 1}');
+		select lifecycle.legacy_tree_bridge_add('legacy.projects', 'project_namespace_id', 'namespace_id', 'path', 'name',
+		  'visibility_level', null, '"project"', null, 42, '{"organization_id": 1}');
+		select lifecycle.legacy_bridge_add('legacy.projects', 'project_namespace_id', 'archived', 'archived', actor_id => 42);
+		insert into legacy.namespaces (id, name, path, parent_id, type, visibility_level, organization_id, created_at, updated_at)
+		  values (1, 'acme', 'acme', null, 'Group', 20, 1, now(), now());
+		insert into legacy.namespaces (id, name, path, parent_id, type, visibility_level, organization_id, created_at, updated_at)
+		  values (10, 'site', 'site', 1, 'Project', 20, 1, now(), now());
+		insert into legacy.projects (id, name, path, namespace_id, project_namespace_id, visibility_level, organization_id, created_at, updated_at)
+		  values (100, 'site', 'site', 1, 10, 20, 1, now(), now())`); err != nil {
+		t.Fatal(err)
+	}
+	var granted bool
+	if err := conn.QueryRow(ctx, `select has_table_privilege('lifecycle_bridge', 'legacy.projects', 'UPDATE')`).Scan(&granted); err != nil || granted {
+		t.Fatalf("lifecycle_bridge may write legacy.projects before 070 (%v, %v): the test would prove nothing", granted, err)
+	}
+	if _, err := set.To(ctx, conn, set.Latest(), migration.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, `
+		select * from lifecycle.namespace_rename(10, 'web', null);
+		select * from lifecycle.namespace_event(10, 'archive', null)`); err != nil {
+		t.Fatalf("the bridges after 070: %v", err)
+	}
+	var archived bool
+	var path, writer string
+	if err := conn.QueryRow(ctx, `select p.archived, p.path, (select proowner::regrole::text from pg_proc
+		where oid = 'lifecycle.legacy_tree_write'::regproc) from legacy.projects p where p.id = 100`).Scan(&archived, &path, &writer); err != nil {
+		t.Fatal(err)
+	}
+	if !archived || path != "web" || writer != "lifecycle_bridge" {
+		t.Errorf("after 070: archived %v, path %q, the writer owned by %s; want true, web, lifecycle_bridge", archived, path, writer)
 	}
 }

@@ -6,7 +6,7 @@
 -- rules' triggers would write from those rows (the named predicates the partial indexes of
 -- namespaces are built on); the tables of namespaces; the functions; the triggers; the grants.
 
-{{ template "roles.sql" . }}
+{{ template "released/1.0.0/roles.sql" . }}
 
 -- The composite types the API and the rules digest return.
 {{ template "types/event_rule.sql" . }}
@@ -99,45 +99,45 @@ set local check_function_bodies to off;
 {{ template "functions/id_range_set.sql" . }}
 {{ template "functions/importing_unconfirmed_refuse.sql" . }}
 {{ template "functions/jsonb_schema_violation.sql" . }}
-{{ template "functions/legacy_bridge_add.sql" . }}
+{{ template "released/1.0.0/functions/legacy_bridge_add.sql" . }}
 {{ template "functions/legacy_bridge_apply.sql" . }}
 {{ template "functions/legacy_bridge_attnum.sql" . }}
 {{ template "functions/legacy_bridge_backfill.sql" . }}
 {{ template "functions/legacy_bridge_broken.sql" . }}
-{{ template "functions/legacy_bridge_check.sql" . }}
+{{ template "released/1.0.0/functions/legacy_bridge_check.sql" . }}
 {{ template "functions/legacy_bridge_check_statement.sql" . }}
 {{ template "functions/legacy_bridge_column.sql" . }}
 {{ template "functions/legacy_bridge_drop.sql" . }}
-{{ template "functions/legacy_bridge_holds.sql" . }}
-{{ template "functions/legacy_bridge_lock.sql" . }}
+{{ template "released/1.0.0/functions/legacy_bridge_holds.sql" . }}
+{{ template "released/1.0.0/functions/legacy_bridge_lock.sql" . }}
 {{ template "functions/legacy_bridge_refuse.sql" . }}
-{{ template "functions/legacy_bridge_rows.sql" . }}
+{{ template "released/1.0.0/functions/legacy_bridge_rows.sql" . }}
 {{ template "functions/legacy_bridge_says.sql" . }}
-{{ template "functions/legacy_bridge_sync.sql" . }}
+{{ template "released/1.0.0/functions/legacy_bridge_sync.sql" . }}
 {{ template "functions/legacy_bridge_unhook.sql" . }}
-{{ template "functions/legacy_bridge_usable.sql" . }}
+{{ template "released/1.0.0/functions/legacy_bridge_usable.sql" . }}
 {{ template "functions/legacy_bridge_watch.sql" . }}
-{{ template "functions/legacy_bridge_write.sql" . }}
-{{ template "functions/legacy_members.sql" . }}
-{{ template "functions/legacy_members_bridge_add.sql" . }}
+{{ template "released/1.0.0/functions/legacy_bridge_write.sql" . }}
+{{ template "released/1.0.0/functions/legacy_members.sql" . }}
+{{ template "released/1.0.0/functions/legacy_members_bridge_add.sql" . }}
 {{ template "functions/legacy_members_bridge_drop.sql" . }}
-{{ template "functions/legacy_members_check.sql" . }}
+{{ template "released/1.0.0/functions/legacy_members_check.sql" . }}
 {{ template "functions/legacy_members_statement.sql" . }}
 {{ template "functions/path_normalised.sql" . }}
 {{ template "functions/legacy_path_suffixed.sql" . }}
 {{ template "functions/legacy_path_matches.sql" . }}
 {{ template "released/1.0.0/functions/legacy_path_redirect.sql" . }}
-{{ template "functions/legacy_tree_bridge_add.sql" . }}
+{{ template "released/1.0.0/functions/legacy_tree_bridge_add.sql" . }}
 {{ template "functions/legacy_tree_bridge_drop.sql" . }}
 {{ template "functions/legacy_tree_broken.sql" . }}
 {{ template "released/1.0.0/functions/legacy_tree_create.sql" . }}
 {{ template "functions/legacy_tree_delete.sql" . }}
 {{ template "released/1.0.0/functions/legacy_tree_final_path.sql" . }}
-{{ template "functions/legacy_tree_holds.sql" . }}
+{{ template "released/1.0.0/functions/legacy_tree_holds.sql" . }}
 {{ template "functions/legacy_tree_refuse.sql" . }}
 {{ template "functions/legacy_tree_row.sql" . }}
 {{ template "functions/legacy_tree_update.sql" . }}
-{{ template "functions/legacy_tree_write.sql" . }}
+{{ template "released/1.0.0/functions/legacy_tree_write.sql" . }}
 {{ template "functions/name_refusal.sql" . }}
 {{ template "functions/namespace_access_level.sql" . }}
 {{ template "functions/namespace_access_level_row.sql" . }}
@@ -217,9 +217,9 @@ set local check_function_bodies to off;
 {{ template "triggers/legacy_bridge_source.sql" . }}
 {{ template "triggers/legacy_bridge_state.sql" . }}
 {{ template "released/1.0.0/triggers/legacy_members_source.sql" . }}
-{{ template "triggers/legacy_members_state.sql" . }}
+{{ template "released/1.0.0/triggers/legacy_members_state.sql" . }}
 {{ template "triggers/legacy_tree_source.sql" . }}
-{{ template "triggers/legacy_tree_state.sql" . }}
+{{ template "released/1.0.0/triggers/legacy_tree_state.sql" . }}
 {{ template "triggers/namespace_details_validate.sql" . }}
 {{ template "triggers/namespace_members_facts.sql" . }}
 {{ template "triggers/namespace_members_validate.sql" . }}

@@ -55,9 +55,11 @@ revoke all on function
   lifecycle.legacy_members_source(),
   lifecycle.legacy_members_state(),
   lifecycle.legacy_members_statement(regclass,regclass,boolean),
+  lifecycle.legacy_members_write(lifecycle.legacy_members_bridges,name,bigint,bigint,boolean,bigint,bigint,smallint,timestamp with time zone,boolean),
   lifecycle.legacy_path_matches(text,text,bigint),
   lifecycle.legacy_path_redirect(bigint,text,bigint),
   lifecycle.legacy_path_suffixed(text,bigint),
+  lifecycle.legacy_rows_delete(regclass,name,bigint),
   lifecycle.legacy_tree_bridge_add(regclass,name,name,name,name,name,name,jsonb,text[],bigint,jsonb),
   lifecycle.legacy_tree_bridge_drop(regclass),
   lifecycle.legacy_tree_broken(lifecycle.legacy_tree_bridges),
@@ -71,6 +73,8 @@ revoke all on function
   lifecycle.legacy_tree_state(),
   lifecycle.legacy_tree_update(lifecycle.legacy_tree_bridges,bigint,bigint,text,text,text,text),
   lifecycle.legacy_tree_write(lifecycle.legacy_tree_bridges,text,bigint,bigint,text,text,text,text),
+  lifecycle.legacy_writer_check(regproc),
+  lifecycle.legacy_writer_grant(regclass,boolean,name),
   lifecycle.name_refusal(text),
   lifecycle.namespace_access_level(bigint[],bigint),
   lifecycle.namespace_access_level_row(bigint[],bigint),
@@ -321,3 +325,38 @@ grant select (actions, active, created_at, id, namespace_id, url) on table lifec
   to lifecycle_app, lifecycle_worker;
 grant update (actions, active, namespace_id, secret, url) on table lifecycle.webhooks
   to lifecycle_app;
+
+-- lifecycle_bridge owns the bridges' writers, which write the application's tables: what the
+-- application's role puts on those tables (triggers, defaults, policies, operators in its schema)
+-- runs as this role, with nothing the application's role does not hold itself. It holds the
+-- bridged tables' writes (granted by the add functions, legacy_writer_grant) and, here, what the
+-- writers read and call of the lifecycle: a rules table or two and pure helpers. It may create
+-- nothing in the schema: CREATE is held only while the writers are handed over.
+grant usage on schema lifecycle to lifecycle_bridge;
+grant execute on function
+  lifecycle.legacy_bridge_column(regclass,smallint),
+  lifecycle.legacy_bridge_refuse(lifecycle.legacy_bridges,text,bigint),
+  lifecycle.legacy_path_matches(text,text,bigint),
+  lifecycle.legacy_path_suffixed(text,bigint),
+  lifecycle.path_normalised(text),
+  lifecycle.state_name(smallint)
+  to lifecycle_bridge;
+grant select on table
+  lifecycle.states,
+  lifecycle.visibility_levels
+  to lifecycle_bridge;
+grant create on schema lifecycle to lifecycle_bridge;
+alter function lifecycle.legacy_bridge_write(lifecycle.legacy_bridges,bigint,boolean,timestamp with time zone,bigint) owner to lifecycle_bridge;
+alter function lifecycle.legacy_members_write(lifecycle.legacy_members_bridges,name,bigint,bigint,boolean,bigint,bigint,smallint,timestamp with time zone,boolean)
+  owner to lifecycle_bridge;
+alter function lifecycle.legacy_rows_delete(regclass,name,bigint) owner to lifecycle_bridge;
+alter function lifecycle.legacy_tree_write(lifecycle.legacy_tree_bridges,text,bigint,bigint,text,text,text,text) owner to lifecycle_bridge;
+revoke create on schema lifecycle from lifecycle_bridge;
+-- The schema's owner calls them (the bridges' triggers): EXECUTE given back to it, as their owner
+-- now is another role.
+grant execute on function
+  lifecycle.legacy_bridge_write(lifecycle.legacy_bridges,bigint,boolean,timestamp with time zone,bigint),
+  lifecycle.legacy_members_write(lifecycle.legacy_members_bridges,name,bigint,bigint,boolean,bigint,bigint,smallint,timestamp with time zone,boolean),
+  lifecycle.legacy_rows_delete(regclass,name,bigint),
+  lifecycle.legacy_tree_write(lifecycle.legacy_tree_bridges,text,bigint,bigint,text,text,text,text)
+  to current_user;

@@ -1,4 +1,4 @@
--- The schema, the two roles the product grants to, and pgcrypto.
+-- The schema, the roles the product grants to, and pgcrypto.
 --
 -- Everything lives in schema `lifecycle`, so the product installs into an existing application
 -- database. The roles are cluster-wide: created only when absent and never dropped (other
@@ -14,6 +14,18 @@ begin
   -- lifecycle_worker: the sweeper and the syncer; may act as the system (actor_id null).
   if not exists (select from pg_catalog.pg_roles where rolname = 'lifecycle_worker') then
     create role lifecycle_worker nologin;
+  end if;
+  -- lifecycle_bridge: no login; owns the bridges' writers (legacy_bridge_write, legacy_tree_write,
+  -- legacy_members_write, legacy_rows_delete) and holds only what they write, granted table by
+  -- table when a bridge is added. The application's role may put triggers on its own tables (and
+  -- defaults, policies, operators): those run as the writer's owner, so that owner is this role,
+  -- never the schema's owner. The migrating role becomes a member, to hand it the writers.
+  if not exists (select from pg_catalog.pg_roles where rolname = 'lifecycle_bridge') then
+    create role lifecycle_bridge nologin noinherit;
+  end if;
+  if not (select r.rolsuper from pg_catalog.pg_roles r where r.rolname = current_user)
+     and not pg_catalog.pg_has_role(current_user, 'lifecycle_bridge', 'USAGE') then
+    grant lifecycle_bridge to current_user;
   end if;
 end
 $roles$;

@@ -1017,14 +1017,16 @@ begin
         hint = 'Give those columns defaults, or bridge at_column/by_column to them.';
     end if;
   end if;
-  -- The bridge's triggers run as the schema's owner, who writes the source table.
+  -- The schema's owner reads source (the checks, and the triggers that carry its changes run with
+  -- its rights); the writes back run as lifecycle_bridge (legacy_writer_grant).
   select r.rolname into owner_role from pg_catalog.pg_proc p join pg_catalog.pg_roles r on r.oid = p.proowner
    where p.oid = 'lifecycle.legacy_bridge_state()'::regprocedure;
-  if not pg_catalog.has_table_privilege(owner_role, source, 'SELECT, INSERT, UPDATE, DELETE') then
-    raise exception using errcode = 'NS005', message = pg_catalog.format('the lifecycle schema''s owner %s cannot write %s', owner_role, source),
+  if not pg_catalog.has_table_privilege(owner_role, source, 'SELECT') then
+    raise exception using errcode = 'NS005', message = pg_catalog.format('the lifecycle schema''s owner %s cannot read %s', owner_role, source),
       detail = pg_catalog.format('source=%s owner=%s', source, owner_role),
-      hint = pg_catalog.format('GRANT SELECT, INSERT, UPDATE, DELETE ON %s TO %I;', source, owner_role);
+      hint = pg_catalog.format('GRANT SELECT ON %s TO %I;', source, owner_role);
   end if;
+  perform lifecycle.legacy_writer_grant(source, true);
   if exists (select from lifecycle.legacy_bridges b where b.source = legacy_bridge_add.source and b.state = code) then
     raise exception using errcode = 'NS010', message = pg_catalog.format('%s is bridged to %s already', source, state),
       detail = pg_catalog.format('source=%s state=%s', source, state),
@@ -1396,6 +1398,7 @@ $$;
 CREATE FUNCTION lifecycle.legacy_bridge_check() RETURNS TABLE(namespace_id bigint, source regclass, legacy_says text, state text)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO ''
+    SET row_security TO 'off'
     SET enable_hashjoin TO 'off'
     SET enable_hashagg TO 'off'
     SET enable_nestloop TO 'off'
@@ -1716,6 +1719,7 @@ COMMENT ON FUNCTION lifecycle.legacy_bridge_drop(source regclass) IS 'End the br
 CREATE FUNCTION lifecycle.legacy_bridge_holds(b lifecycle.legacy_bridges, ns_id bigint, ns_type text) RETURNS boolean
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO ''
+    SET row_security TO 'off'
     AS $_$
 declare
   ns_col name;
@@ -1751,6 +1755,7 @@ $_$;
 CREATE FUNCTION lifecycle.legacy_bridge_lock(ns_id bigint, ns_type text) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
+    SET row_security TO 'off'
     AS $_$
 declare
   t record;
@@ -1811,6 +1816,7 @@ $$;
 CREATE FUNCTION lifecycle.legacy_bridge_rows() RETURNS TABLE(namespace_id bigint, bridge_id bigint, holds boolean, at timestamp with time zone, actor bigint)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO ''
+    SET row_security TO 'off'
     AS $$
 declare
   b lifecycle.legacy_bridges;
@@ -2059,7 +2065,11 @@ begin
     for b in select * from lifecycle.legacy_bridges x order by x.id loop
       continue when b.namespace_types is not null and not ns.type = any (b.namespace_types);
       continue when not lifecycle.legacy_bridge_usable(b, ns.id);
+      -- The writer runs as lifecycle_bridge, and so does what the application's table fires: checked
+      -- before the call and after it (legacy_writer_check says why).
+      perform lifecycle.legacy_writer_check('lifecycle.legacy_bridge_write'::regproc);
       perform lifecycle.legacy_bridge_write(b, ns.id, lifecycle.legacy_bridge_says(b.state, ns.state, preserved), at, actor);
+      perform lifecycle.legacy_writer_check('lifecycle.legacy_bridge_write'::regproc);
     end loop;
   exception
     when data_exception or integrity_constraint_violation or syntax_error_or_access_rule_violation then
@@ -2122,6 +2132,7 @@ COMMENT ON FUNCTION lifecycle.legacy_bridge_unhook(registry regclass, source reg
 CREATE FUNCTION lifecycle.legacy_bridge_usable(b lifecycle.legacy_bridges, ns_id bigint) RETURNS boolean
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO ''
+    SET row_security TO 'off'
     AS $_$
 declare
   reason text := lifecycle.legacy_bridge_broken(b);
@@ -2330,6 +2341,7 @@ $_$;
 CREATE FUNCTION lifecycle.legacy_members(members regclass, projects regclass, of_user bigint DEFAULT NULL::bigint, on_namespace bigint DEFAULT NULL::bigint, member_row jsonb DEFAULT NULL::jsonb) RETURNS TABLE(namespace_id bigint, user_id bigint, access_level smallint, created_at timestamp with time zone, held boolean)
     LANGUAGE plpgsql STABLE
     SET search_path TO ''
+    SET row_security TO 'off'
     AS $$
 begin
   return query execute lifecycle.legacy_members_statement(members, projects, member_row is not null)
@@ -2428,11 +2440,9 @@ begin
         hint = pg_catalog.format('GRANT SELECT ON %s TO %I;', t, owner_role);
     end if;
   end loop;
-  if not pg_catalog.has_table_privilege(owner_role, members, 'INSERT, UPDATE, DELETE') then
-    raise exception using errcode = 'NS005', message = pg_catalog.format('the lifecycle schema''s owner %s cannot write %s', owner_role, members),
-      detail = pg_catalog.format('source=%s owner=%s', members, owner_role),
-      hint = pg_catalog.format('GRANT SELECT, INSERT, UPDATE, DELETE ON %s TO %I;', members, owner_role);
-  end if;
+  -- The write-back writes members as lifecycle_bridge (legacy_members_write), reading projects.
+  perform lifecycle.legacy_writer_grant(members, true);
+  perform lifecycle.legacy_writer_grant(projects, false);
 
   insert into lifecycle.legacy_members_bridges as b (source, projects, namespace_types)
   values (members, projects, namespace_types) returning b.id into bridge_id;
@@ -2520,6 +2530,7 @@ COMMENT ON FUNCTION lifecycle.legacy_members_bridge_drop(members regclass) IS 'E
 CREATE FUNCTION lifecycle.legacy_members_check() RETURNS TABLE(namespace_id bigint, source regclass, legacy_says text, state text)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO ''
+    SET row_security TO 'off'
     SET enable_hashagg TO 'off'
     SET enable_hashjoin TO 'off'
     SET enable_nestloop TO 'off'
@@ -2648,26 +2659,14 @@ $$;
 CREATE FUNCTION lifecycle.legacy_members_state() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
-    AS $_$
+    AS $$
 declare
   b lifecycle.legacy_members_bridges;
   caller name := coalesce(nullif(pg_catalog.current_setting('role'), 'none'), session_user)::name;
   src text;
   raised boolean;
   ns_type text;
-  src_type text;
-  src_id bigint;
-  has_rows boolean;
-  requested boolean := false;
-  cols text := '';
-  vals text := '';
-  col record;
-  -- The pair's membership rows in GitLab's table, as lifecycle.legacy_members reads them.
-  pair_rows constant text := 'm.user_id = $2 and m.requested_at is null and m.invite_token is null '
-                             'and (m.source_type = ''Namespace'' and m.source_id = $1 '
-                             'or m.source_type = ''Project'' and m.source_id in (select p.id from %2$s p where p.project_namespace_id = $1)%3$s)';
-  gone boolean;
-  gone_rows text := '';
+  removing boolean := tg_op = 'DELETE' or tg_op = 'UPDATE' and (new.namespace_id <> old.namespace_id or new.user_id <> old.user_id);
   failure text;
   failure_state text;
 begin
@@ -2697,108 +2696,16 @@ begin
   end if;
   raised := lifecycle.transaction_flag_raise('legacy_members_writing');
   begin
-    if tg_op = 'DELETE' or tg_op = 'UPDATE' and (new.namespace_id <> old.namespace_id or new.user_id <> old.user_id) then
-      -- A membership its namespace's hard delete ends was authorised as that deletion; a project's
-      -- rows are found by their member_namespace_id then, its projects row may have gone first.
-      gone := not exists (select from lifecycle.namespaces n where n.id = old.namespace_id);
-      if gone and exists (select from pg_catalog.pg_attribute a where a.attrelid = b.source and a.attname = 'member_namespace_id'
-                                                                and a.attnum > 0 and not a.attisdropped) then
-        gone_rows := ' or m.source_type = ''Project'' and m.member_namespace_id = $1';
-      end if;
-      if not gone and not pg_catalog.has_table_privilege(caller, b.source, 'DELETE') then
-        raise exception using errcode = 'NS005', message = pg_catalog.format('role %s may not remove members of %s, so not through the API while it is bridged', caller, src),
-          detail = pg_catalog.format('namespace_id=%s user_id=%s role=%s source=%s', old.namespace_id, old.user_id, caller, src),
-          hint = pg_catalog.format('GRANT DELETE ON %s TO %I;', src, caller);
-      end if;
-      -- GitLab's own triggers (none on members today) name its tables unqualified: its schema first.
-      perform pg_catalog.set_config('search_path',
-                 (select pg_catalog.quote_ident(s.nspname) from pg_catalog.pg_class c join pg_catalog.pg_namespace s on s.oid = c.relnamespace
-                   where c.oid = b.source), true);
-      execute pg_catalog.format('delete from %1$s m where ' || pair_rows, b.source, b.projects, gone_rows) using old.namespace_id, old.user_id;
-      perform pg_catalog.set_config('search_path', '', true);
-    end if;
-    if tg_op <> 'DELETE' then
-      execute pg_catalog.format('select exists (select from %1$s m where ' || pair_rows || ')', b.source, b.projects, '')
-        into has_rows using new.namespace_id, new.user_id;
-      if not has_rows then
-        -- A namespace that holds no others is a project's: GitLab's members name it by the project
-        -- (source_type Project).
-        if not lifecycle.namespace_type_can_be_parent(ns_type) then
-          execute pg_catalog.format('select p.id from %s p where p.project_namespace_id = $1', b.projects) into src_id using new.namespace_id;
-          if src_id is null then
-            raise exception using errcode = 'NS010',
-              message = pg_catalog.format('legacy members bridge %s (%s) cannot add a member to project namespace %s: %s has no project of it',
-                                          b.id, src, new.namespace_id, b.projects),
-              detail = pg_catalog.format('members_bridge_id=%s source=%s projects=%s namespace_id=%s user_id=%s',
-                                         b.id, src, b.projects, new.namespace_id, new.user_id),
-              hint = 'Create the project first (its projects row, or the tree bridge of projects writes it), then its members.';
-          end if;
-          src_type := 'Project';
-        else
-          src_id := new.namespace_id;
-          src_type := 'Namespace';
-        end if;
-        -- The user's access request on that source, if any: approved rather than doubled.
-        execute pg_catalog.format('select exists (select from %s m where m.user_id = $1 and m.source_type = $2 and m.source_id = $3 '
-                                  'and m.requested_at is not null and m.invite_token is null)', b.source)
-          into requested using new.user_id, src_type, src_id;
-      end if;
-      if not pg_catalog.has_table_privilege(caller, b.source, case when has_rows or requested then 'UPDATE' else 'INSERT' end) then
-        raise exception using errcode = 'NS005',
-          message = pg_catalog.format('role %s may not %s members of %s, so not through the API while it is bridged', caller,
-                                      case when has_rows then 'change' when requested then 'approve access requests to' else 'add' end, src),
-          detail = pg_catalog.format('namespace_id=%s user_id=%s role=%s source=%s', new.namespace_id, new.user_id, caller, src),
-          hint = pg_catalog.format('GRANT %s ON %s TO %I;', case when has_rows or requested then 'UPDATE' else 'INSERT' end, src, caller);
-      end if;
-      perform pg_catalog.set_config('search_path',
-                 (select pg_catalog.quote_ident(s.nspname) from pg_catalog.pg_class c join pg_catalog.pg_namespace s on s.oid = c.relnamespace
-                   where c.oid = b.source), true);
-      if requested then
-        -- As Member#accept_request: the level given, requested_at cleared, request_accepted_at and
-        -- updated_at the change's time (in UTC where the column has no time zone, as Rails writes).
-        select pg_catalog.string_agg(pg_catalog.format(', %I = %s', a.attname,
-                 case when a.atttypid = 'timestamp'::regtype then 'pg_catalog.timezone(''UTC'', pg_catalog.now())'
-                      else pg_catalog.format('pg_catalog.now()::%s', pg_catalog.format_type(a.atttypid, a.atttypmod)) end), '' order by a.attnum)
-          into vals
-          from pg_catalog.pg_attribute a
-         where a.attrelid = b.source and a.attname in ('request_accepted_at', 'updated_at') and a.attnum > 0 and not a.attisdropped;
-        execute pg_catalog.format('update %1$s m set access_level = $4, requested_at = null%2$s where m.user_id = $1 and m.source_type = $2 '
-                                  'and m.source_id = $3 and m.requested_at is not null and m.invite_token is null',
-                                  b.source, coalesce(vals, ''))
-          using new.user_id, src_type, src_id, new.access_level;
-      elsif has_rows then
-        select pg_catalog.format(', updated_at = %s',
-                 case when a.atttypid = 'timestamp'::regtype then 'pg_catalog.timezone(''UTC'', pg_catalog.now())'
-                      else pg_catalog.format('pg_catalog.now()::%s', pg_catalog.format_type(a.atttypid, a.atttypmod)) end)
-          into vals
-          from pg_catalog.pg_attribute a
-         where a.attrelid = b.source and a.attname = 'updated_at' and a.attnum > 0 and not a.attisdropped;
-        execute pg_catalog.format('update %1$s m set access_level = $3%4$s where m.access_level <> $3 and ' || pair_rows,
-                                  b.source, b.projects, '', vals)
-          using new.namespace_id, new.user_id, new.access_level;
-      else
-        -- GitLab's columns beyond the ones legacy_members reads, those the table has, as a direct
-        -- member gets them ($3 the level, $5 the creation time).
-        for col in
-          select a.attname, v.val, a.atttypid, pg_catalog.format_type(a.atttypid, a.atttypmod) as typ
-            from (values ('notification_level', '3'),
-                         ('type', case src_type when 'Project' then '''ProjectMember''' else '''GroupMember''' end),
-                         ('member_namespace_id', '$1'),
-                         ('created_at', '$5'),
-                         ('updated_at', 'pg_catalog.now()')) v (name, val)
-            join pg_catalog.pg_attribute a on a.attrelid = b.source and a.attname = v.name and a.attnum > 0 and not a.attisdropped
-           order by a.attnum loop
-          cols := cols || pg_catalog.format(', %I', col.attname);
-          vals := vals || case when col.val in ('$5', 'pg_catalog.now()') and col.atttypid = 'timestamp'::regtype
-                                 then pg_catalog.format(', pg_catalog.timezone(''UTC'', %s::timestamptz)', col.val)
-                               else pg_catalog.format(', (%s)::%s', col.val, col.typ) end;
-        end loop;
-        execute pg_catalog.format('insert into %s (source_type, source_id, user_id, access_level%s) values ($4, $6, $2, $3%s)',
-                                  b.source, cols, vals)
-          using new.namespace_id, new.user_id, new.access_level, src_type, new.created_at, src_id;
-      end if;
-      perform pg_catalog.set_config('search_path', '', true);
-    end if;
+    -- The writes run as lifecycle_bridge (legacy_members_write), and so does what the application's
+    -- table fires: the writer is checked before the call and after it (legacy_writer_check says why).
+    perform lifecycle.legacy_writer_check('lifecycle.legacy_members_write'::regproc);
+    perform lifecycle.legacy_members_write(b, caller,
+      case when removing then old.namespace_id end, case when removing then old.user_id end,
+      removing and not exists (select from lifecycle.namespaces n where n.id = old.namespace_id),
+      case when tg_op <> 'DELETE' then new.namespace_id end, case when tg_op <> 'DELETE' then new.user_id end,
+      case when tg_op <> 'DELETE' then new.access_level end, case when tg_op <> 'DELETE' then new.created_at end,
+      tg_op <> 'DELETE' and not lifecycle.namespace_type_can_be_parent(ns_type));
+    perform lifecycle.legacy_writer_check('lifecycle.legacy_members_write'::regproc);
   exception
     when data_exception or integrity_constraint_violation or syntax_error_or_access_rule_violation or undefined_column then
       get stacked diagnostics failure = message_text, failure_state = returned_sqlstate;
@@ -2806,7 +2713,8 @@ begin
         message = pg_catalog.format('legacy members bridge %s (%s) cannot write the membership back: %s (%s)', b.id, src, failure, failure_state),
         detail = pg_catalog.format('members_bridge_id=%s source=%s projects=%s namespace_id=%s user_id=%s', b.id, src, b.projects,
                                    coalesce(new.namespace_id, old.namespace_id), coalesce(new.user_id, old.user_id)),
-        hint = pg_catalog.format('Restore GitLab''s columns of %s and %s, grant the schema''s owner their writes, or end the bridge: '
+        hint = pg_catalog.format('Restore GitLab''s columns of %s and %s, give lifecycle_bridge (the role the write-back runs as) '
+                                 'SELECT, INSERT, UPDATE, DELETE on the first and SELECT on the second, or end the bridge: '
                                  'select lifecycle.legacy_members_bridge_drop(%L::regclass);', src, b.projects, src);
   end;
   if raised then
@@ -2814,7 +2722,7 @@ begin
   end if;
   return null;
 end
-$_$;
+$$;
 
 --
 -- Name: legacy_members_statement(regclass, regclass, boolean); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -2852,6 +2760,133 @@ $_$;
 --
 
 COMMENT ON FUNCTION lifecycle.legacy_members_statement(members regclass, projects regclass, one_row boolean) IS 'The statement of GitLab''s memberships (lifecycle.legacy_members), for those that run it inside their own.';
+
+--
+-- Name: legacy_members_write(lifecycle.legacy_members_bridges, name, bigint, bigint, boolean, bigint, bigint, smallint, timestamp with time zone, boolean); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_members_write(b lifecycle.legacy_members_bridges, caller name, removed_namespace bigint, removed_user bigint, removed_gone boolean, added_namespace bigint, added_user bigint, added_level smallint, added_created timestamp with time zone, added_project boolean) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+declare
+  src text := b.source::text;
+  src_type text;
+  src_id bigint;
+  has_rows boolean;
+  requested boolean := false;
+  cols text := '';
+  vals text := '';
+  col record;
+  -- The pair's membership rows in GitLab's table, as lifecycle.legacy_members reads them.
+  pair_rows constant text := 'm.user_id = $2 and m.requested_at is null and m.invite_token is null '
+                             'and (m.source_type = ''Namespace'' and m.source_id = $1 '
+                             'or m.source_type = ''Project'' and m.source_id in (select p.id from %2$s p where p.project_namespace_id = $1)%3$s)';
+  gone_rows text := '';
+begin
+  if removed_namespace is not null then
+    -- A membership its namespace's hard delete ends was authorised as that deletion; a project's
+    -- rows are found by their member_namespace_id then, its projects row may have gone first.
+    if removed_gone and exists (select from pg_catalog.pg_attribute a where a.attrelid = b.source and a.attname = 'member_namespace_id'
+                                                              and a.attnum > 0 and not a.attisdropped) then
+      gone_rows := ' or m.source_type = ''Project'' and m.member_namespace_id = $1';
+    end if;
+    if not removed_gone and not pg_catalog.has_table_privilege(caller, b.source, 'DELETE') then
+      raise exception using errcode = 'NS005', message = pg_catalog.format('role %s may not remove members of %s, so not through the API while it is bridged', caller, src),
+        detail = pg_catalog.format('namespace_id=%s user_id=%s role=%s source=%s', removed_namespace, removed_user, caller, src),
+        hint = pg_catalog.format('GRANT DELETE ON %s TO %I;', src, caller);
+    end if;
+    -- GitLab's own triggers (none on members today) name its tables unqualified: its schema first.
+    perform pg_catalog.set_config('search_path',
+               (select pg_catalog.quote_ident(s.nspname) from pg_catalog.pg_class c join pg_catalog.pg_namespace s on s.oid = c.relnamespace
+                 where c.oid = b.source), true);
+    execute pg_catalog.format('delete from %1$s m where ' || pair_rows, b.source, b.projects, gone_rows) using removed_namespace, removed_user;
+    perform pg_catalog.set_config('search_path', '', true);
+  end if;
+  if added_namespace is not null then
+    execute pg_catalog.format('select exists (select from %1$s m where ' || pair_rows || ')', b.source, b.projects, '')
+      into has_rows using added_namespace, added_user;
+    if not has_rows then
+      -- A namespace that holds no others is a project's: GitLab's members name it by the project
+      -- (source_type Project).
+      if added_project then
+        execute pg_catalog.format('select p.id from %s p where p.project_namespace_id = $1', b.projects) into src_id using added_namespace;
+        if src_id is null then
+          raise exception using errcode = 'NS010',
+            message = pg_catalog.format('legacy members bridge %s (%s) cannot add a member to project namespace %s: %s has no project of it',
+                                        b.id, src, added_namespace, b.projects),
+            detail = pg_catalog.format('members_bridge_id=%s source=%s projects=%s namespace_id=%s user_id=%s',
+                                       b.id, src, b.projects, added_namespace, added_user),
+            hint = 'Create the project first (its projects row, or the tree bridge of projects writes it), then its members.';
+        end if;
+        src_type := 'Project';
+      else
+        src_id := added_namespace;
+        src_type := 'Namespace';
+      end if;
+      -- The user's access request on that source, if any: approved rather than doubled.
+      execute pg_catalog.format('select exists (select from %s m where m.user_id = $1 and m.source_type = $2 and m.source_id = $3 '
+                                'and m.requested_at is not null and m.invite_token is null)', b.source)
+        into requested using added_user, src_type, src_id;
+    end if;
+    if not pg_catalog.has_table_privilege(caller, b.source, case when has_rows or requested then 'UPDATE' else 'INSERT' end) then
+      raise exception using errcode = 'NS005',
+        message = pg_catalog.format('role %s may not %s members of %s, so not through the API while it is bridged', caller,
+                                    case when has_rows then 'change' when requested then 'approve access requests to' else 'add' end, src),
+        detail = pg_catalog.format('namespace_id=%s user_id=%s role=%s source=%s', added_namespace, added_user, caller, src),
+        hint = pg_catalog.format('GRANT %s ON %s TO %I;', case when has_rows or requested then 'UPDATE' else 'INSERT' end, src, caller);
+    end if;
+    perform pg_catalog.set_config('search_path',
+               (select pg_catalog.quote_ident(s.nspname) from pg_catalog.pg_class c join pg_catalog.pg_namespace s on s.oid = c.relnamespace
+                 where c.oid = b.source), true);
+    if requested then
+      -- As Member#accept_request: the level given, requested_at cleared, request_accepted_at and
+      -- updated_at the change's time (in UTC where the column has no time zone, as Rails writes).
+      select pg_catalog.string_agg(pg_catalog.format(', %I = %s', a.attname,
+               case when a.atttypid = 'timestamp'::regtype then 'pg_catalog.timezone(''UTC'', pg_catalog.now())'
+                    else pg_catalog.format('pg_catalog.now()::%s', pg_catalog.format_type(a.atttypid, a.atttypmod)) end), '' order by a.attnum)
+        into vals
+        from pg_catalog.pg_attribute a
+       where a.attrelid = b.source and a.attname in ('request_accepted_at', 'updated_at') and a.attnum > 0 and not a.attisdropped;
+      execute pg_catalog.format('update %1$s m set access_level = $4, requested_at = null%2$s where m.user_id = $1 and m.source_type = $2 '
+                                'and m.source_id = $3 and m.requested_at is not null and m.invite_token is null',
+                                b.source, coalesce(vals, ''))
+        using added_user, src_type, src_id, added_level;
+    elsif has_rows then
+      select pg_catalog.format(', updated_at = %s',
+               case when a.atttypid = 'timestamp'::regtype then 'pg_catalog.timezone(''UTC'', pg_catalog.now())'
+                    else pg_catalog.format('pg_catalog.now()::%s', pg_catalog.format_type(a.atttypid, a.atttypmod)) end)
+        into vals
+        from pg_catalog.pg_attribute a
+       where a.attrelid = b.source and a.attname = 'updated_at' and a.attnum > 0 and not a.attisdropped;
+      execute pg_catalog.format('update %1$s m set access_level = $3%4$s where m.access_level <> $3 and ' || pair_rows,
+                                b.source, b.projects, '', vals)
+        using added_namespace, added_user, added_level;
+    else
+      -- GitLab's columns beyond the ones legacy_members reads, those the table has, as a direct
+      -- member gets them ($3 the level, $5 the creation time).
+      for col in
+        select a.attname, v.val, a.atttypid, pg_catalog.format_type(a.atttypid, a.atttypmod) as typ
+          from (values ('notification_level', '3'),
+                       ('type', case src_type when 'Project' then '''ProjectMember''' else '''GroupMember''' end),
+                       ('member_namespace_id', '$1'),
+                       ('created_at', '$5'),
+                       ('updated_at', 'pg_catalog.now()')) v (name, val)
+          join pg_catalog.pg_attribute a on a.attrelid = b.source and a.attname = v.name and a.attnum > 0 and not a.attisdropped
+         order by a.attnum loop
+        cols := cols || pg_catalog.format(', %I', col.attname);
+        vals := vals || case when col.val in ('$5', 'pg_catalog.now()') and col.atttypid = 'timestamp'::regtype
+                               then pg_catalog.format(', pg_catalog.timezone(''UTC'', %s::timestamptz)', col.val)
+                             else pg_catalog.format(', (%s)::%s', col.val, col.typ) end;
+      end loop;
+      execute pg_catalog.format('insert into %s (source_type, source_id, user_id, access_level%s) values ($4, $6, $2, $3%s)',
+                                b.source, cols, vals)
+        using added_namespace, added_user, added_level, src_type, added_created, src_id;
+    end if;
+    perform pg_catalog.set_config('search_path', '', true);
+  end if;
+end
+$_$;
 
 --
 -- Name: path_normalised(text); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -2933,6 +2968,22 @@ $$;
 --
 
 COMMENT ON FUNCTION lifecycle.legacy_path_redirect(ns_id bigint, legacy text, actor_id bigint) IS 'Redirects (kind import) from a legacy path, exact and lowercase, to the namespace it became.';
+
+--
+-- Name: legacy_rows_delete(regclass, name, bigint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_rows_delete(source regclass, namespace_column name, ns_id bigint) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+begin
+  perform pg_catalog.set_config('search_path',
+             (select pg_catalog.quote_ident(n.nspname) from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+               where c.oid = source), true);
+  execute pg_catalog.format('delete from %s where %I = $1', source, namespace_column) using ns_id;
+end
+$_$;
 
 --
 -- Name: legacy_tree_bridge_add(regclass, name, name, name, name, name, name, jsonb, text[], bigint, jsonb); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -3036,13 +3087,16 @@ begin
       detail = pg_catalog.format('source=%s columns: %s', source, bad), hint = 'Name other columns of the table.';
   end if;
 
+  -- The schema's owner reads source (the checks, and the triggers that carry its changes run with
+  -- its rights); the writes back run as lifecycle_bridge (legacy_writer_grant).
   select r.rolname into owner_role from pg_catalog.pg_proc p join pg_catalog.pg_roles r on r.oid = p.proowner
    where p.oid = 'lifecycle.legacy_tree_state()'::regprocedure;
-  if not pg_catalog.has_table_privilege(owner_role, source, 'SELECT, INSERT, UPDATE, DELETE') then
-    raise exception using errcode = 'NS005', message = pg_catalog.format('the lifecycle schema''s owner %s cannot write %s', owner_role, source),
+  if not pg_catalog.has_table_privilege(owner_role, source, 'SELECT') then
+    raise exception using errcode = 'NS005', message = pg_catalog.format('the lifecycle schema''s owner %s cannot read %s', owner_role, source),
       detail = pg_catalog.format('source=%s owner=%s', source, owner_role),
-      hint = pg_catalog.format('GRANT SELECT, INSERT, UPDATE, DELETE ON %s TO %I;', source, owner_role);
+      hint = pg_catalog.format('GRANT SELECT ON %s TO %I;', source, owner_role);
   end if;
+  perform lifecycle.legacy_writer_grant(source, true, id_column);
 
   -- Legacy -> lifecycle: inserts, deletes, and updates of the mapped columns only (an UPDATE of any
   -- other column does not fire it). Named to fire before the state bridges' trigger
@@ -3360,6 +3414,7 @@ COMMENT ON FUNCTION lifecycle.legacy_tree_final_path(legacy text, parent_id bigi
 CREATE FUNCTION lifecycle.legacy_tree_holds(ns_id bigint, ns_type text) RETURNS boolean
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO ''
+    SET row_security TO 'off'
     AS $_$
 declare
   t record;
@@ -3511,7 +3566,7 @@ $$;
 CREATE FUNCTION lifecycle.legacy_tree_state() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
-    AS $_$
+    AS $$
 declare
   b lifecycle.legacy_tree_bridges;
   s record;
@@ -3538,11 +3593,15 @@ begin
       perform lifecycle.legacy_tree_refuse(b, broken, ns_id);
     end if;
     begin
+      -- The writer runs as lifecycle_bridge, and so does what the application's table fires: checked
+      -- before the call and after it (legacy_writer_check says why).
+      perform lifecycle.legacy_writer_check('lifecycle.legacy_tree_write'::regproc);
       if tg_op = 'DELETE' then
         perform lifecycle.legacy_tree_write(b, 'DELETE', ns_id, null, null, null, null, null);
       else
         perform lifecycle.legacy_tree_write(b, tg_op, new.id, new.parent_id, new.type, new.path, new.name, new.visibility);
       end if;
+      perform lifecycle.legacy_writer_check('lifecycle.legacy_tree_write'::regproc);
     exception
       when data_exception or integrity_constraint_violation or syntax_error_or_access_rule_violation then
         get stacked diagnostics failure = message_text, failure_state = returned_sqlstate;
@@ -3561,7 +3620,16 @@ begin
                                    offset 0) a
               where not exists (select from lifecycle.legacy_tree_bridges t where t.source = x.source)
               order by x.source::oid loop
-      execute pg_catalog.format('delete from %s where %I = $1', s.source, s.ns_col) using ns_id;
+      perform lifecycle.legacy_writer_check('lifecycle.legacy_rows_delete'::regproc);
+      begin
+        perform lifecycle.legacy_rows_delete(s.source, s.ns_col, ns_id);
+      exception when insufficient_privilege then
+        raise exception using errcode = 'NS010',
+          message = pg_catalog.format('the bridges cannot delete the rows of namespace %s from %s: lifecycle_bridge may not write it', ns_id, s.source),
+          detail = pg_catalog.format('source=%s namespace_id=%s role=lifecycle_bridge', s.source, ns_id),
+          hint = pg_catalog.format('As the owner of %s: GRANT SELECT, INSERT, UPDATE, DELETE ON %s TO lifecycle_bridge;', s.source, s.source);
+      end;
+      perform lifecycle.legacy_writer_check('lifecycle.legacy_rows_delete'::regproc);
     end loop;
   end if;
   if raised then
@@ -3569,7 +3637,7 @@ begin
   end if;
   return null;
 end
-$_$;
+$$;
 
 --
 -- Name: legacy_tree_update(lifecycle.legacy_tree_bridges, bigint, bigint, text, text, text, text); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -3735,6 +3803,101 @@ begin
     using ns_id, parent_id, path, name, level;
 end
 $_$;
+
+--
+-- Name: legacy_writer_check(regproc); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_writer_check(writer regproc) RETURNS void
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $_$
+declare
+  altered text;
+begin
+  select case when p.proowner <> 'lifecycle_bridge'::regrole then pg_catalog.format('its owner is %s', p.proowner::regrole)
+              when not p.prosecdef then 'it is no longer SECURITY DEFINER'
+              when p.proconfig is distinct from array['search_path=""'] then
+                pg_catalog.format('its settings are %s', coalesce(pg_catalog.array_to_string(p.proconfig, ', '), 'none'))
+              when exists (select from pg_catalog.aclexplode(p.proacl) x
+                            where x.grantee not in (p.proowner, (select n.nspowner from pg_catalog.pg_namespace n where n.oid = p.pronamespace)))
+                then 'a role other than the schema''s owner may execute it'
+         end
+    into altered
+    from pg_catalog.pg_proc p
+   where p.oid = writer;
+  if altered is not null then
+    raise exception using errcode = 'NS010',
+      message = pg_catalog.format('the bridges'' writer %s was altered: %s; no legacy table is written until it is repaired', writer, altered),
+      detail = pg_catalog.format('writer=%s', writer),
+      hint = pg_catalog.format('Code the application put on a bridged table (a trigger, a default, a policy) ran as lifecycle_bridge '
+                               'and altered it: remove that code, then, as the schema''s owner: alter function %1$s security definer '
+                               'reset all set search_path to ''''; revoke all on function %1$s from public; and revoke EXECUTE on it '
+                               'from every role but the schema''s owner.', writer::regprocedure);
+  end if;
+end
+$_$;
+
+--
+-- Name: legacy_writer_grant(regclass, boolean, name); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.legacy_writer_grant(source regclass, writes boolean, id_column name DEFAULT NULL::name) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  privileges constant text := case when writes then 'SELECT, INSERT, UPDATE, DELETE' else 'SELECT' end;
+  schema_name name;
+  seq record;
+begin
+  select n.nspname into schema_name from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace where c.oid = source;
+  if not pg_catalog.has_schema_privilege('lifecycle_bridge', schema_name, 'USAGE') then
+    begin
+      execute pg_catalog.format('grant usage on schema %I to lifecycle_bridge', schema_name);
+    exception when insufficient_privilege then
+      null;  -- refused below, with the grant to ask for
+    end;
+  end if;
+  if not pg_catalog.has_table_privilege('lifecycle_bridge', source, privileges) then
+    begin
+      -- privileges is one of two constants; the table is a regclass, quoted by its output.
+      execute pg_catalog.format('grant %s on table %s to lifecycle_bridge', privileges, source);
+    exception when insufficient_privilege then
+      null;
+    end;
+  end if;
+  if not pg_catalog.has_schema_privilege('lifecycle_bridge', schema_name, 'USAGE')
+     or not pg_catalog.has_table_privilege('lifecycle_bridge', source, privileges) then
+    raise exception using errcode = 'NS005',
+      message = pg_catalog.format('lifecycle_bridge, the role the bridges write as, cannot %s %s, and %s may not grant it',
+                                  case when writes then 'write' else 'read' end, source, current_user),
+      detail = pg_catalog.format('source=%s privileges=%s role=lifecycle_bridge grantor=%s', source, privileges, current_user),
+      hint = pg_catalog.format('As the owner of %s and its schema: GRANT USAGE ON SCHEMA %I TO lifecycle_bridge; GRANT %s ON %s TO '
+                               'lifecycle_bridge; then add the bridge again.', source, schema_name, privileges, source);
+  end if;
+  -- The sequences of its columns: USAGE for the defaults of the rows a write-back inserts, and
+  -- SELECT and UPDATE of the id column's, which a tree bridge moves past the ids it inserts.
+  if writes then
+    for seq in select x.seq::regclass as seq, a.attname = id_column as of_id
+                 from pg_catalog.pg_attribute a
+                 cross join lateral (select pg_catalog.pg_get_serial_sequence(source::text, a.attname) as seq) x
+                where a.attrelid = source and a.attnum > 0 and not a.attisdropped and a.attidentity = '' and x.seq is not null loop
+      if not pg_catalog.has_sequence_privilege('lifecycle_bridge', seq.seq, case when seq.of_id then 'USAGE, SELECT, UPDATE' else 'USAGE' end) then
+        begin
+          execute pg_catalog.format('grant %s on sequence %s to lifecycle_bridge',
+                                    case when seq.of_id then 'usage, select, update' else 'usage' end, seq.seq);
+        exception when insufficient_privilege then
+          raise warning using
+            message = pg_catalog.format('lifecycle_bridge may not use %s, so the bridges'' writes of %s may fail', seq.seq, source),
+            hint = pg_catalog.format('As the owner of %s: GRANT %s ON SEQUENCE %s TO lifecycle_bridge;', seq.seq,
+                                     case when seq.of_id then 'USAGE, SELECT, UPDATE' else 'USAGE' end, seq.seq);
+        end;
+      end if;
+    end loop;
+  end if;
+end
+$$;
 
 --
 -- Name: name_refusal(text); Type: FUNCTION; Schema: lifecycle; Owner: -
@@ -10818,6 +10981,7 @@ ALTER TABLE ONLY lifecycle.webhooks
 
 GRANT USAGE ON SCHEMA lifecycle TO lifecycle_app;
 GRANT USAGE ON SCHEMA lifecycle TO lifecycle_worker;
+GRANT USAGE ON SCHEMA lifecycle TO lifecycle_bridge;
 
 --
 -- Name: FUNCTION actor_refusal(namespace_id bigint, traversal_ids bigint[], actor_id bigint, required_level smallint, action text); Type: ACL; Schema: lifecycle; Owner: -
@@ -11017,6 +11181,7 @@ REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_check_statement() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_column(source regclass, attnum smallint) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.legacy_bridge_column(source regclass, attnum smallint) TO lifecycle_bridge;
 
 --
 -- Name: FUNCTION legacy_bridge_drop(source regclass); Type: ACL; Schema: lifecycle; Owner: -
@@ -11041,6 +11206,7 @@ REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_lock(ns_id bigint, ns_type text) 
 --
 
 REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_refuse(b lifecycle.legacy_bridges, reason text, ns_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.legacy_bridge_refuse(b lifecycle.legacy_bridges, reason text, ns_id bigint) TO lifecycle_bridge;
 
 --
 -- Name: FUNCTION legacy_bridge_rows(); Type: ACL; Schema: lifecycle; Owner: -
@@ -11103,6 +11269,7 @@ REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_watch(source regclass) FROM PUBLI
 --
 
 REVOKE ALL ON FUNCTION lifecycle.legacy_bridge_write(b lifecycle.legacy_bridges, ns_id bigint, holds boolean, at timestamp with time zone, actor bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.legacy_bridge_write(b lifecycle.legacy_bridges, ns_id bigint, holds boolean, at timestamp with time zone, actor bigint) TO postgres;
 
 --
 -- Name: FUNCTION legacy_members(members regclass, projects regclass, of_user bigint, on_namespace bigint, member_row jsonb); Type: ACL; Schema: lifecycle; Owner: -
@@ -11176,29 +11343,46 @@ REVOKE ALL ON FUNCTION lifecycle.legacy_members_state() FROM PUBLIC;
 REVOKE ALL ON FUNCTION lifecycle.legacy_members_statement(members regclass, projects regclass, one_row boolean) FROM PUBLIC;
 
 --
+-- Name: FUNCTION legacy_members_write(b lifecycle.legacy_members_bridges, caller name, removed_namespace bigint, removed_user bigint, removed_gone boolean, added_namespace bigint, added_user bigint, added_level smallint, added_created timestamp with time zone, added_project boolean); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_members_write(b lifecycle.legacy_members_bridges, caller name, removed_namespace bigint, removed_user bigint, removed_gone boolean, added_namespace bigint, added_user bigint, added_level smallint, added_created timestamp with time zone, added_project boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.legacy_members_write(b lifecycle.legacy_members_bridges, caller name, removed_namespace bigint, removed_user bigint, removed_gone boolean, added_namespace bigint, added_user bigint, added_level smallint, added_created timestamp with time zone, added_project boolean) TO postgres;
+
+--
 -- Name: FUNCTION path_normalised(legacy text); Type: ACL; Schema: lifecycle; Owner: -
 --
 
 REVOKE ALL ON FUNCTION lifecycle.path_normalised(legacy text) FROM PUBLIC;
 GRANT ALL ON FUNCTION lifecycle.path_normalised(legacy text) TO lifecycle_worker;
+GRANT ALL ON FUNCTION lifecycle.path_normalised(legacy text) TO lifecycle_bridge;
 
 --
 -- Name: FUNCTION legacy_path_suffixed(legacy text, ns_id bigint); Type: ACL; Schema: lifecycle; Owner: -
 --
 
 REVOKE ALL ON FUNCTION lifecycle.legacy_path_suffixed(legacy text, ns_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.legacy_path_suffixed(legacy text, ns_id bigint) TO lifecycle_bridge;
 
 --
 -- Name: FUNCTION legacy_path_matches(legacy text, lifecycle_path text, ns_id bigint); Type: ACL; Schema: lifecycle; Owner: -
 --
 
 REVOKE ALL ON FUNCTION lifecycle.legacy_path_matches(legacy text, lifecycle_path text, ns_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.legacy_path_matches(legacy text, lifecycle_path text, ns_id bigint) TO lifecycle_bridge;
 
 --
 -- Name: FUNCTION legacy_path_redirect(ns_id bigint, legacy text, actor_id bigint); Type: ACL; Schema: lifecycle; Owner: -
 --
 
 REVOKE ALL ON FUNCTION lifecycle.legacy_path_redirect(ns_id bigint, legacy text, actor_id bigint) FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_rows_delete(source regclass, namespace_column name, ns_id bigint); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_rows_delete(source regclass, namespace_column name, ns_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.legacy_rows_delete(source regclass, namespace_column name, ns_id bigint) TO postgres;
 
 --
 -- Name: FUNCTION legacy_tree_bridge_add(source regclass, id_column name, parent_column name, path_column name, name_column name, visibility_column name, type_column name, types jsonb, speaks_for text[], actor_id bigint, row_defaults jsonb); Type: ACL; Schema: lifecycle; Owner: -
@@ -11333,6 +11517,19 @@ REVOKE ALL ON FUNCTION lifecycle.legacy_tree_update(b lifecycle.legacy_tree_brid
 --
 
 REVOKE ALL ON FUNCTION lifecycle.legacy_tree_write(b lifecycle.legacy_tree_bridges, op text, ns_id bigint, parent_id bigint, type text, path text, name text, visibility text) FROM PUBLIC;
+GRANT ALL ON FUNCTION lifecycle.legacy_tree_write(b lifecycle.legacy_tree_bridges, op text, ns_id bigint, parent_id bigint, type text, path text, name text, visibility text) TO postgres;
+
+--
+-- Name: FUNCTION legacy_writer_check(writer regproc); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_writer_check(writer regproc) FROM PUBLIC;
+
+--
+-- Name: FUNCTION legacy_writer_grant(source regclass, writes boolean, id_column name); Type: ACL; Schema: lifecycle; Owner: -
+--
+
+REVOKE ALL ON FUNCTION lifecycle.legacy_writer_grant(source regclass, writes boolean, id_column name) FROM PUBLIC;
 
 --
 -- Name: FUNCTION name_refusal(name text); Type: ACL; Schema: lifecycle; Owner: -
@@ -11394,6 +11591,7 @@ GRANT ALL ON FUNCTION lifecycle.namespace_effective_state(namespace_id bigint) T
 
 GRANT SELECT ON TABLE lifecycle.states TO lifecycle_app;
 GRANT SELECT ON TABLE lifecycle.states TO lifecycle_worker;
+GRANT SELECT ON TABLE lifecycle.states TO lifecycle_bridge;
 
 --
 -- Name: FUNCTION namespace_effective_states_below_any(namespace_ids bigint[]); Type: ACL; Schema: lifecycle; Owner: -
@@ -11816,6 +12014,7 @@ REVOKE ALL ON FUNCTION lifecycle.state_metadata_refusal(doc jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION lifecycle.state_name(code smallint) FROM PUBLIC;
 GRANT ALL ON FUNCTION lifecycle.state_name(code smallint) TO lifecycle_app;
 GRANT ALL ON FUNCTION lifecycle.state_name(code smallint) TO lifecycle_worker;
+GRANT ALL ON FUNCTION lifecycle.state_name(code smallint) TO lifecycle_bridge;
 
 --
 -- Name: FUNCTION states_digest(); Type: ACL; Schema: lifecycle; Owner: -
@@ -12226,6 +12425,7 @@ GRANT SELECT ON TABLE lifecycle.transition_policies TO lifecycle_worker;
 
 GRANT SELECT ON TABLE lifecycle.visibility_levels TO lifecycle_app;
 GRANT SELECT ON TABLE lifecycle.visibility_levels TO lifecycle_worker;
+GRANT SELECT ON TABLE lifecycle.visibility_levels TO lifecycle_bridge;
 
 --
 -- Name: TABLE webhook_deliveries; Type: ACL; Schema: lifecycle; Owner: -

@@ -113,6 +113,17 @@ func AdoptGitLab(ctx context.Context, conn *pgx.Conn, g GitLab) (*Adoption, erro
 		return nil, fmt.Errorf("pin search_path: %w", err)
 	}
 	defer conn.Exec(context.WithoutCancel(ctx), `select pg_catalog.set_config('search_path', $1, false)`, searchPath)
+	// And with row_security off: a policy GitLab's role puts on a table it owns would run with the
+	// owner's rights at each read (a superuser bypasses policies; another owner does not). A read
+	// such a policy would filter is refused (42501) instead. Restored after.
+	var rowSecurity string
+	if err := conn.QueryRow(ctx, `select pg_catalog.current_setting('row_security')`).Scan(&rowSecurity); err != nil {
+		return nil, fmt.Errorf("read row_security: %w", err)
+	}
+	if _, err := conn.Exec(ctx, `select pg_catalog.set_config('row_security', 'off', false)`); err != nil {
+		return nil, fmt.Errorf("turn row_security off: %w", err)
+	}
+	defer conn.Exec(context.WithoutCancel(ctx), `select pg_catalog.set_config('row_security', $1, false)`, rowSecurity)
 	table := func(name string) string { return pgx.Identifier{g.Schema, name}.Sanitize() }
 	tables := []string{table("namespace_settings"), table("group_deletion_schedules"), table("projects"), table("namespaces")}
 	for _, t := range tables {

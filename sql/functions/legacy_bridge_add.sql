@@ -21,8 +21,9 @@
 --     the same gate (legacy_bridge_source), so a refusal refuses the legacy statement;
 --   * a state change of the namespace, whatever its write path, writes the legacy data
 --     (legacy_bridge_state).
--- Returns the bridge's id. Run by the schema's owner (or a superuser), who must be able to write
--- the source table (the bridge's triggers run with the owner's rights).
+-- Returns the bridge's id. Run by the schema's owner (or a superuser), who must be able to read
+-- the source table (the triggers carrying its changes run with the owner's rights) and give
+-- lifecycle_bridge, the role the writes back run as, the right to write it (legacy_writer_grant).
 create or replace function lifecycle.legacy_bridge_add(
   source regclass,
   namespace_column name,
@@ -116,14 +117,16 @@ begin
         hint = 'Give those columns defaults, or bridge at_column/by_column to them.';
     end if;
   end if;
-  -- The bridge's triggers run as the schema's owner, who writes the source table.
+  -- The schema's owner reads source (the checks, and the triggers that carry its changes run with
+  -- its rights); the writes back run as lifecycle_bridge (legacy_writer_grant).
   select r.rolname into owner_role from pg_catalog.pg_proc p join pg_catalog.pg_roles r on r.oid = p.proowner
    where p.oid = 'lifecycle.legacy_bridge_state()'::regprocedure;
-  if not pg_catalog.has_table_privilege(owner_role, source, 'SELECT, INSERT, UPDATE, DELETE') then
-    raise exception using errcode = 'NS005', message = pg_catalog.format('the lifecycle schema''s owner %s cannot write %s', owner_role, source),
+  if not pg_catalog.has_table_privilege(owner_role, source, 'SELECT') then
+    raise exception using errcode = 'NS005', message = pg_catalog.format('the lifecycle schema''s owner %s cannot read %s', owner_role, source),
       detail = pg_catalog.format('source=%s owner=%s', source, owner_role),
-      hint = pg_catalog.format('GRANT SELECT, INSERT, UPDATE, DELETE ON %s TO %I;', source, owner_role);
+      hint = pg_catalog.format('GRANT SELECT ON %s TO %I;', source, owner_role);
   end if;
+  perform lifecycle.legacy_writer_grant(source, true);
   if exists (select from lifecycle.legacy_bridges b where b.source = legacy_bridge_add.source and b.state = code) then
     raise exception using errcode = 'NS010', message = pg_catalog.format('%s is bridged to %s already', source, state),
       detail = pg_catalog.format('source=%s state=%s', source, state),

@@ -45,7 +45,11 @@ begin
     for b in select * from lifecycle.legacy_bridges x order by x.id loop
       continue when b.namespace_types is not null and not ns.type = any (b.namespace_types);
       continue when not lifecycle.legacy_bridge_usable(b, ns.id);
+      -- The writer runs as lifecycle_bridge, and so does what the application's table fires: checked
+      -- before the call and after it (legacy_writer_check says why).
+      perform lifecycle.legacy_writer_check('lifecycle.legacy_bridge_write'::regproc);
       perform lifecycle.legacy_bridge_write(b, ns.id, lifecycle.legacy_bridge_says(b.state, ns.state, preserved), at, actor);
+      perform lifecycle.legacy_writer_check('lifecycle.legacy_bridge_write'::regproc);
     end loop;
   exception
     when data_exception or integrity_constraint_violation or syntax_error_or_access_rule_violation then

@@ -8,7 +8,11 @@
 -- is NS010, naming the bridge. A flag or column bridge that inserts missing rows inserts the row a
 -- namespace lacks when its condition turns on (required time columns take the change's time). The
 -- application's own triggers on its table run as for its own writes: with the table's schema as
--- search_path (GitLab's name tables unqualified), set for this function's statements only.
+-- search_path (GitLab's name tables unqualified), set for this function's statements only. It runs
+-- as its owner, lifecycle_bridge, which holds the bridged tables' writes and nothing else, so that
+-- what the application's role put on its table (a trigger, a default, a policy, an operator in its
+-- schema) runs with no more rights than that role; the callers check the function itself before
+-- and after (legacy_writer_check).
 create or replace function lifecycle.legacy_bridge_write(b lifecycle.legacy_bridges, ns_id bigint, holds boolean, at timestamptz, actor bigint)
 returns void
 language plpgsql

@@ -9,9 +9,10 @@
 -- The columns it reads are checked against the catalog here; one altered or dropped later makes a
 -- write of members that changes a membership fail with NS010 naming the bridge, not a raw error.
 -- Every other required column of members needs a default (the write-back inserts rows as GitLab
--- writes a direct member: legacy_members_state names the columns it fills). Run by the schema's
--- owner, who must be able to read both tables and write members (the triggers run with the
--- owner's rights). Returns the bridge's id.
+-- writes a direct member: legacy_members_write names the columns it fills). Run by the schema's
+-- owner, who must be able to read both tables (the check and the carrying run with its rights)
+-- and give lifecycle_bridge what the write-back needs: members to write, projects to read
+-- (legacy_writer_grant). Returns the bridge's id.
 -- namespace_types are the lifecycle's types of the namespaces a row of members names with
 -- source_type Namespace (GitLab: its groups, array['group'], as cmd/adopt's preset passes; a
 -- GroupMember's source is a Group, never a user's personal namespace). A project's namespace (a
@@ -101,11 +102,9 @@ begin
         hint = pg_catalog.format('GRANT SELECT ON %s TO %I;', t, owner_role);
     end if;
   end loop;
-  if not pg_catalog.has_table_privilege(owner_role, members, 'INSERT, UPDATE, DELETE') then
-    raise exception using errcode = 'NS005', message = pg_catalog.format('the lifecycle schema''s owner %s cannot write %s', owner_role, members),
-      detail = pg_catalog.format('source=%s owner=%s', members, owner_role),
-      hint = pg_catalog.format('GRANT SELECT, INSERT, UPDATE, DELETE ON %s TO %I;', members, owner_role);
-  end if;
+  -- The write-back writes members as lifecycle_bridge (legacy_members_write), reading projects.
+  perform lifecycle.legacy_writer_grant(members, true);
+  perform lifecycle.legacy_writer_grant(projects, false);
 
   insert into lifecycle.legacy_members_bridges as b (source, projects, namespace_types)
   values (members, projects, namespace_types) returning b.id into bridge_id;

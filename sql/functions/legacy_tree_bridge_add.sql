@@ -19,7 +19,9 @@
 --
 -- Identifiers are checked against the catalog and kept as attribute numbers (a renamed column stays
 -- bridged); anything else is refused with NS010. Run by the schema's owner, who must be able to
--- write source (the bridge's triggers run with the owner's rights). Returns the bridge's id.
+-- read source (the triggers carrying its changes run with the owner's rights) and give
+-- lifecycle_bridge, the role the writes back run as, the right to write it and move its id
+-- sequence (legacy_writer_grant). Returns the bridge's id.
 create or replace function lifecycle.legacy_tree_bridge_add(
   source regclass,
   id_column name,
@@ -131,13 +133,16 @@ begin
       detail = pg_catalog.format('source=%s columns: %s', source, bad), hint = 'Name other columns of the table.';
   end if;
 
+  -- The schema's owner reads source (the checks, and the triggers that carry its changes run with
+  -- its rights); the writes back run as lifecycle_bridge (legacy_writer_grant).
   select r.rolname into owner_role from pg_catalog.pg_proc p join pg_catalog.pg_roles r on r.oid = p.proowner
    where p.oid = 'lifecycle.legacy_tree_state()'::regprocedure;
-  if not pg_catalog.has_table_privilege(owner_role, source, 'SELECT, INSERT, UPDATE, DELETE') then
-    raise exception using errcode = 'NS005', message = pg_catalog.format('the lifecycle schema''s owner %s cannot write %s', owner_role, source),
+  if not pg_catalog.has_table_privilege(owner_role, source, 'SELECT') then
+    raise exception using errcode = 'NS005', message = pg_catalog.format('the lifecycle schema''s owner %s cannot read %s', owner_role, source),
       detail = pg_catalog.format('source=%s owner=%s', source, owner_role),
-      hint = pg_catalog.format('GRANT SELECT, INSERT, UPDATE, DELETE ON %s TO %I;', source, owner_role);
+      hint = pg_catalog.format('GRANT SELECT ON %s TO %I;', source, owner_role);
   end if;
+  perform lifecycle.legacy_writer_grant(source, true, id_column);
 
   -- Legacy -> lifecycle: inserts, deletes, and updates of the mapped columns only (an UPDATE of any
   -- other column does not fire it). Named to fire before the state bridges' trigger

@@ -7,7 +7,8 @@
 -- not what the lifecycle path became from it (legacy_path_matches: GitLab's `Docs` stays). Each
 -- statement touches only rows that disagree. The application's own triggers on its table run as
 -- they would for its own writes: with the table's schema as search_path (GitLab's name tables
--- unqualified), set for this function's statements only.
+-- unqualified), set for this function's statements only. It runs as its owner, lifecycle_bridge,
+-- which holds the bridged tables' writes and nothing else (as legacy_bridge_write).
 create or replace function lifecycle.legacy_tree_write(b lifecycle.legacy_tree_bridges, op text, ns_id bigint, parent_id bigint, type text,
                                             path text, name text, visibility text)
 returns void

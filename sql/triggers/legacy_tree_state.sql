@@ -4,7 +4,8 @@
 -- tree-bridged table that holds rows of its type gets them written (legacy_tree_write), in the
 -- same transaction: a row inserted when it has none, its columns set where they disagree, its rows
 -- deleted. A deleted namespace also loses its rows in the state bridges' tables (GitLab's
--- namespace_settings and group_deletion_schedules rows go with their namespace). Each statement
+-- namespace_settings and group_deletion_schedules rows go with their namespace,
+-- legacy_rows_delete). The writes run as lifecycle_bridge, never as the schema's owner. Each statement
 -- touches only rows that disagree, and the flag legacy_tree_writing (which no client can raise)
 -- keeps legacy_tree_source from carrying these writes back: no loops. An error of a bridge's
 -- statement is its NS010 (legacy_tree_refuse), never a raw SQLSTATE. Not for the import's rows
@@ -42,11 +43,15 @@ begin
       perform lifecycle.legacy_tree_refuse(b, broken, ns_id);
     end if;
     begin
+      -- The writer runs as lifecycle_bridge, and so does what the application's table fires: checked
+      -- before the call and after it (legacy_writer_check says why).
+      perform lifecycle.legacy_writer_check('lifecycle.legacy_tree_write'::regproc);
       if tg_op = 'DELETE' then
         perform lifecycle.legacy_tree_write(b, 'DELETE', ns_id, null, null, null, null, null);
       else
         perform lifecycle.legacy_tree_write(b, tg_op, new.id, new.parent_id, new.type, new.path, new.name, new.visibility);
       end if;
+      perform lifecycle.legacy_writer_check('lifecycle.legacy_tree_write'::regproc);
     exception
       when data_exception or integrity_constraint_violation or syntax_error_or_access_rule_violation then
         get stacked diagnostics failure = message_text, failure_state = returned_sqlstate;
@@ -65,7 +70,16 @@ begin
                                    offset 0) a
               where not exists (select from lifecycle.legacy_tree_bridges t where t.source = x.source)
               order by x.source::oid loop
-      execute pg_catalog.format('delete from %s where %I = $1', s.source, s.ns_col) using ns_id;
+      perform lifecycle.legacy_writer_check('lifecycle.legacy_rows_delete'::regproc);
+      begin
+        perform lifecycle.legacy_rows_delete(s.source, s.ns_col, ns_id);
+      exception when insufficient_privilege then
+        raise exception using errcode = 'NS010',
+          message = pg_catalog.format('the bridges cannot delete the rows of namespace %s from %s: lifecycle_bridge may not write it', ns_id, s.source),
+          detail = pg_catalog.format('source=%s namespace_id=%s role=lifecycle_bridge', s.source, ns_id),
+          hint = pg_catalog.format('As the owner of %s: GRANT SELECT, INSERT, UPDATE, DELETE ON %s TO lifecycle_bridge;', s.source, s.source);
+      end;
+      perform lifecycle.legacy_writer_check('lifecycle.legacy_rows_delete'::regproc);
     end loop;
   end if;
   if raised then
