@@ -24,7 +24,7 @@ cd "$root"
 mode=${1:-quick}
 case "$mode" in
 quick) args=(-label quick -namespaces 100000 -duration 2s -rounds 3 -syncer-load 10s -transfer-sizes 1,100,10000) ;;
-full) args=(-label full -namespaces 1000000 -duration 5s -rounds 3 -transfer-sizes 1,100,10000,100000) ;;
+full) args=(-label full -namespaces 1000000 -duration 5s -rounds 3 -transfer-sizes 1,100,10000,100000 -hard-delete-sizes 100000,1000000) ;;
 scale) args=(-label scale -namespaces 10000000 -load-by-import -duration 5s -rounds 1 -transfer-sizes 1,100,10000,100000) ;;
 *) echo "usage: $0 quick|full|scale" >&2; exit 2 ;;
 esac

@@ -26,7 +26,7 @@
 {{ template "tables/fact_key.sql" . }}
 {{ template "tables/facts.sql" . }}
 {{ template "tables/id_range.sql" . }}
-{{ template "tables/json_schemas.sql" . }}
+{{ template "released/1.0.0/tables/json_schemas.sql" . }}
 {{ template "tables/legacy_bridge_states.sql" . }}
 {{ template "tables/legacy_bridges.sql" . }}
 {{ template "tables/legacy_members_bridges.sql" . }}
@@ -148,7 +148,7 @@ set local check_function_bodies to off;
 {{ template "functions/namespace_effective_states_below.sql" . }}
 {{ template "functions/namespace_event.sql" . }}
 {{ template "functions/namespace_full_path.sql" . }}
-{{ template "functions/namespace_hard_delete.sql" . }}
+{{ template "released/1.0.0/functions/namespace_hard_delete.sql" . }}
 {{ template "functions/namespace_hard_delete_all.sql" . }}
 {{ template "functions/namespace_import_apply.sql" . }}
 {{ template "released/1.0.0/functions/namespace_import_batch.sql" . }}

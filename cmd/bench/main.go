@@ -41,6 +41,7 @@ func run(args []string, stderr io.Writer) int {
 		out       = fs.String("out", "", "write the results (JSON) to this file")
 		clients   = fs.String("clients", "1,4,8,16", "client counts of the transition scenario")
 		sizes     = fs.String("transfer-sizes", "1,100,10000", "subtree sizes the transfer scenario moves")
+		hardSizes = fs.String("hard-delete-sizes", "100000", "hard_delete scenario: descendants of each group hard-deleted alone")
 		bursts    = fs.String("burst-sizes", "2000,4000,8000,16000,50000", "creations per burst of the effective_states_burst scenario")
 		steps     = fs.String("syncer-steps", "250,500,1000,1500,2000,3000", "transition rates tried for the syncer's highest sustained rate")
 		only      = fs.String("scenarios", "", "run only these scenarios (comma-separated: "+strings.Join(scenario.Scenarios, ",")+")")
@@ -103,6 +104,7 @@ func run(args []string, stderr io.Writer) int {
 		return v
 	}
 	cfg.Clients, cfg.TransferSizes, cfg.SyncerSteps, cfg.BurstSizes = ints(*clients), ints(*sizes), ints(*steps), ints(*bursts)
+	cfg.HardDeleteSizes = ints(*hardSizes)
 	if *only != "" {
 		cfg.Scenarios = strings.Split(*only, ",")
 	}

@@ -67,7 +67,7 @@ func TestEveryScenarioMeasuresWhatItReports(t *testing.T) {
 		pool.Close()
 	})
 	cfg := scenario.Config{Label: "test", DatabaseURL: url, Namespaces: 3000, Duration: time.Second, Rounds: 1, Clients: []int{1, 2},
-		TransferSizes: []int{1, 50}, BurstSizes: []int{100, 200}, SweepGroups: 5, SweepSize: 20, SyncerRate: 50, SyncerSteps: []int{20}, SyncerLoad: 2 * time.Second, TakeoverKills: 2,
+		TransferSizes: []int{1, 50}, BurstSizes: []int{100, 200}, SweepGroups: 5, SweepSize: 20, HardDeleteSizes: []int{40}, SyncerRate: 50, SyncerSteps: []int{20}, SyncerLoad: 2 * time.Second, TakeoverKills: 2,
 		Scenarios: []string{"transitions"}, Pgbench: pgbenchBinary(t), Syncer: filepath.Join(binDir, "syncer"),
 		Sweeper: filepath.Join(binDir, "sweeper"), Slot: slot, ScratchDir: t.TempDir(), Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 
@@ -105,7 +105,7 @@ func TestEveryScenarioMeasuresWhatItReports(t *testing.T) {
 
 	// The other scenarios, on the same hierarchy.
 	cfg.Scenarios, cfg.Reuse = nil, true
-	cfg.Scenarios = []string{"effective_states", "effective_states_burst", "effective_state", "scheduling", "transfer", "sweeper", "syncer", "takeover", "upgrade", "vacuum"}
+	cfg.Scenarios = []string{"effective_states", "effective_states_burst", "effective_state", "scheduling", "transfer", "sweeper", "hard_delete", "syncer", "takeover", "upgrade", "vacuum"}
 	cfg.UpgradeHold, cfg.VacuumDuration = 3*time.Second, 2*time.Second
 	// The upgrade scenario moves the newest migration down and up: two test migrations after the
 	// baseline, the embedded ones holding none after it yet.
@@ -185,6 +185,9 @@ func TestEveryScenarioMeasuresWhatItReports(t *testing.T) {
 	}
 	if s := res.Sweeper; s.Deleted != 5 || s.Namespaces != 5*21 || s.PerSecond <= 0 || s.RawPerSecond <= 0 {
 		t.Fatalf("sweeper: %+v", s)
+	}
+	if h := res.HardDeletes; len(h) != 1 || h[0].Descendants != 40 || h[0].Seconds <= 0 || h[0].FloorSeconds <= 0 {
+		t.Fatalf("hard delete: %+v", h)
 	}
 	if s := res.Syncer; s.Lag.Syncer.N == 0 || s.Lag.Floor.N == 0 || len(s.Steps) != 1 || s.Drain.PerSecond <= 0 || s.Drain.FloorPerSecond <= 0 {
 		t.Fatalf("syncer: %+v", s)

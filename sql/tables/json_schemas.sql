@@ -35,6 +35,10 @@ insert into lifecycle.json_schemas (name, schema, max_bytes) values
                 "total": {
                     "type": "integer",
                     "minimum": 0
+                },
+                "below": {
+                    "type": "array",
+                    "description": "A hard delete's cursor: the traversal_ids its next batch starts below."
                 }
             },
             "additionalProperties": false

@@ -20,30 +20,31 @@ var files embed.FS
 
 // Config is one bench run (cmd/bench's flags).
 type Config struct {
-	Label         string        // "quick" or "full": names the run in the report
-	Commit        string        // the code measured (git describe), for the report
-	DatabaseURL   string        // a freshly migrated database of the run's own
-	Namespaces    int           // size of the generated hierarchy, and of the forest the import scenario stages
-	Duration      time.Duration // of one throughput measurement
-	Rounds        int           // repetitions of each measurement; medians are reported
-	Clients       []int         // client counts of the transition scenario
-	TransferSizes []int         // subtree sizes moved by the transfer scenario
-	BurstSizes    []int         // creations per burst of the effective_states_burst scenario
-	SweepGroups   int           // sweeper scenario: groups past their grace period …
-	SweepSize     int           // … with this many descendants each
-	SyncerRate    int           // transitions per second of the syncer lag measurement
-	TakeoverKills int           // takeover scenario: times the active syncer is killed
-	SyncerLoad    time.Duration // length of each load of the syncer scenario
-	SyncerSteps   []int         // rates tried for the highest sustained one
-	Scenarios     []string      // run only these (names as in Scenarios); empty: all
-	Reuse         bool          // use the hierarchy a previous run left in the database
-	Pgbench       string        // pgbench binary
-	Syncer        string        // cmd/syncer binary
-	Slot          string        // the syncer's replication slot (cluster-wide name)
-	Sweeper       string        // cmd/sweeper binary
-	ImportBatch   int           // import scenario: the batch size of namespace_import_run
-	UpgradeFrom   int           // upgrade scenario: down to this version and back up (0: the newest but one)
-	UpgradeHold   time.Duration // upgrade scenario: how long the one long reader keeps its transaction open
+	Label           string        // "quick" or "full": names the run in the report
+	Commit          string        // the code measured (git describe), for the report
+	DatabaseURL     string        // a freshly migrated database of the run's own
+	Namespaces      int           // size of the generated hierarchy, and of the forest the import scenario stages
+	Duration        time.Duration // of one throughput measurement
+	Rounds          int           // repetitions of each measurement; medians are reported
+	Clients         []int         // client counts of the transition scenario
+	TransferSizes   []int         // subtree sizes moved by the transfer scenario
+	BurstSizes      []int         // creations per burst of the effective_states_burst scenario
+	SweepGroups     int           // sweeper scenario: groups past their grace period …
+	SweepSize       int           // … with this many descendants each
+	HardDeleteSizes []int         // hard_delete scenario: descendants of each group deleted alone
+	SyncerRate      int           // transitions per second of the syncer lag measurement
+	TakeoverKills   int           // takeover scenario: times the active syncer is killed
+	SyncerLoad      time.Duration // length of each load of the syncer scenario
+	SyncerSteps     []int         // rates tried for the highest sustained one
+	Scenarios       []string      // run only these (names as in Scenarios); empty: all
+	Reuse           bool          // use the hierarchy a previous run left in the database
+	Pgbench         string        // pgbench binary
+	Syncer          string        // cmd/syncer binary
+	Slot            string        // the syncer's replication slot (cluster-wide name)
+	Sweeper         string        // cmd/sweeper binary
+	ImportBatch     int           // import scenario: the batch size of namespace_import_run
+	UpgradeFrom     int           // upgrade scenario: down to this version and back up (0: the newest but one)
+	UpgradeHold     time.Duration // upgrade scenario: how long the one long reader keeps its transaction open
 	// upgrade scenario: the migrations it moves the database down and up with (nil: the embedded
 	// ones; a test gives more after the baseline)
 	Migrations   *migration.Set
@@ -59,7 +60,7 @@ type Config struct {
 // Scenarios in the order they run; later ones rely on nothing earlier ones leave behind but the
 // generated hierarchy and the baseline tables. effective_states_burst runs last: its bursts add
 // 130,000 namespaces a round to the tree, which the others would be measured on.
-var Scenarios = []string{"effective_states", "effective_state", "transitions", "scheduling", "transfer", "sweeper", "syncer", "takeover", "import", "adopt_check", "adoption", "upgrade", "vacuum", "effective_states_burst"}
+var Scenarios = []string{"effective_states", "effective_state", "transitions", "scheduling", "transfer", "sweeper", "hard_delete", "syncer", "takeover", "import", "adopt_check", "adoption", "upgrade", "vacuum", "effective_states_burst"}
 
 // askedOnly are the scenarios a run makes only when -scenarios names them: vacuum loads the
 // database for minutes per side and round (autovacuum's defaults wait for a fifth of the table in
@@ -148,6 +149,7 @@ var scenarioFuncs = map[string]func(context.Context, *env) error{
 	"scheduling":             runScheduling,
 	"transfer":               runTransfer,
 	"sweeper":                runSweeper,
+	"hard_delete":            runHardDelete,
 	"syncer":                 runSyncer,
 	"takeover":               runTakeover,
 	"import":                 runImport,

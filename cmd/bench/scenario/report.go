@@ -220,6 +220,18 @@ func renderRun(w io.Writer, r *Results) {
 		p("one `cmd/sweeper` run took %.1f s, **%s namespaces hard-deleted per second**; the raw floor (the same rows deleted deepest first in the same batches, no checks) %s per second (%.0f%%).\n",
 			sw.Seconds, thousands(int(sw.PerSecond)), thousands(int(sw.RawPerSecond)), 100*ratio(sw.PerSecond, sw.RawPerSecond))
 	}
+	if len(r.HardDeletes) > 0 {
+		p("\n### Hard delete of one large group\n\nOne `cmd/sweeper` run over one group past its grace period; the floor deletes the same rows raw, deepest first, in the same batches (run up to %s descendants: it reads the whole remaining subtree each batch).\n\n| descendants | loaded in s | cmd/sweeper s | namespaces/s | floor s | floor / sweeper |\n| --- | --- | --- | --- | --- | --- |\n",
+			thousands(hardDeleteFloorLimit))
+		for _, h := range r.HardDeletes {
+			floor, share := "–", "–"
+			if h.FloorSeconds > 0 {
+				floor, share = fmt.Sprintf("%.1f", h.FloorSeconds), fmt.Sprintf("%.2f", ratio(h.FloorSeconds, h.Seconds))
+			}
+			p("| %s | %.1f | %.1f | %s | %s | %s |\n", thousands(h.Descendants), h.FixtureSeconds, h.Seconds,
+				thousands(int(float64(h.Descendants)/max(h.Seconds, 0.001))), floor, share)
+		}
+	}
 	if s := r.Syncer; s != nil {
 		p("\n### Syncer\n\n")
 		p("- Commit → audit row at %d transitions/s offered (%.0f achieved, %s transactions): p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms, max %.1f ms. "+

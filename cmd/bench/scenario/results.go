@@ -29,6 +29,7 @@ type Results struct {
 	Scheduling           []SchedulingRun        `json:"scheduling,omitempty"`
 	Transfers            []TransferRun          `json:"transfers,omitempty"`
 	Sweeper              *SweeperResult         `json:"sweeper,omitempty"`
+	HardDeletes          []HardDeleteRun        `json:"hard_deletes,omitempty"`
 	Syncer               *SyncerResult          `json:"syncer,omitempty"`
 	Takeover             *TakeoverResult        `json:"takeover,omitempty"`
 	Import               *ImportResult          `json:"import,omitempty"`
@@ -81,7 +82,7 @@ func dataResult(l *Loaded) Data {
 func (c Config) describe() map[string]any {
 	return map[string]any{
 		"namespaces": c.Namespaces, "duration_seconds": c.Duration.Seconds(), "rounds": c.Rounds, "clients": c.Clients,
-		"transfer_sizes": c.TransferSizes, "burst_sizes": c.BurstSizes, "sweep_groups": c.SweepGroups, "sweep_descendants": c.SweepSize,
+		"transfer_sizes": c.TransferSizes, "burst_sizes": c.BurstSizes, "sweep_groups": c.SweepGroups, "sweep_descendants": c.SweepSize, "hard_delete_sizes": c.HardDeleteSizes,
 		"syncer_rate": c.SyncerRate, "syncer_steps": c.SyncerSteps, "syncer_load_seconds": c.SyncerLoad.Seconds(),
 		"import_batch": c.ImportBatch, "takeover_kills": c.TakeoverKills, "upgrade_from": c.UpgradeFrom,
 		"upgrade_hold_seconds": c.UpgradeHold.Seconds(), "vacuum_seconds": c.VacuumDuration.Seconds(), "vacuum_settings": c.VacuumSettings,

@@ -66,52 +66,79 @@ func runSweeper(ctx context.Context, e *env) error {
 		return err
 	}
 
-	// The generated hierarchy's own scheduled projects would be due too: moved out of this sweep's
-	// reach (their dates pushed a century ahead) and back afterwards, so it handles the groups alone.
-	if _, err := e.pool.Exec(ctx, `update lifecycle.namespaces set deletion_scheduled_at = deletion_scheduled_at + interval '100 years'
-		where state = 2 and traversal_ids[1] <> $1`, org); err != nil {
-		return err
-	}
-	defer e.pool.Exec(context.WithoutCancel(ctx), `update lifecycle.namespaces set deletion_scheduled_at = deletion_scheduled_at - interval '100 years'
-		where state = 2 and deletion_scheduled_at > now() + interval '50 years'`)
-	var asOf time.Time
-	if err := e.pool.QueryRow(ctx, `select now() + make_interval(days => deletion_adjourned_period_days + 1) from lifecycle.settings`).Scan(&asOf); err != nil {
-		return err
-	}
-	cmd := exec.CommandContext(ctx, e.cfg.Sweeper, "-now", asOf.Format(time.RFC3339), "-log-format", "json")
-	cmd.Env = append(os.Environ(), "DATABASE_URL="+e.cfg.DatabaseURL)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	start = time.Now()
-	err = cmd.Run()
-	elapsed := time.Since(start)
+	elapsed, deleted, out, err := sweepDue(ctx, e, org)
 	if err != nil {
-		return fmt.Errorf("sweeper: %w\n%s", err, tail(out.String(), 10))
+		return err
 	}
 	res.Seconds = round3(elapsed.Seconds())
 	res.PerSecond = round3(float64(res.Namespaces) / elapsed.Seconds())
-	sc := bufio.NewScanner(&out)
-	for sc.Scan() {
-		var line struct {
-			Msg     string `json:"msg"`
-			Outcome string `json:"outcome"`
-			Action  string `json:"action"`
-		}
-		if json.Unmarshal(sc.Bytes(), &line) == nil && line.Msg == "namespace" && line.Outcome == "deleted" {
-			res.Deleted++
-		}
-	}
+	res.Deleted = deleted
 	var left int
 	if err := e.pool.QueryRow(ctx, `select count(*) from lifecycle.namespaces where traversal_ids[1] = $1 and id <> $1`, org).Scan(&left); err != nil {
 		return err
 	}
 	if left != 0 || res.Deleted != len(groups) {
-		return fmt.Errorf("after the sweep: %d groups deleted of %d, %d namespaces left:\n%s", res.Deleted, len(groups), left, tail(out.String(), 10))
+		return fmt.Errorf("after the sweep: %d groups deleted of %d, %d namespaces left:\n%s", res.Deleted, len(groups), left, tail(out, 10))
 	}
 
+	raw, err := deleteDeepestFirst(ctx, e, groups)
+	if err != nil {
+		return err
+	}
+	res.RawSeconds = round3(raw.Seconds())
+	res.RawPerSecond = round3(float64(res.Namespaces) / raw.Seconds())
+	e.res.Sweeper = res
+	e.log.Info("sweeper", "namespaces", res.Namespaces, "seconds", res.Seconds, "per_second", int(res.PerSecond),
+		"raw_per_second", int(res.RawPerSecond))
+	return nil
+}
+
+// sweepDue runs cmd/sweeper once with its clock a grace period and a day ahead, over the
+// scheduled deletions below org alone: the generated hierarchy's own scheduled projects would be
+// due too, so they are moved out of its reach (their dates pushed a century ahead) and back
+// afterwards. Returns how long the run took, the namespaces it logged deleted, and its log.
+func sweepDue(ctx context.Context, e *env, org int64) (time.Duration, int, string, error) {
+	if _, err := e.pool.Exec(ctx, `update lifecycle.namespaces set deletion_scheduled_at = deletion_scheduled_at + interval '100 years'
+		where state = 2 and traversal_ids[1] <> $1`, org); err != nil {
+		return 0, 0, "", err
+	}
+	defer e.pool.Exec(context.WithoutCancel(ctx), `update lifecycle.namespaces set deletion_scheduled_at = deletion_scheduled_at - interval '100 years'
+		where state = 2 and deletion_scheduled_at > now() + interval '50 years'`)
+	var asOf time.Time
+	if err := e.pool.QueryRow(ctx, `select now() + make_interval(days => deletion_adjourned_period_days + 1) from lifecycle.settings`).Scan(&asOf); err != nil {
+		return 0, 0, "", err
+	}
+	cmd := exec.CommandContext(ctx, e.cfg.Sweeper, "-now", asOf.Format(time.RFC3339), "-log-format", "json")
+	cmd.Env = append(os.Environ(), "DATABASE_URL="+e.cfg.DatabaseURL)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
+	err := cmd.Run()
+	elapsed := time.Since(start)
+	if err != nil {
+		return 0, 0, out.String(), fmt.Errorf("sweeper: %w\n%s", err, tail(out.String(), 10))
+	}
+	deleted := 0
+	sc := bufio.NewScanner(bytes.NewReader(out.Bytes()))
+	for sc.Scan() {
+		var line struct {
+			Msg     string `json:"msg"`
+			Outcome string `json:"outcome"`
+		}
+		if json.Unmarshal(sc.Bytes(), &line) == nil && line.Msg == "namespace" && line.Outcome == "deleted" {
+			deleted++
+		}
+	}
+	return elapsed, deleted, out.String(), nil
+}
+
+// deleteDeepestFirst is the sweeper's floor: the groups' rows deleted from the baseline table
+// (lifecycle_bench.namespaces, copied before), deepest first, in batches of
+// lifecycle.settings.hard_delete_batch_size, each group's root last; no checks, no triggers.
+func deleteDeepestFirst(ctx context.Context, e *env, groups []int64) (time.Duration, error) {
 	var batch int
 	if err := e.pool.QueryRow(ctx, `select hard_delete_batch_size from lifecycle.settings`).Scan(&batch); err != nil {
-		return err
+		return 0, err
 	}
 	// One connection planning each DELETE for its own group: a cached generic plan cannot see how
 	// narrow the traversal_ids range is. (One run at 1M measured this floor at 5,200 namespaces/s
@@ -119,14 +146,14 @@ func runSweeper(ctx context.Context, e *env) error {
 	// what the plan cache decides.)
 	conn, err := e.pool.Acquire(ctx)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer conn.Release()
 	if _, err := conn.Exec(ctx, `set plan_cache_mode = force_custom_plan`); err != nil {
-		return err
+		return 0, err
 	}
 	defer conn.Exec(context.WithoutCancel(ctx), `reset plan_cache_mode`)
-	start = time.Now()
+	start := time.Now()
 	for _, g := range groups {
 		for {
 			tag, err := conn.Exec(ctx, `with r as (select traversal_ids as t from lifecycle_bench.namespaces where id = $1),
@@ -135,21 +162,15 @@ func runSweeper(ctx context.Context, e *env) error {
 				            order by cardinality(d.traversal_ids) desc, d.id limit $2)
 				delete from lifecycle_bench.namespaces d using doomed where d.id = doomed.id`, g, batch)
 			if err != nil {
-				return err
+				return 0, err
 			}
 			if tag.RowsAffected() == 0 {
 				break
 			}
 		}
 		if _, err := conn.Exec(ctx, `delete from lifecycle_bench.namespaces where id = $1`, g); err != nil {
-			return err
+			return 0, err
 		}
 	}
-	raw := time.Since(start)
-	res.RawSeconds = round3(raw.Seconds())
-	res.RawPerSecond = round3(float64(res.Namespaces) / raw.Seconds())
-	e.res.Sweeper = res
-	e.log.Info("sweeper", "namespaces", res.Namespaces, "seconds", res.Seconds, "per_second", int(res.PerSecond),
-		"raw_per_second", int(res.RawPerSecond))
-	return nil
+	return time.Since(start), nil
 }

@@ -95,6 +95,24 @@ func evaluateTargets(r *Results) []TargetCheck {
 	transfer(10_000, 1, "transfer of a 10k-namespace group", "< 1 s")
 	transfer(100_000, 10, "transfer of a 100k-namespace group", "< 10 s")
 	transfer(1, 5, "transfer of a project (GitLab: P99.95)", "< 5 s")
+	// A hard delete reads only what each batch deletes (issue 41, point 4): the 100k group against
+	// its deepest-first floor, and the 1M group against the 100k one.
+	h100k, h1m := r.hardDeleteRun(100_000), r.hardDeleteRun(1_000_000)
+	if h100k != nil && h100k.FloorSeconds > 0 {
+		v := ratio(h100k.FloorSeconds, h100k.Seconds)
+		add("hard delete of a 100k-descendant group (cmd/sweeper) vs the same deletes deepest first in batches", "≥ 0.5 of the floor's rate",
+			true, v, v >= 0.5, fmt.Sprintf("%.2f (%.1f s vs %.1f s)", v, h100k.Seconds, h100k.FloorSeconds))
+	} else {
+		add("hard delete of a 100k-descendant group (cmd/sweeper) vs the same deletes deepest first in batches", "≥ 0.5 of the floor's rate",
+			false, 0, false, "")
+	}
+	if h100k != nil && h1m != nil {
+		v := ratio(h1m.Seconds, h100k.Seconds)
+		add("hard delete of a 1M-descendant group vs a 100k one", "≤ 12×", true, v, v <= 12,
+			fmt.Sprintf("%.1f× (%.1f s vs %.1f s)", v, h1m.Seconds, h100k.Seconds))
+	} else {
+		add("hard delete of a 1M-descendant group vs a 100k one", "≤ 12×", false, 0, false, "")
+	}
 	if len(r.Scheduling) > 0 {
 		worst, how := 0.0, ""
 		for _, s := range r.Scheduling {
