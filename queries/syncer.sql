@@ -42,6 +42,10 @@ FROM lifecycle.facts f;
 -- The oldest fact waiting in the outbox (0: none): one that stays oldest is not being recorded.
 SELECT coalesce(min(f.id), 0)::bigint AS fact_id FROM lifecycle.facts f;
 
+-- name: FactsNewest :one
+-- The newest fact waiting in the outbox (0: none): where a start-up drain's backlog ends.
+SELECT coalesce(max(f.id), 0)::bigint AS fact_id FROM lifecycle.facts f;
+
 -- name: SyncerHeartbeat :one
 -- A non-transactional message: an idle slot still sees WAL move, so it can confirm and not pin WAL.
 SELECT pg_catalog.pg_logical_emit_message(false, 'nslifecycle.heartbeat', pg_catalog.now()::text)::text AS lsn;

@@ -102,6 +102,18 @@ func (q *Queries) FactMessageHorizon(ctx context.Context) (string, error) {
 	return lsn, err
 }
 
+const factsNewest = `-- name: FactsNewest :one
+SELECT coalesce(max(f.id), 0)::bigint AS fact_id FROM lifecycle.facts f
+`
+
+// The newest fact waiting in the outbox (0: none): where a start-up drain's backlog ends.
+func (q *Queries) FactsNewest(ctx context.Context) (int64, error) {
+	row := q.db.QueryRow(ctx, factsNewest)
+	var fact_id int64
+	err := row.Scan(&fact_id)
+	return fact_id, err
+}
+
 const factsOldest = `-- name: FactsOldest :one
 SELECT coalesce(min(f.id), 0)::bigint AS fact_id FROM lifecycle.facts f
 `

@@ -259,6 +259,10 @@ func (s *Syncer) resumeUnfinished(ctx context.Context, minAge time.Duration) {
 	}
 }
 
+// drainRetry is how soon the start-up drain tries again for facts of its backlog another
+// transaction held.
+const drainRetry = 250 * time.Millisecond
+
 // drain records what is in the outbox and the stream did not bring, while this syncer is active:
 // everything at once when it becomes active (facts committed while no syncer ran, before the slot
 // existed on a promoted standby, or recorded by nobody when the last active syncer died), then
@@ -267,6 +271,11 @@ func (s *Syncer) drain(ctx context.Context) {
 	var minAge time.Duration
 	total := 0
 	resumed := time.Now()
+	// The backlog of the start: the facts waiting when this syncer became active, up to the newest.
+	backlog, err := db.New(s.pool).FactsNewest(ctx)
+	if err != nil && ctx.Err() == nil {
+		s.log.Warn("read lifecycle.facts", "err", dberr.FromDB(err))
+	}
 	for ctx.Err() == nil {
 		rows, err := db.New(s.pool).FactsRecordPending(ctx, db.FactsRecordPendingParams{
 			MaxFacts: int32(s.cfg.DrainBatch), MinAgeSeconds: minAge.Seconds()})
@@ -281,6 +290,17 @@ func (s *Syncer) drain(ctx context.Context) {
 				continue // more waiting
 			}
 			if minAge == 0 {
+				// A short batch skipped the facts another transaction holds: an update of
+				// lifecycle.effective_states marking a large backlog applied, the stream recording
+				// some. The start-up drain goes on, in short steps, until no fact of its backlog is
+				// left, rather than call itself done after the first batch it could take.
+				if oldest, err := db.New(s.pool).FactsOldest(ctx); err == nil && oldest != 0 && oldest <= backlog {
+					select {
+					case <-ctx.Done():
+					case <-time.After(drainRetry):
+					}
+					continue
+				}
 				s.setDrained()
 				if total > 0 {
 					s.log.Info("recorded the facts waiting in "+factsTable, "facts", total)
