@@ -52,7 +52,7 @@
 
 -- The digests of the rules tables, written once from their rows: afterwards their statement
 -- triggers write them on every change.
-{{ template "functions/states_digest_write.sql" . }}
+{{ template "released/1.0.0/functions/states_digest_write.sql" . }}
 {{ template "functions/namespace_types_digest_write.sql" . }}
 {{ template "functions/transition_rules_write.sql" . }}
 select lifecycle.states_digest_write();
@@ -224,7 +224,7 @@ set local check_function_bodies to off;
 {{ template "triggers/namespace_members_facts.sql" . }}
 {{ template "triggers/namespace_members_validate.sql" . }}
 {{ template "triggers/namespace_types_digest.sql" . }}
-{{ template "triggers/namespaces_deletion_guard.sql" . }}
+{{ template "released/1.0.0/triggers/namespaces_deletion_guard.sql" . }}
 {{ template "triggers/namespaces_effective_states.sql" . }}
 {{ template "triggers/namespaces_facts.sql" . }}
 {{ template "triggers/namespaces_moves.sql" . }}

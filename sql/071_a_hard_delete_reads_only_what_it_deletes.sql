@@ -3,8 +3,13 @@
 -- group of 100,000 descendants took three times the same deletes in plain batches, and a group ten
 -- times larger a hundred times longer. A batch now takes the next rows below a cursor kept in the
 -- progress (progress.below, allowed by the state_metadata schema), in descending traversal_ids
--- order (descendants before their ancestors), and counts nothing.
+-- order (descendants before their ancestors), and counts nothing. The deletion guard asks a new
+-- named predicate of the states' digest, state_hard_deleting, instead of looking the state's code
+-- up for every row: 40 of a batch's 93 ms.
+{{ template "functions/states_digest_write.sql" . }}
+select lifecycle.states_digest_write();
 {{ template "functions/namespace_hard_delete.sql" . }}
+{{ template "triggers/namespaces_deletion_guard.sql" . }}
 update lifecycle.json_schemas
    set schema = pg_catalog.jsonb_set(schema, '{properties,progress,properties,below}',
                                      '{"type": "array", "description": "A hard delete''s cursor: the traversal_ids its next batch starts below."}')
@@ -18,3 +23,6 @@ update lifecycle.namespace_details
  where state_metadata #> '{progress,below}' is not null;
 update lifecycle.json_schemas set schema = schema #- '{properties,progress,properties,below}' where name = 'state_metadata';
 {{ template "released/1.0.0/functions/namespace_hard_delete.sql" . }}
+{{ template "released/1.0.0/triggers/namespaces_deletion_guard.sql" . }}
+drop function lifecycle.state_hard_deleting(smallint);
+{{ template "released/1.0.0/functions/states_digest_write.sql" . }}

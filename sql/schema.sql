@@ -6189,7 +6189,7 @@ CREATE FUNCTION lifecycle.namespaces_deletion_guard() RETURNS trigger
     AS $$
 begin
   if not exists (select from lifecycle.namespaces a
-                  where a.id = any (old.traversal_ids) and a.state = lifecycle.state_code('deletion_in_progress')) then
+                  where a.id = any (old.traversal_ids) and lifecycle.state_hard_deleting(a.state)) then
     raise exception using errcode = 'NS001',
       message = 'only a namespace being deleted (deletion_in_progress, or below one) can be removed',
       detail = pg_catalog.format('namespace_id=%s state=%s', old.id, lifecycle.state_name(old.state)),
@@ -7763,6 +7763,20 @@ $$;
 COMMENT ON FUNCTION lifecycle.state_diagram() IS 'The state machine as a mermaid stateDiagram (from lifecycle.state_transitions).';
 
 --
+-- Name: state_hard_deleting(smallint); Type: FUNCTION; Schema: lifecycle; Owner: -
+--
+
+CREATE FUNCTION lifecycle.state_hard_deleting(code smallint) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN (code = ANY ('{4}'::integer[]));
+
+--
+-- Name: FUNCTION state_hard_deleting(code smallint); Type: COMMENT; Schema: lifecycle; Owner: -
+--
+
+COMMENT ON FUNCTION lifecycle.state_hard_deleting(code smallint) IS 'Whether a namespace in this state is being hard-deleted (lifecycle.states.operation is hard_delete): the deletion guard''s test, row by row: a digest of lifecycle.states rewritten by its trigger states_digest, never by hand.';
+
+--
 -- Name: state_is_own(smallint); Type: FUNCTION; Schema: lifecycle; Owner: -
 --
 
@@ -7910,7 +7924,9 @@ begin
          ('state_permanent', 'list', s.permanent::text, 'false',
           'Whether this state is one a namespace stays in, not one it returns from (lifecycle.states.permanent)'),
          ('state_operation', 'array', s.operation, null,
-          'The operation that owns this state (lifecycle.states.operation), null for none')
+          'The operation that owns this state (lifecycle.states.operation), null for none'),
+         ('state_hard_deleting', 'list', (s.operation = 'hard_delete')::text, 'false',
+          'Whether a namespace in this state is being hard-deleted (lifecycle.states.operation is hard_delete): the deletion guard''s test, row by row')
        ) d(fn, form, answer, fallback, description)
     )
     select a.fn, a.form, a.fallback, a.description,

@@ -10,6 +10,9 @@
 --   state_path_live(code)      not pending_deletion: the namespace holds its path
 --   state_deletion_adjourned(code), state_being_created(code), state_permanent(code): those columns
 --   state_operation(code)      the operation that owns the state (operation), null for none
+--   state_hard_deleting(code)  owned by the hard delete (operation hard_delete): state_operation's
+--                              answer as a list, which the deletion guard asks for every row it
+--                              removes (comparing state_operation's text costs it six times more)
 --
 -- Every predicate answers for each code 0 to 63, a code without a row as a row with the columns'
 -- defaults would, so a new state whose columns keep their defaults changes no answer. Its body
@@ -113,7 +116,9 @@ begin
          ('state_permanent', 'list', s.permanent::text, 'false',
           'Whether this state is one a namespace stays in, not one it returns from (lifecycle.states.permanent)'),
          ('state_operation', 'array', s.operation, null,
-          'The operation that owns this state (lifecycle.states.operation), null for none')
+          'The operation that owns this state (lifecycle.states.operation), null for none'),
+         ('state_hard_deleting', 'list', (s.operation = 'hard_delete')::text, 'false',
+          'Whether a namespace in this state is being hard-deleted (lifecycle.states.operation is hard_delete): the deletion guard''s test, row by row')
        ) d(fn, form, answer, fallback, description)
     )
     select a.fn, a.form, a.fallback, a.description,
