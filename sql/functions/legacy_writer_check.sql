@@ -18,9 +18,15 @@ begin
               when not p.prosecdef then 'it is no longer SECURITY DEFINER'
               when p.proconfig is distinct from array['search_path=""'] then
                 pg_catalog.format('its settings are %s', coalesce(pg_catalog.array_to_string(p.proconfig, ', '), 'none'))
+              -- Executable by its owner, the roles that own the schema or its other functions (the
+              -- migrating roles, whose triggers call it) and superusers; by no one else.
               when exists (select from pg_catalog.aclexplode(p.proacl) x
-                            where x.grantee not in (p.proowner, (select n.nspowner from pg_catalog.pg_namespace n where n.oid = p.pronamespace)))
-                then 'a role other than the schema''s owner may execute it'
+                            where x.grantee <> p.proowner
+                              and not exists (select from pg_catalog.pg_roles r where r.oid = x.grantee and r.rolsuper)
+                              and not exists (select from pg_catalog.pg_namespace n where n.oid = p.pronamespace and n.nspowner = x.grantee)
+                              and not exists (select from pg_catalog.pg_proc o
+                                               where o.pronamespace = p.pronamespace and o.proowner = x.grantee))
+                then 'a role other than the schema''s may execute it'
          end
     into altered
     from pg_catalog.pg_proc p
