@@ -76,10 +76,10 @@ func TestEveryScenarioMeasuresWhatItReports(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := res.Transitions
-	if tr == nil || len(tr.Runs) != 2*2*4 {
-		t.Fatalf("transition runs: %+v, want 2 workloads × 2 client counts × 4 methods", tr)
+	if tr == nil || len(tr.Runs) != 2*2*5 {
+		t.Fatalf("transition runs: %+v, want 2 workloads × 2 client counts × 5 methods", tr)
 	}
-	var api, floor int
+	var api, floor, records int
 	for _, r := range tr.Runs {
 		if r.TPS <= 0 || r.Latency.N == 0 || r.Latency.P50 <= 0 || r.Latency.P99 < r.Latency.P50 {
 			t.Fatalf("run without figures: %+v", r)
@@ -87,9 +87,22 @@ func TestEveryScenarioMeasuresWhatItReports(t *testing.T) {
 		switch r.Method {
 		case scenario.MethodAPIPgbench, scenario.MethodAPIGo:
 			api += r.Latency.N
+		case scenario.MethodAppSideRecordsGo:
+			records += r.Latency.N
+			floor += r.Latency.N
 		default:
 			floor += r.Latency.N
 		}
+	}
+	// The machine keeping the product's records wrote one outbox row for each of its transactions,
+	// after the metadata of its details row.
+	var facts, kept int
+	if err := pool.QueryRow(ctx, `select (select count(*) from lifecycle_bench.facts where details ? 'state_update_id'),
+		(select count(*) from lifecycle_bench.namespace_details where state_metadata ? 'last_changed_by_user_id')`).Scan(&facts, &kept); err != nil {
+		t.Fatal(err)
+	}
+	if records == 0 || facts != records || kept == 0 {
+		t.Fatalf("the records-keeping machine: %d transactions, %d outbox rows, %d details rows with its metadata", records, facts, kept)
 	}
 	var history, floorHistory int
 	if err := pool.QueryRow(ctx, `select (select count(*) from lifecycle.namespace_state_updates

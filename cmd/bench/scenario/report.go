@@ -129,16 +129,20 @@ func renderRun(w io.Writer, r *Results) {
 	if t := r.Transitions; t != nil {
 		p("\n### Transitions\n\n%d targets (%d groups), %d per client, toggled by the event that applies to their state.\n", t.Targets, t.TargetGroups, t.PerClient)
 		for _, wl := range transitionWorkloads {
-			p("\n**%s**\n\n| clients | API (pgbench) TPS | raw floor TPS | API / floor | API (Go) TPS | app-side (Go) TPS | API / app-side | API p50 / p99 / p99.9 ms | floor p50 / p99 ms | app-side p50 / p99 ms |\n", wl.name)
-			p("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+			p("\n**%s**\n\n| clients | API (pgbench) TPS | raw floor TPS | API / floor | API (Go) TPS | app-side (Go) TPS | API / app-side | app-side keeping the records (Go) TPS | API / that | API p50 / p99 / p99.9 ms | floor p50 / p99 ms | app-side p50 / p99 ms |\n", wl.name)
+			p("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 			for _, c := range clientCounts(t) {
 				api, raw := t.find(wl.name, MethodAPIPgbench, c), t.find(wl.name, MethodRawPgbench, c)
 				apiGo, app := t.find(wl.name, MethodAPIGo, c), t.find(wl.name, MethodAppSideGo, c)
 				if api == nil || raw == nil || apiGo == nil || app == nil {
 					continue
 				}
-				p("| %d | %.0f | %.0f | %.0f%% | %.0f | %.0f | %.2f× | %.2f / %.2f / %.2f | %.2f / %.2f | %.2f / %.2f |\n", c,
-					api.TPS, raw.TPS, 100*ratio(api.TPS, raw.TPS), apiGo.TPS, app.TPS, ratio(apiGo.TPS, app.TPS),
+				recTPS, recRatio := "–", "–"
+				if rec := t.find(wl.name, MethodAppSideRecordsGo, c); rec != nil {
+					recTPS, recRatio = fmt.Sprintf("%.0f", rec.TPS), fmt.Sprintf("%.2f×", ratio(apiGo.TPS, rec.TPS))
+				}
+				p("| %d | %.0f | %.0f | %.0f%% | %.0f | %.0f | %.2f× | %s | %s | %.2f / %.2f / %.2f | %.2f / %.2f | %.2f / %.2f |\n", c,
+					api.TPS, raw.TPS, 100*ratio(api.TPS, raw.TPS), apiGo.TPS, app.TPS, ratio(apiGo.TPS, app.TPS), recTPS, recRatio,
 					api.Latency.P50, api.Latency.P99, api.Latency.P999, raw.Latency.P50, raw.Latency.P99, app.Latency.P50, app.Latency.P99)
 			}
 		}

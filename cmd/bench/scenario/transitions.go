@@ -41,6 +41,8 @@ const (
 	MethodRawPgbench = "raw_pgbench" // the floor: raw UPDATE + history INSERT, driven by pgbench
 	MethodAPIGo      = "api_go"      // lifecycle.namespace_event, driven by Go (pgx)
 	MethodAppSideGo  = "appside_go"  // the application-side state machine in Go, on the raw tables
+	// the same machine keeping the product's records: the details row's metadata and an outbox row
+	MethodAppSideRecordsGo = "appside_records_go"
 )
 
 // workload is a pair of events that toggle a namespace between active and a state.
@@ -105,7 +107,13 @@ func runTransitions(ctx context.Context, e *env) error {
 			{MethodAppSideGo, func(c int) (*pgbenchResult, error) {
 				return drive(ctx, e.cfg.DatabaseURL, c, e.cfg.Duration, func(ctx context.Context, conn *pgx.Conn, client int, r *rand.Rand) error {
 					t := app.targets[client*perClient+r.IntN(perClient)]
-					return app.toggle(ctx, conn, t.id, t.actor, w.onState, w.on, w.off)
+					return app.toggle(ctx, conn, t.id, t.actor, w.onState, w.on, w.off, false)
+				})
+			}},
+			{MethodAppSideRecordsGo, func(c int) (*pgbenchResult, error) {
+				return drive(ctx, e.cfg.DatabaseURL, c, e.cfg.Duration, func(ctx context.Context, conn *pgx.Conn, client int, r *rand.Rand) error {
+					t := app.targets[client*perClient+r.IntN(perClient)]
+					return app.toggle(ctx, conn, t.id, t.actor, w.onState, w.on, w.off, true)
 				})
 			}},
 		}
@@ -212,6 +220,11 @@ func (e *env) appSide(ctx context.Context) (*appSideRun, error) {
 	defer conn.Release()
 	a, err := loadAppSide(ctx, conn.Conn())
 	if err != nil {
+		return nil, err
+	}
+	// The targets' details rows, for the machine that keeps the product's records.
+	if _, err := conn.Exec(ctx, `insert into lifecycle_bench.namespace_details select d.* from lifecycle.namespace_details d
+		join lifecycle_bench.targets t on t.id = d.namespace_id on conflict do nothing`); err != nil {
 		return nil, err
 	}
 	rows, err := conn.Query(ctx, `select id, actor from lifecycle_bench.targets order by slot`)

@@ -10,6 +10,12 @@ insert into lifecycle_bench.namespaces select * from lifecycle.namespaces;
 
 create table lifecycle_bench.state_updates (like lifecycle.namespace_state_updates including all);
 
+-- What the application-side machine that keeps the product's records writes besides (issue 41,
+-- point 5): the details row's state_metadata (its targets' rows copied when they are chosen) and
+-- an outbox row a syncer could drain, with the product's columns and indexes.
+create table lifecycle_bench.namespace_details (like lifecycle.namespace_details including all);
+create table lifecycle_bench.facts (like lifecycle.facts including all);
+
 -- The transition workload's targets: client c of a run picks slots c*per_client … c*per_client +
 -- per_client - 1, so no two clients touch one namespace and every pick knows its state.
 create table lifecycle_bench.targets (
