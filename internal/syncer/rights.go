@@ -10,8 +10,8 @@ import (
 )
 
 // ReplicationRightError: the server refuses the syncer's role a replication connection (SQLSTATE
-// 42501; PostgreSQL 15 says "must be superuser or replication role to start walsender", as a
-// FATAL at connection). Only an administrator can grant the right (the schema owner cannot: a
+// 42501, as a FATAL at connection; PostgreSQL 15 says "must be superuser or replication role to
+// start walsender", 16 and later "permission denied to start WAL sender": only the code is read). Only an administrator can grant the right (the schema owner cannot: a
 // role's REPLICATION is a superuser's to give, and a managed service's admin gives its own
 // equivalent), so reconnecting cannot help: Run stops and returns it, and cmd/syncer exits 3.
 type ReplicationRightError struct {
