@@ -276,6 +276,7 @@ func (s *Syncer) drain(ctx context.Context) {
 	if err != nil && ctx.Err() == nil {
 		s.log.Warn("read lifecycle.facts", "err", dberr.FromDB(err))
 	}
+	retry := drainRetry / 2
 	for ctx.Err() == nil {
 		rows, err := db.New(s.pool).FactsRecordPending(ctx, db.FactsRecordPendingParams{
 			MaxFacts: int32(s.cfg.DrainBatch), MinAgeSeconds: minAge.Seconds()})
@@ -294,10 +295,17 @@ func (s *Syncer) drain(ctx context.Context) {
 				// lifecycle.effective_states marking a large backlog applied, the stream recording
 				// some. The start-up drain goes on, in short steps, until no fact of its backlog is
 				// left, rather than call itself done after the first batch it could take.
+				// Each try that finds nothing waits twice as long as the last, up to the
+				// drain's interval: a long update is not asked every 250 ms.
 				if oldest, err := db.New(s.pool).FactsOldest(ctx); err == nil && oldest != 0 && oldest <= backlog {
+					if len(rows) == 0 {
+						retry = min(2*retry, max(s.cfg.DrainInterval, drainRetry))
+					} else {
+						retry = drainRetry
+					}
 					select {
 					case <-ctx.Done():
-					case <-time.After(drainRetry):
+					case <-time.After(retry):
 					}
 					continue
 				}
